@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* roofval baseline show | normalize: baseline CSV files. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "io/baseline.h"
+#include "io/file.h"
+
+static int baseline_show(int argc, char **argv)
+{
+	static const struct rv_cmd_spec spec = { "baseline show FILE",
+		                                 "Print a baseline as a table, with its rows in "
+		                                 "file order.",
+		                                 NULL, 1, 1 };
+	struct rv_opt_result res;
+	struct rv_baseline *b;
+	size_t zero_energy = 0, no_energy = 0;
+	int rc = rv_opt_parse(&spec, argc, argv, &res);
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	if (rv_baseline_load(&b, res.args[0]) < 0)
+		return rv_cli_fail("baseline show");
+	printf("%s: %zu rows, %s line ends", res.args[0], b->n_rows, b->crlf ? "CRLF" : "LF");
+	for (size_t i = 0; i < b->n_extra; i++)
+		printf("%s%s", i ? ", " : "; extra columns: ", b->extra_cols[i]);
+	printf("\n%-20s %-10s %-20s %-6s %-11s %-11s %-6s %s\n", "hardware", "op", "shape", "dtype",
+	       "latency", "energy", "trials", "notes");
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct rv_baseline_row *r = &b->rows[i];
+		char shape[80], lat[32], energy[32];
+
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		rv_fmt_si(lat, sizeof(lat), r->latency_s, "s");
+		if (isnan(r->energy_j)) {
+			(void)snprintf(energy, sizeof(energy), "-");
+			no_energy++;
+		} else {
+			rv_fmt_si(energy, sizeof(energy), r->energy_j, "J");
+			zero_energy += fpclassify(r->energy_j) == FP_ZERO;
+		}
+		printf("%-20s %-10s %-20s %-6s %-11s %-11s %-6llu %s\n", r->hardware,
+		       rv_op_name(r->op), shape, rv_dtype_name(r->dtype), lat, energy,
+		       (unsigned long long)r->trial_count, r->notes);
+	}
+	if (no_energy)
+		printf("%zu rows without energy ('-': not measured)\n", no_energy);
+	if (zero_energy)
+		printf("%zu rows with energy 0.0: below the meter's resolution, not zero energy\n",
+		       zero_energy);
+	rv_baseline_free(b);
+	return RV_EXIT_OK;
+}
+
+static int baseline_normalize(int argc, char **argv)
+{
+	static const struct rv_opt opts[] = {
+		{ "output", 'o', "FILE", "write here instead of replacing FILE ('-': standard "
+		                         "output)" },
+		{ NULL, 0, NULL, NULL },
+	};
+	static const struct rv_cmd_spec spec = { "baseline normalize FILE",
+		                                 "Read a baseline, sort its rows and write it back "
+		                                 "in the canonical form (atomically).",
+		                                 opts, 1, 1 };
+	struct rv_opt_result res;
+	struct rv_baseline *b;
+	const char *out;
+	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	out = res.value[0] ? res.value[0] : res.args[0];
+	if (rv_baseline_load(&b, res.args[0]) < 0)
+		return rv_cli_fail("baseline normalize");
+	if (strcmp(out, "-") == 0) {
+		struct rv_buf text = RV_BUF_INIT;
+
+		rv_baseline_sort(b);
+		err = rv_baseline_render(&text, b);
+		if (err == 0)
+			(void)fwrite(text.data, 1, text.len, stdout);
+		rv_buf_free(&text);
+	} else {
+		err = rv_baseline_save(b, out);
+		if (err == 0)
+			printf("%s: %zu rows written\n", out, b->n_rows);
+	}
+	rv_baseline_free(b);
+	return err < 0 ? rv_cli_fail("baseline normalize") : RV_EXIT_OK;
+}
+
+/* clang-format off */
+static const struct rv_cmd baseline_cmds[] = {
+	{ "show",      baseline_show,      "Print a baseline as a table" },
+	{ "normalize", baseline_normalize, "Sort a baseline and rewrite it in canonical form" },
+	{ NULL, NULL, NULL },
+};
+/* clang-format on */
+
+int rv_cmd_baseline(int argc, char **argv)
+{
+	return rv_cli_dispatch("baseline", baseline_cmds, argc, argv);
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* roofval hw list | show | lint: hardware profiles. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "hw/profile.h"
+
+static const struct rv_opt hw_opts[] = {
+	{ "hardware-dir", 0, "DIR", "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, "
+	                            "else the source tree's hardware/)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int hw_list(int argc, char **argv)
+{
+	static const struct rv_cmd_spec spec = { "hw list", "List the hardware profiles.",
+		                                 hw_opts, 0, 0 };
+	struct rv_opt_result res;
+	const char *dir;
+	char **paths;
+	size_t n;
+	int rc = rv_opt_parse(&spec, argc, argv, &res), status = RV_EXIT_OK;
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	dir = rv_profile_dir(res.value[0]);
+	if (rv_profile_paths(&paths, &n, dir) < 0)
+		return rv_cli_fail("hw list");
+	if (n == 0) {
+		fprintf(stderr, "roofval: hw list: no profiles (*.json) in %s\n", dir);
+		return RV_EXIT_ERROR;
+	}
+	printf("%-22s %-12s %-8s %-8s %s\n", "key", "class", "capture", "dtype", "name");
+	for (size_t i = 0; i < n; i++) {
+		struct rv_profile *p;
+
+		if (rv_profile_load(&p, paths[i]) < 0) {
+			status = rv_cli_fail("hw list");
+			continue;
+		}
+		printf("%-22s %-12s %-8s %-8s %s\n", p->key, rv_hw_class_name(p->hw_class),
+		       rv_backend_name(p->capture_backend), rv_dtype_name(p->default_dtype),
+		       p->name);
+		rv_profile_free(p);
+	}
+	rv_profile_paths_free(paths, n);
+	return status;
+}
+
+static void hw_print(const struct rv_profile *p)
+{
+	char a[48], b[48], c[48];
+
+	printf("%s: %s\n", p->key, p->name);
+	printf("  file             %s\n", p->path);
+	printf("  class            %s, captured with the %s backend\n",
+	       rv_hw_class_name(p->hw_class), rv_backend_name(p->capture_backend));
+	printf("  default dtype    %s\n", rv_dtype_name(p->default_dtype));
+	if (p->operating_point)
+		printf("  operating point  %s\n", p->operating_point);
+	printf("  compute units    %u %s\n                   %s\n", p->compute_units, p->unit_kind,
+	       p->units_provenance);
+	rv_fmt_si(a, sizeof(a), p->base_Hz, "Hz");
+	rv_fmt_si(b, sizeof(b), p->boost_Hz, "Hz");
+	rv_fmt_si(c, sizeof(c), p->sustained_Hz, "Hz");
+	printf("  clocks           base %s, boost %s, sustained %s\n                   %s\n", a, b,
+	       c, p->clocks_provenance);
+	printf("  compute          %-9s %-16s %-16s %s\n", "dtype", "peak", "effective",
+	       "energy/FLOP");
+	for (size_t i = 0; i < p->n_compute; i++) {
+		const struct rv_compute *k = &p->compute[i];
+
+		rv_fmt_si(a, sizeof(a), k->peak_flop_per_s, "FLOP/s");
+		rv_fmt_si(b, sizeof(b), k->effective_flop_per_s, "FLOP/s");
+		rv_fmt_si(c, sizeof(c), k->energy_per_flop_J, "J");
+		printf("                   %-9s %-16s %-16s %s\n", rv_dtype_name(k->dtype), a, b, c);
+		printf("                     %s\n", k->provenance);
+	}
+	printf("  memory           %-9s %-16s %-16s %-16s %s\n", "tier", "capacity", "bandwidth",
+	       "effective", "energy/byte");
+	for (size_t i = 0; i < p->n_memory; i++) {
+		const struct rv_memory_tier *m = &p->memory[i];
+		char e[48];
+
+		rv_fmt_bytes(a, sizeof(a), m->capacity_B);
+		rv_fmt_si(b, sizeof(b), m->bw_Bps, "B/s");
+		rv_fmt_si(c, sizeof(c), m->effective_bw_Bps, "B/s");
+		rv_fmt_si(e, sizeof(e), m->energy_per_byte_J, "J");
+		printf("                   %-9s %-16s %-16s %-16s %s\n", rv_tier_name(m->tier), a, b,
+		       c, e);
+		printf("                     %s\n", m->provenance);
+	}
+	rv_fmt_si(a, sizeof(a), p->call_overhead_s, "s");
+	printf("  call overhead    %s\n                   %s\n", a, p->overhead_provenance);
+	printf("  power            idle %g W, static %g W, TDP %g W\n                   %s\n",
+	       p->idle_W, p->static_W, p->tdp_W, p->power_provenance);
+	if (p->notes)
+		printf("  notes            %s\n", p->notes);
+}
+
+static int hw_show(int argc, char **argv)
+{
+	static const struct rv_cmd_spec spec = { "hw show KEY|FILE",
+		                                 "Show every number of a hardware profile with "
+		                                 "its provenance.",
+		                                 hw_opts, 1, 1 };
+	struct rv_opt_result res;
+	struct rv_profile *p;
+	int rc = rv_opt_parse(&spec, argc, argv, &res);
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	if (rv_profile_find(&p, rv_profile_dir(res.value[0]), res.args[0]) < 0)
+		return rv_cli_fail("hw show");
+	hw_print(p);
+	rv_profile_free(p);
+	return RV_EXIT_OK;
+}
+
+static int hw_lint(int argc, char **argv)
+{
+	static const struct rv_cmd_spec spec = { "hw lint [FILE...]",
+		                                 "Check hardware profiles with the real loader "
+		                                 "(default: every profile in the hardware folder).",
+		                                 hw_opts, 0, -1 };
+	struct rv_opt_result res;
+	char **paths = NULL;
+	size_t n = 0, bad = 0;
+	int rc = rv_opt_parse(&spec, argc, argv, &res);
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	if (res.n_args == 0) {
+		const char *dir = rv_profile_dir(res.value[0]);
+
+		if (rv_profile_paths(&paths, &n, dir) < 0)
+			return rv_cli_fail("hw lint");
+		if (n == 0) {
+			fprintf(stderr, "roofval: hw lint: no profiles (*.json) in %s\n", dir);
+			return RV_EXIT_ERROR;
+		}
+	}
+	for (size_t i = 0; i < (paths ? n : (size_t)res.n_args); i++) {
+		const char *path = paths ? paths[i] : res.args[i];
+		struct rv_profile *p;
+
+		if (rv_profile_load(&p, path) < 0) {
+			(void)rv_cli_fail("hw lint");
+			bad++;
+			continue;
+		}
+		printf("ok %s\n", path);
+		rv_profile_free(p);
+	}
+	rv_profile_paths_free(paths, n);
+	return bad ? RV_EXIT_ERROR : RV_EXIT_OK;
+}
+
+/* clang-format off */
+static const struct rv_cmd hw_cmds[] = {
+	{ "list", hw_list, "List the hardware profiles" },
+	{ "show", hw_show, "Show a profile's numbers and their provenance" },
+	{ "lint", hw_lint, "Check profiles with the real loader" },
+	{ NULL, NULL, NULL },
+};
+/* clang-format on */
+
+int rv_cmd_hw(int argc, char **argv)
+{
+	return rv_cli_dispatch("hw", hw_cmds, argc, argv);
+}

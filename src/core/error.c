@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Thread-local error messages: the sampler thread of a capture can fail while
+ * the main thread is timing a kernel, so each thread keeps its own. */
+#include "core/error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Thread_local char rv_error_msg[1024];
+
+int rv_error_set(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(rv_error_msg, sizeof(rv_error_msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int rv_error_errno(int errno_value, const char *fmt, ...)
+{
+	va_list ap;
+	size_t len;
+	int code;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(rv_error_msg, sizeof(rv_error_msg), fmt, ap);
+	va_end(ap);
+	len = strlen(rv_error_msg);
+	(void)snprintf(rv_error_msg + len, sizeof(rv_error_msg) - len, ": %s",
+	               strerror(errno_value));
+	switch (errno_value) {
+	case ENOENT:
+	case ENOTDIR:
+		code = RV_ENOENT;
+		break;
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		code = RV_EPERM;
+		break;
+	case ENOMEM:
+		code = RV_ENOMEM;
+		break;
+	default:
+		code = RV_EIO;
+		break;
+	}
+	return code;
+}
+
+int rv_error_wrap(int code, const char *fmt, ...)
+{
+	char prefix[512];
+	char old[sizeof(rv_error_msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, rv_error_msg, sizeof(old));
+	(void)snprintf(rv_error_msg, sizeof(rv_error_msg), "%.500s: %.500s", prefix, old);
+	return code;
+}
+
+const char *rv_error_last(void)
+{
+	return rv_error_msg;
+}
+
+void rv_error_clear(void)
+{
+	rv_error_msg[0] = '\0';
+}

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: MIT */
+/* Hardware profile loader and linter: the schema lives here and in
+ * docs/hardware-profile.md, nowhere else. */
+#include "hw/profile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "io/json.h"
+
+#define RV_PROFILE_SCHEMA "roofval.hardware/1"
+
+static const char *const class_names[RV_HW_CLASS_COUNT] = { "cpu", "gpu", "jetson",
+	                                                    "accelerator" };
+static const char *const backend_names[RV_BACKEND_COUNT] = { "cpu", "cuda", "jetson", "none" };
+static const char *const tier_names[RV_TIER_COUNT] = { "l1", "l2", "l3", "dram" };
+static const char *const provenance_tags[] = { "[datasheet]", "[measured elsewhere]",
+	                                       "[measured]",  "[derived]",
+	                                       "[uncertain]", "[assumed]" };
+
+const char *rv_hw_class_name(enum rv_hw_class c)
+{
+	return (unsigned)c < RV_HW_CLASS_COUNT ? class_names[c] : "?";
+}
+
+const char *rv_backend_name(enum rv_backend b)
+{
+	return (unsigned)b < RV_BACKEND_COUNT ? backend_names[b] : "?";
+}
+
+const char *rv_tier_name(enum rv_tier t)
+{
+	return (unsigned)t < RV_TIER_COUNT ? tier_names[t] : "?";
+}
+
+static char *profile_strdup(const char *s)
+{
+	size_t n;
+	char *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+void rv_profile_free(struct rv_profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_compute; i++)
+		free(p->compute[i].provenance);
+	for (size_t i = 0; i < p->n_memory; i++)
+		free(p->memory[i].provenance);
+	free(p->path);
+	free(p->key);
+	free(p->name);
+	free(p->operating_point);
+	free(p->notes);
+	free(p->unit_kind);
+	free(p->units_provenance);
+	free(p->clocks_provenance);
+	free(p->overhead_provenance);
+	free(p->power_provenance);
+	free(p);
+}
+
+/* Copies s into *dst; RV_ENOMEM. NULL s leaves *dst NULL. */
+static int profile_keep(char **dst, const char *s)
+{
+	*dst = profile_strdup(s);
+	return (s && !*dst) ? rv_error_set(RV_ENOMEM, "out of memory") : 0;
+}
+
+/* A string member that must be one of names[0..n). */
+static int profile_enum(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
+                        const char *const *names, int n, int *out)
+{
+	char sub[256], list[256] = "";
+	const char *s;
+	int err = rv_json_get_string(d, obj, path, key, &s, NULL);
+
+	if (err < 0)
+		return err;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+		(void)snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+		               i ? " " : "", names[i]);
+	}
+	rv_json_path_key(sub, sizeof(sub), path, key);
+	return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "'%s' is not one of: %s", s, list);
+}
+
+static int profile_dtype(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
+                         enum rv_dtype *out)
+{
+	char sub[256];
+	const char *s;
+	int err = rv_json_get_string(d, obj, path, key, &s, NULL);
+
+	if (err < 0)
+		return err;
+	if (rv_dtype_parse(s, out) < 0) {
+		rv_json_path_key(sub, sizeof(sub), path, key);
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "%s", rv_error_last());
+	}
+	return 0;
+}
+
+/* The provenance string of obj: required, and it must carry a source tag. */
+static int profile_provenance(struct rv_json_doc *d, json_t *obj, const char *path, char **out)
+{
+	char sub[256];
+	const char *s;
+	int err = rv_json_get_string(d, obj, path, "provenance", &s, NULL);
+
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < sizeof(provenance_tags) / sizeof(provenance_tags[0]); i++)
+		if (strstr(s, provenance_tags[i]))
+			return profile_keep(out, s);
+	rv_json_path_key(sub, sizeof(sub), path, "provenance");
+	return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+	                     "names no source; tag it [datasheet], [measured elsewhere], "
+	                     "[measured], [derived], [uncertain] or [assumed]");
+}
+
+static int profile_compute(struct rv_profile *p, struct rv_json_doc *d, json_t *arr)
+{
+	static const char *const keys[] = { "dtype", "peak_flop_per_s", "effective_flop_per_s",
+		                            "provenance", NULL };
+	char path[64];
+	json_t *e;
+	size_t i;
+	int err;
+
+	if (!json_is_array(arr) || json_array_size(arr) == 0)
+		return rv_json_error(d, "compute", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected a non-empty array of {dtype, peak_flop_per_s, "
+		                     "effective_flop_per_s, provenance}");
+	if (json_array_size(arr) > RV_DTYPE_COUNT)
+		return rv_json_error(d, "compute", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "more entries than there are dtypes");
+	json_array_foreach(arr, i, e)
+	{
+		struct rv_compute *c = &p->compute[i];
+
+		rv_json_path_index(path, sizeof(path), "compute", i);
+		if ((err = rv_json_check_object(d, e, path, keys, keys)) < 0 ||
+		    (err = profile_dtype(d, e, path, "dtype", &c->dtype)) < 0 ||
+		    (err = rv_json_get_positive(d, e, path, "peak_flop_per_s",
+		                                &c->peak_flop_per_s)) < 0 ||
+		    (err = rv_json_get_positive(d, e, path, "effective_flop_per_s",
+		                                &c->effective_flop_per_s)) < 0 ||
+		    (err = profile_provenance(d, e, path, &c->provenance)) < 0) {
+			p->n_compute = i + (c->provenance != NULL);
+			return err;
+		}
+		p->n_compute = i + 1;
+		for (size_t j = 0; j < i; j++)
+			if (p->compute[j].dtype == c->dtype)
+				return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+				                     "dtype %s is listed twice", rv_dtype_name(c->dtype));
+		if (c->effective_flop_per_s > c->peak_flop_per_s) {
+			char sub[96];
+
+			rv_json_path_key(sub, sizeof(sub), path, "effective_flop_per_s");
+			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "%g is above the peak %g", c->effective_flop_per_s,
+			                     c->peak_flop_per_s);
+		}
+	}
+	return 0;
+}
+
+static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *arr)
+{
+	static const char *const keys[] = { "name",           "capacity_B", "bw_Bps",
+		                            "effective_bw_Bps", "provenance", NULL };
+	char path[64], sub[96];
+	json_t *e;
+	size_t i;
+	int err, t;
+
+	if (!json_is_array(arr) || json_array_size(arr) == 0)
+		return rv_json_error(d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected a non-empty array of tiers {name, capacity_B, bw_Bps, "
+		                     "effective_bw_Bps, provenance}");
+	if (json_array_size(arr) > RV_TIER_COUNT)
+		return rv_json_error(d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "more than %d tiers (l1 l2 l3 dram)", RV_TIER_COUNT);
+	json_array_foreach(arr, i, e)
+	{
+		struct rv_memory_tier *m = &p->memory[i];
+		const struct rv_memory_tier *prev = i ? &p->memory[i - 1] : NULL;
+
+		rv_json_path_index(path, sizeof(path), "memory", i);
+		if ((err = rv_json_check_object(d, e, path, keys, keys)) < 0 ||
+		    (err = profile_enum(d, e, path, "name", tier_names, RV_TIER_COUNT, &t)) < 0 ||
+		    (err = rv_json_get_positive(d, e, path, "capacity_B", &m->capacity_B)) < 0 ||
+		    (err = rv_json_get_positive(d, e, path, "bw_Bps", &m->bw_Bps)) < 0 ||
+		    (err = rv_json_get_positive(d, e, path, "effective_bw_Bps",
+		                                &m->effective_bw_Bps)) < 0 ||
+		    (err = profile_provenance(d, e, path, &m->provenance)) < 0) {
+			p->n_memory = i + (m->provenance != NULL);
+			return err;
+		}
+		p->n_memory = i + 1;
+		m->tier = (enum rv_tier)t;
+		if (prev && m->tier <= prev->tier) {
+			rv_json_path_key(sub, sizeof(sub), path, "name");
+			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "tier %s comes after %s; list tiers in the order l1 l2 "
+			                     "l3 dram, each once",
+			                     rv_tier_name(m->tier), rv_tier_name(prev->tier));
+		}
+		if (prev && !(m->capacity_B > prev->capacity_B)) {
+			rv_json_path_key(sub, sizeof(sub), path, "capacity_B");
+			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "%g B is not larger than %s's %g B; capacities must grow "
+			                     "outwards",
+			                     m->capacity_B, rv_tier_name(prev->tier), prev->capacity_B);
+		}
+		if (prev && m->bw_Bps > prev->bw_Bps) {
+			rv_json_path_key(sub, sizeof(sub), path, "bw_Bps");
+			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "%g B/s is faster than the inner tier %s's %g B/s; "
+			                     "bandwidths must not grow outwards",
+			                     m->bw_Bps, rv_tier_name(prev->tier), prev->bw_Bps);
+		}
+		if (m->effective_bw_Bps > m->bw_Bps) {
+			rv_json_path_key(sub, sizeof(sub), path, "effective_bw_Bps");
+			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "%g B/s is above the tier's bw_Bps %g", m->effective_bw_Bps,
+			                     m->bw_Bps);
+		}
+	}
+	if (p->memory[p->n_memory - 1].tier != RV_TIER_DRAM)
+		return rv_json_error(d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "the last tier must be dram");
+	return 0;
+}
+
+static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "idle_W",
+		                            "static_W",
+		                            "tdp_W",
+		                            "energy_per_flop_J",
+		                            "energy_per_byte_J",
+		                            "provenance",
+		                            NULL };
+	const char *flop_keys[RV_DTYPE_COUNT + 1], *byte_keys[RV_TIER_COUNT + 1];
+	json_t *ef, *eb;
+	int err;
+
+	if ((err = rv_json_check_object(d, obj, "power", keys, keys)) < 0 ||
+	    (err = rv_json_get_positive(d, obj, "power", "idle_W", &p->idle_W)) < 0 ||
+	    (err = rv_json_get_positive(d, obj, "power", "static_W", &p->static_W)) < 0 ||
+	    (err = rv_json_get_positive(d, obj, "power", "tdp_W", &p->tdp_W)) < 0 ||
+	    (err = profile_provenance(d, obj, "power", &p->power_provenance)) < 0)
+		return err;
+	if (p->idle_W > p->tdp_W)
+		return rv_json_error(d, "power.idle_W", RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "%g W is above tdp_W %g W", p->idle_W, p->tdp_W);
+	if (p->static_W > p->tdp_W)
+		return rv_json_error(d, "power.static_W", RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "%g W is above tdp_W %g W", p->static_W, p->tdp_W);
+	/* One energy per FLOP for each dtype of compute, one per byte for each tier. */
+	for (size_t i = 0; i < p->n_compute; i++)
+		flop_keys[i] = rv_dtype_name(p->compute[i].dtype);
+	flop_keys[p->n_compute] = NULL;
+	for (size_t i = 0; i < p->n_memory; i++)
+		byte_keys[i] = rv_tier_name(p->memory[i].tier);
+	byte_keys[p->n_memory] = NULL;
+	ef = json_object_get(obj, "energy_per_flop_J");
+	eb = json_object_get(obj, "energy_per_byte_J");
+	if ((err = rv_json_check_object(d, ef, "power.energy_per_flop_J", flop_keys, flop_keys)) <
+	            0 ||
+	    (err = rv_json_check_object(d, eb, "power.energy_per_byte_J", byte_keys, byte_keys)) < 0)
+		return err;
+	for (size_t i = 0; i < p->n_compute; i++)
+		if ((err = rv_json_get_positive(d, ef, "power.energy_per_flop_J", flop_keys[i],
+		                                &p->compute[i].energy_per_flop_J)) < 0)
+			return err;
+	for (size_t i = 0; i < p->n_memory; i++)
+		if ((err = rv_json_get_positive(d, eb, "power.energy_per_byte_J", byte_keys[i],
+		                                &p->memory[i].energy_per_byte_J)) < 0)
+			return err;
+	return 0;
+}
+
+/* The file name without folder and ".json", in out. */
+static void profile_stem(char *out, size_t size, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+		len -= 5;
+	(void)snprintf(out, size, "%.*s", (int)len, base);
+}
+
+static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
+{
+	static const char *const keys[] = { "schema",         "key",           "name",
+		                            "class",          "capture_backend", "default_dtype",
+		                            "operating_point", "notes",        "compute_units",
+		                            "clocks",         "compute",       "memory",
+		                            "call_overhead",  "power",         NULL };
+	static const char *const required[] = { "schema",          "key",
+		                                "name",            "class",
+		                                "capture_backend", "default_dtype",
+		                                "compute_units",   "clocks",
+		                                "compute",         "memory",
+		                                "call_overhead",   "power",
+		                                NULL };
+	static const char *const unit_keys[] = { "count", "kind", "provenance", NULL };
+	static const char *const clock_keys[] = { "base_Hz", "boost_Hz", "sustained_Hz",
+		                                  "provenance", NULL };
+	static const char *const overhead_keys[] = { "latency_s", "provenance", NULL };
+	json_t *root = rv_json_doc_root(d), *units, *clocks, *over;
+	const char *s, *op = NULL, *notes = NULL;
+	char stem[256];
+	int err, v, has;
+	int64_t count;
+
+	if ((err = rv_json_check_object(d, root, "", keys, required)) < 0)
+		return err;
+	if ((err = rv_json_get_string(d, root, "", "schema", &s, NULL)) < 0)
+		return err;
+	if (strcmp(s, RV_PROFILE_SCHEMA) != 0)
+		return rv_json_error(d, "schema", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "'%s' is not %s; this roofval reads only that schema", s,
+		                     RV_PROFILE_SCHEMA);
+	if ((err = rv_json_get_string(d, root, "", "key", &s, NULL)) < 0)
+		return err;
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+		return rv_json_error(d, "key", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "'%s' may hold only a-z, 0-9 and _", s);
+	profile_stem(stem, sizeof(stem), p->path);
+	if (strcmp(s, stem) != 0)
+		return rv_json_error(d, "key", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "'%s' differs from the file name; name the file %s.json", s, s);
+	if ((err = profile_keep(&p->key, s)) < 0 ||
+	    (err = rv_json_get_string(d, root, "", "name", &s, NULL)) < 0 ||
+	    (err = profile_keep(&p->name, s)) < 0 ||
+	    (err = rv_json_get_string(d, root, "", "operating_point", &op, &has)) < 0 ||
+	    (err = profile_keep(&p->operating_point, op)) < 0 ||
+	    (err = rv_json_get_string(d, root, "", "notes", &notes, &has)) < 0 ||
+	    (err = profile_keep(&p->notes, notes)) < 0)
+		return err;
+	if ((err = profile_enum(d, root, "", "class", class_names, RV_HW_CLASS_COUNT, &v)) < 0)
+		return err;
+	p->hw_class = (enum rv_hw_class)v;
+	if ((err = profile_enum(d, root, "", "capture_backend", backend_names, RV_BACKEND_COUNT,
+	                        &v)) < 0)
+		return err;
+	p->capture_backend = (enum rv_backend)v;
+
+	units = json_object_get(root, "compute_units");
+	if ((err = rv_json_check_object(d, units, "compute_units", unit_keys, unit_keys)) < 0 ||
+	    (err = rv_json_get_int(d, units, "compute_units", "count", 1, 1 << 20, &count, NULL)) <
+	            0 ||
+	    (err = rv_json_get_string(d, units, "compute_units", "kind", &s, NULL)) < 0 ||
+	    (err = profile_keep(&p->unit_kind, s)) < 0 ||
+	    (err = profile_provenance(d, units, "compute_units", &p->units_provenance)) < 0)
+		return err;
+	p->compute_units = (unsigned)count;
+
+	clocks = json_object_get(root, "clocks");
+	if ((err = rv_json_check_object(d, clocks, "clocks", clock_keys, clock_keys)) < 0 ||
+	    (err = rv_json_get_positive(d, clocks, "clocks", "base_Hz", &p->base_Hz)) < 0 ||
+	    (err = rv_json_get_positive(d, clocks, "clocks", "boost_Hz", &p->boost_Hz)) < 0 ||
+	    (err = rv_json_get_positive(d, clocks, "clocks", "sustained_Hz", &p->sustained_Hz)) <
+	            0 ||
+	    (err = profile_provenance(d, clocks, "clocks", &p->clocks_provenance)) < 0)
+		return err;
+	if (p->base_Hz > p->boost_Hz)
+		return rv_json_error(d, "clocks.base_Hz", RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "%g Hz is above boost_Hz %g Hz", p->base_Hz, p->boost_Hz);
+	if (p->sustained_Hz > p->boost_Hz)
+		return rv_json_error(d, "clocks.sustained_Hz", RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "%g Hz is above boost_Hz %g Hz", p->sustained_Hz, p->boost_Hz);
+
+	if ((err = profile_compute(p, d, json_object_get(root, "compute"))) < 0 ||
+	    (err = profile_memory(p, d, json_object_get(root, "memory"))) < 0)
+		return err;
+	if ((err = profile_dtype(d, root, "", "default_dtype", &p->default_dtype)) < 0)
+		return err;
+	if (!rv_profile_compute(p, p->default_dtype))
+		return rv_json_error(d, "default_dtype", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "%s has no entry in compute", rv_dtype_name(p->default_dtype));
+
+	over = json_object_get(root, "call_overhead");
+	if ((err = rv_json_check_object(d, over, "call_overhead", overhead_keys, overhead_keys)) <
+	            0 ||
+	    (err = rv_json_get_positive(d, over, "call_overhead", "latency_s",
+	                                &p->call_overhead_s)) < 0 ||
+	    (err = profile_provenance(d, over, "call_overhead", &p->overhead_provenance)) < 0)
+		return err;
+	return profile_power(p, d, json_object_get(root, "power"));
+}
+
+int rv_profile_load(struct rv_profile **out, const char *path)
+{
+	struct rv_profile *p;
+	struct rv_json_doc *d = NULL;
+	int err;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	err = profile_keep(&p->path, path);
+	if (err == 0)
+		err = rv_json_doc_load(&d, path);
+	if (err == 0)
+		err = profile_parse(p, d);
+	rv_json_doc_free(d);
+	if (err < 0) {
+		rv_profile_free(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}
+
+const char *rv_profile_dir(const char *opt)
+{
+	const char *env = getenv("ROOFVAL_HARDWARE_DIR");
+
+	if (opt && *opt)
+		return opt;
+	if (env && *env)
+		return env;
+	return RV_DATA_DIR "/hardware";
+}
+
+int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path)
+{
+	char path[4096];
+	size_t len = strlen(key_or_path);
+	int err;
+
+	*out = NULL;
+	if (strchr(key_or_path, '/') || (len > 5 && strcmp(key_or_path + len - 5, ".json") == 0))
+		return rv_profile_load(out, key_or_path);
+	if (len == 0 || strspn(key_or_path, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+		return rv_error_set(RV_ENOENT,
+		                    "'%s' is not a hardware key (a-z, 0-9, _); run 'roofval hw list'",
+		                    key_or_path);
+	(void)snprintf(path, sizeof(path), "%s/%s.json", dir, key_or_path);
+	err = rv_profile_load(out, path);
+	if (err == RV_ENOENT)
+		return rv_error_set(RV_ENOENT,
+		                    "no hardware profile '%s' in %s; run 'roofval hw list' for the "
+		                    "known keys",
+		                    key_or_path, dir);
+	return err;
+}
+
+static int profile_path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void rv_profile_paths_free(char **paths, size_t n)
+{
+	if (!paths)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+int rv_profile_paths(char ***out, size_t *n_out, const char *dir)
+{
+	DIR *dh;
+	struct dirent *de;
+	char **paths = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	dh = opendir(dir);
+	if (!dh)
+		return rv_error_errno(errno, "cannot read the hardware folder %s", dir);
+	while ((de = readdir(dh)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char *p;
+
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0 || de->d_name[0] == '.')
+			continue;
+		if (len > 9 && strcmp(de->d_name + len - 9, ".fit.json") == 0)
+			continue;
+		if (n == cap) {
+			char **grown;
+
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(paths, cap * sizeof(*paths));
+			if (!grown) {
+				err = rv_error_set(RV_ENOMEM, "out of memory");
+				break;
+			}
+			paths = grown;
+		}
+		p = malloc(strlen(dir) + len + 2);
+		if (!p) {
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+			break;
+		}
+		(void)sprintf(p, "%s/%s", dir, de->d_name);
+		paths[n++] = p;
+	}
+	(void)closedir(dh);
+	if (err < 0) {
+		rv_profile_paths_free(paths, n);
+		return err;
+	}
+	if (n)
+		qsort(paths, n, sizeof(*paths), profile_path_cmp);
+	*out = paths;
+	*n_out = n;
+	return 0;
+}
+
+const struct rv_compute *rv_profile_compute(const struct rv_profile *p, enum rv_dtype dt)
+{
+	for (size_t i = 0; i < p->n_compute; i++)
+		if (p->compute[i].dtype == dt)
+			return &p->compute[i];
+	return NULL;
+}
+
+const struct rv_memory_tier *rv_profile_tier(const struct rv_profile *p, enum rv_tier t)
+{
+	for (size_t i = 0; i < p->n_memory; i++)
+		if (p->memory[i].tier == t)
+			return &p->memory[i];
+	return NULL;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* Hardware profiles: one JSON file per target (hardware/<key>.json, schema
+ * roofval.hardware/1, described in docs/hardware-profile.md), loaded strictly
+ * into plain structs. Every number is SI and named with its unit. */
+#ifndef RV_HW_PROFILE_H
+#define RV_HW_PROFILE_H
+
+#include <stddef.h>
+
+#include "core/dtype.h"
+
+enum rv_hw_class { RV_HW_CPU, RV_HW_GPU, RV_HW_JETSON, RV_HW_ACCELERATOR, RV_HW_CLASS_COUNT };
+enum rv_backend { RV_BACKEND_CPU, RV_BACKEND_CUDA, RV_BACKEND_JETSON, RV_BACKEND_NONE, RV_BACKEND_COUNT };
+enum rv_tier { RV_TIER_L1, RV_TIER_L2, RV_TIER_L3, RV_TIER_DRAM, RV_TIER_COUNT };
+
+struct rv_compute {
+	enum rv_dtype dtype;
+	double peak_flop_per_s;      /* datasheet dense peak */
+	double effective_flop_per_s; /* sustained on large problems; <= peak */
+	double energy_per_flop_J;
+	char *provenance;
+};
+
+struct rv_memory_tier {
+	enum rv_tier tier;
+	double capacity_B;       /* aggregate over all units */
+	double bw_Bps;           /* datasheet or aggregate peak */
+	double effective_bw_Bps; /* sustained; <= bw_Bps */
+	double energy_per_byte_J;
+	char *provenance;
+};
+
+struct rv_profile {
+	char *path; /* file it was loaded from */
+	char *key, *name;
+	char *operating_point, *notes; /* NULL when absent */
+	enum rv_hw_class hw_class;
+	enum rv_backend capture_backend;
+	enum rv_dtype default_dtype;
+	unsigned compute_units;
+	char *unit_kind;
+	char *units_provenance;
+	double base_Hz, boost_Hz, sustained_Hz;
+	char *clocks_provenance;
+	struct rv_compute compute[RV_DTYPE_COUNT]; /* in file order */
+	size_t n_compute;
+	struct rv_memory_tier memory[RV_TIER_COUNT]; /* core outwards; the last is dram */
+	size_t n_memory;
+	double call_overhead_s;
+	char *overhead_provenance;
+	double idle_W, static_W, tdp_W;
+	char *power_provenance;
+};
+
+/* Loads and checks a profile. RV_EPARSE or RV_ERANGE with "path:line:col:
+ * json.path: what" for every schema violation; I/O errors as rv_file_read(). */
+int rv_profile_load(struct rv_profile **out, const char *path);
+void rv_profile_free(struct rv_profile *p);
+
+/* The hardware folder: opt when given, else $ROOFVAL_HARDWARE_DIR, else the
+ * hardware/ folder of the source tree this binary was built from. */
+const char *rv_profile_dir(const char *opt);
+/* Loads a profile by key from dir, or by path when key_or_path contains '/'
+ * or ends in ".json". RV_ENOENT names the folder and how to list keys. */
+int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path);
+/* Sorted paths of the *.json profiles in dir (generated *.fit.json files are
+ * skipped). Free with rv_profile_paths_free(). */
+int rv_profile_paths(char ***out, size_t *n, const char *dir);
+void rv_profile_paths_free(char **paths, size_t n);
+
+/* The compute entry of dtype, or NULL when the dtype is unsupported here. */
+const struct rv_compute *rv_profile_compute(const struct rv_profile *p, enum rv_dtype d);
+/* The memory tier, or NULL when the profile has none of that name. */
+const struct rv_memory_tier *rv_profile_tier(const struct rv_profile *p, enum rv_tier t);
+
+const char *rv_hw_class_name(enum rv_hw_class c);
+const char *rv_backend_name(enum rv_backend b);
+const char *rv_tier_name(enum rv_tier t);
+
+#endif

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: MIT */
+/* Sweep loader and writer. */
+#include "sweep/sweep.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "io/file.h"
+#include "io/json.h"
+
+static const char *const purpose_names[RV_PURPOSE_COUNT] = { "calibration", "validation" };
+
+/* Top-level keys in the order they are written. */
+static const char *const top_keys[] = { "op",
+	                                "purpose",
+	                                "generator_seed",
+	                                "generated_against_hardware",
+	                                "shapes",
+	                                "augmented_with_hardware",
+	                                "augmented_with_hardware_from_baseline",
+	                                NULL };
+static const char *const entry_keys[] = { "shape", "dtype", "regime_per_hw", NULL };
+
+#define JSON_DUMP_FLAGS (JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17))
+
+int rv_purpose_parse(const char *name, enum rv_purpose *out)
+{
+	for (int i = 0; i < RV_PURPOSE_COUNT; i++) {
+		if (strcmp(name, purpose_names[i]) == 0) {
+			*out = (enum rv_purpose)i;
+			return 0;
+		}
+	}
+	return rv_error_set(RV_EPARSE, "unknown purpose '%s' (known: calibration validation)",
+	                    name);
+}
+
+const char *rv_purpose_name(enum rv_purpose p)
+{
+	return (unsigned)p < RV_PURPOSE_COUNT ? purpose_names[p] : "?";
+}
+
+const char *rv_sweep_dir(const char *opt)
+{
+	const char *env = getenv("ROOFVAL_SWEEP_DIR");
+
+	if (opt && *opt)
+		return opt;
+	if (env && *env)
+		return env;
+	return RV_DATA_DIR "/sweeps";
+}
+
+static char *sweep_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static void sweep_list_free(struct rv_sweep_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i]);
+	free(l->items);
+}
+
+void rv_sweep_free(struct rv_sweep *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_entries; i++) {
+		struct rv_sweep_entry *e = &s->entries[i];
+
+		for (size_t j = 0; j < e->n_labels; j++)
+			free(e->labels[j].hw);
+		free(e->labels);
+		free(e->extra_json);
+	}
+	free(s->entries);
+	sweep_list_free(&s->generated_against_hardware);
+	sweep_list_free(&s->augmented_with_hardware);
+	sweep_list_free(&s->augmented_with_hardware_from_baseline);
+	free(s->extra_json);
+	free(s);
+}
+
+static int sweep_in(const char *key, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(key, *set) == 0)
+			return 1;
+	return 0;
+}
+
+/* The members of obj whose keys are not in known, as compact JSON, or NULL. */
+static int sweep_extra(char **out, json_t *obj, const char *const *known)
+{
+	json_t *extra = json_object(), *val;
+	const char *key;
+	int err = 0;
+
+	*out = NULL;
+	if (!extra)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	json_object_foreach(obj, key, val)
+	{
+		if (!sweep_in(key, known) && json_object_set(extra, key, val) != 0) {
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (err == 0 && json_object_size(extra)) {
+		*out = json_dumps(extra, JSON_COMPACT | JSON_DUMP_FLAGS);
+		if (!*out)
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	json_decref(extra);
+	return err;
+}
+
+/* A hardware key as used in sweeps and baselines. */
+static int sweep_valid_hw(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
+	                     strlen(s);
+}
+
+static int sweep_list(struct rv_json_doc *d, json_t *root, const char *key,
+                      struct rv_sweep_list *l)
+{
+	json_t *arr = json_object_get(root, key), *v;
+	char path[128];
+	size_t i;
+
+	if (!arr)
+		return 0;
+	l->present = 1;
+	if (!json_is_array(arr))
+		return rv_json_error(d, key, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an array of hardware keys");
+	l->items = calloc(json_array_size(arr) + 1, sizeof(char *));
+	if (!l->items)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	json_array_foreach(arr, i, v)
+	{
+		rv_json_path_index(path, sizeof(path), key, i);
+		if (!json_is_string(v) || !sweep_valid_hw(json_string_value(v)))
+			return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "expected a hardware key (letters, digits, _ - .)");
+		l->items[i] = sweep_strdup(json_string_value(v));
+		if (!l->items[i])
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		l->n = i + 1;
+	}
+	return 0;
+}
+
+static int sweep_entry(struct rv_sweep *s, struct rv_json_doc *d, json_t *obj, size_t idx)
+{
+	struct rv_sweep_entry *e = &s->entries[idx];
+	char path[64], sub[128], lab[192];
+	json_t *shape, *labels, *v;
+	const char *str, *hw;
+	size_t i;
+	int err;
+
+	rv_json_path_index(path, sizeof(path), "shapes", idx);
+	if (!json_is_object(obj))
+		return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an object {shape, dtype, regime_per_hw}");
+	for (const char *const *k = entry_keys; *k; k++)
+		if (!json_object_get(obj, *k))
+			return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "missing required key '%s'", *k);
+	shape = json_object_get(obj, "shape");
+	rv_json_path_key(sub, sizeof(sub), path, "shape");
+	if (!json_is_array(shape) || json_array_size(shape) != rv_op_ndim(s->op))
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an array of %u positive integers for %s",
+		                     rv_op_ndim(s->op), rv_op_name(s->op));
+	e->shape.ndim = rv_op_ndim(s->op);
+	json_array_foreach(shape, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < 1)
+			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "dimension %zu is not a positive integer", i + 1);
+		e->shape.dim[i] = (uint64_t)json_integer_value(v);
+	}
+	if ((err = rv_shape_check(&e->shape, s->op)) < 0)
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, err, "%s", rv_error_last());
+	if ((err = rv_json_get_string(d, obj, path, "dtype", &str, NULL)) < 0)
+		return err;
+	if (rv_dtype_parse(str, &e->dtype) < 0) {
+		rv_json_path_key(sub, sizeof(sub), path, "dtype");
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "%s", rv_error_last());
+	}
+	labels = json_object_get(obj, "regime_per_hw");
+	rv_json_path_key(sub, sizeof(sub), path, "regime_per_hw");
+	if (!json_is_object(labels))
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an object {hardware key: regime}");
+	e->labels = calloc(json_object_size(labels) + 1, sizeof(*e->labels));
+	if (!e->labels)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	json_object_foreach(labels, hw, v)
+	{
+		struct rv_sweep_label *l = &e->labels[e->n_labels];
+
+		rv_json_path_key(lab, sizeof(lab), sub, hw);
+		if (!sweep_valid_hw(hw))
+			return rv_json_error(d, lab, RV_JSON_AT_KEY, RV_EPARSE,
+			                     "'%s' is not a hardware key", hw);
+		if (!json_is_string(v) || rv_regime_parse(json_string_value(v), &l->regime) < 0)
+			return rv_json_error(d, lab, RV_JSON_AT_VALUE, RV_EPARSE, "%s",
+			                     json_is_string(v) ? rv_error_last()
+			                                       : "expected a regime label string");
+		l->hw = sweep_strdup(hw);
+		if (!l->hw)
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		e->n_labels++;
+	}
+	return sweep_extra(&e->extra_json, obj, entry_keys);
+}
+
+static int sweep_shape_dtype_cmp(const struct rv_sweep_entry *a, const struct rv_sweep_entry *b)
+{
+	int c = rv_shape_cmp(&a->shape, &b->shape);
+
+	return c ? c : (int)a->dtype - (int)b->dtype;
+}
+
+static const struct rv_sweep *sweep_sort_ctx;
+
+static int sweep_idx_cmp(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = sweep_shape_dtype_cmp(&sweep_sort_ctx->entries[a], &sweep_sort_ctx->entries[b]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* A (shape, dtype) listed twice would be captured and scored twice. */
+static int sweep_check_unique(const struct rv_sweep *s, struct rv_json_doc *d)
+{
+	size_t *idx;
+	int err = 0;
+
+	if (s->n_entries < 2)
+		return 0;
+	idx = malloc(s->n_entries * sizeof(*idx));
+	if (!idx)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->n_entries; i++)
+		idx[i] = i;
+	sweep_sort_ctx = s;
+	qsort(idx, s->n_entries, sizeof(*idx), sweep_idx_cmp);
+	for (size_t i = 1; i < s->n_entries && !err; i++) {
+		const struct rv_sweep_entry *a = &s->entries[idx[i - 1]], *b = &s->entries[idx[i]];
+
+		if (sweep_shape_dtype_cmp(a, b) == 0) {
+			char path[64], shape[80];
+
+			rv_json_path_index(path, sizeof(path), "shapes", idx[i]);
+			(void)rv_shape_format(shape, sizeof(shape), &b->shape);
+			err = rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+			                    "repeats shapes[%zu] (%s %s); merge their regime_per_hw",
+			                    idx[i - 1], shape, rv_dtype_name(b->dtype));
+		}
+	}
+	free(idx);
+	return err;
+}
+
+static int sweep_parse_doc(struct rv_sweep *s, struct rv_json_doc *d)
+{
+	json_t *root = rv_json_doc_root(d), *shapes, *v;
+	const char *str;
+	size_t i;
+	int err;
+
+	if (!json_is_object(root))
+		return rv_json_error(d, "", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "a sweep is a JSON object with op, purpose and shapes");
+	for (const char *const *k = (const char *const[]){ "op", "purpose", "shapes", NULL }; *k;
+	     k++)
+		if (!json_object_get(root, *k))
+			return rv_json_error(d, "", RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "missing required key '%s'", *k);
+	if ((err = rv_json_get_string(d, root, "", "op", &str, NULL)) < 0)
+		return err;
+	if (rv_op_parse(str, &s->op) < 0)
+		return rv_json_error(d, "op", RV_JSON_AT_VALUE, RV_EPARSE, "%s", rv_error_last());
+	if ((err = rv_json_get_string(d, root, "", "purpose", &str, NULL)) < 0)
+		return err;
+	if (rv_purpose_parse(str, &s->purpose) < 0)
+		return rv_json_error(d, "purpose", RV_JSON_AT_VALUE, RV_EPARSE, "%s",
+		                     rv_error_last());
+	if ((err = rv_json_get_int(d, root, "", "generator_seed", INT64_MIN, INT64_MAX,
+	                           &s->generator_seed, &s->has_seed)) < 0)
+		return err;
+	if ((err = sweep_list(d, root, "generated_against_hardware",
+	                      &s->generated_against_hardware)) < 0 ||
+	    (err = sweep_list(d, root, "augmented_with_hardware", &s->augmented_with_hardware)) <
+	            0 ||
+	    (err = sweep_list(d, root, "augmented_with_hardware_from_baseline",
+	                      &s->augmented_with_hardware_from_baseline)) < 0)
+		return err;
+	shapes = json_object_get(root, "shapes");
+	if (!json_is_array(shapes))
+		return rv_json_error(d, "shapes", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an array of {shape, dtype, regime_per_hw}");
+	s->entries = calloc(json_array_size(shapes) + 1, sizeof(*s->entries));
+	if (!s->entries)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	json_array_foreach(shapes, i, v)
+	{
+		s->n_entries = i + 1;
+		if ((err = sweep_entry(s, d, v, i)) < 0)
+			return err;
+	}
+	if ((err = sweep_check_unique(s, d)) < 0)
+		return err;
+	return sweep_extra(&s->extra_json, root, top_keys);
+}
+
+int rv_sweep_parse(struct rv_sweep **out, const char *text, size_t len, const char *name)
+{
+	struct rv_json_doc *d = NULL;
+	struct rv_sweep *s;
+	int err;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	err = rv_json_doc_parse(&d, text, len, name);
+	if (err == 0)
+		err = sweep_parse_doc(s, d);
+	rv_json_doc_free(d);
+	if (err < 0) {
+		rv_sweep_free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+int rv_sweep_load(struct rv_sweep **out, const char *path)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	*out = NULL;
+	err = rv_file_read(&text, &len, path);
+	if (err < 0)
+		return err;
+	err = rv_sweep_parse(out, text, len, path);
+	free(text);
+	return err;
+}
+
+const struct rv_sweep_label *rv_sweep_label_for(const struct rv_sweep_entry *e, const char *hw)
+{
+	for (size_t i = 0; i < e->n_labels; i++)
+		if (strcmp(e->labels[i].hw, hw) == 0)
+			return &e->labels[i];
+	return NULL;
+}
+
+/* Writing: build a jansson tree in the reference's key order and dump it. */
+
+static json_t *sweep_list_json(const struct rv_sweep_list *l)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < l->n; i++)
+		if (json_array_append_new(arr, json_string(l->items[i])) != 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	return arr;
+}
+
+/* Adds the members of the compact JSON object text extra to obj. */
+static int sweep_add_extra(json_t *obj, const char *extra)
+{
+	json_t *x;
+	int rc;
+
+	if (!extra)
+		return 0;
+	x = json_loads(extra, 0, NULL);
+	if (!x)
+		return -1;
+	rc = json_object_update(obj, x);
+	json_decref(x);
+	return rc;
+}
+
+static json_t *sweep_entry_json(const struct rv_sweep_entry *e)
+{
+	json_t *obj = json_object(), *shape = json_array(), *labels = json_object();
+	int bad = !obj || !shape || !labels;
+
+	for (unsigned i = 0; !bad && i < e->shape.ndim; i++)
+		bad |= json_array_append_new(shape, json_integer((json_int_t)e->shape.dim[i])) != 0;
+	for (size_t i = 0; !bad && i < e->n_labels; i++)
+		bad |= json_object_set_new(labels, e->labels[i].hw,
+		                           json_string(rv_regime_name(e->labels[i].regime))) != 0;
+	if (!bad) {
+		bad |= json_object_set(obj, "shape", shape) != 0;
+		bad |= json_object_set_new(obj, "dtype", json_string(rv_dtype_name(e->dtype))) != 0;
+		bad |= json_object_set(obj, "regime_per_hw", labels) != 0;
+		bad |= sweep_add_extra(obj, e->extra_json) != 0;
+	}
+	json_decref(shape);
+	json_decref(labels);
+	if (bad) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+int rv_sweep_render(struct rv_buf *out, const struct rv_sweep *s)
+{
+	json_t *root = json_object(), *shapes = json_array();
+	char *text = NULL;
+	int bad = !root || !shapes;
+
+	bad = bad || json_object_set_new(root, "op", json_string(rv_op_name(s->op))) != 0;
+	bad = bad ||
+	      json_object_set_new(root, "purpose", json_string(rv_purpose_name(s->purpose))) != 0;
+	if (!bad && s->has_seed)
+		bad = json_object_set_new(root, "generator_seed",
+		                          json_integer((json_int_t)s->generator_seed)) != 0;
+	if (!bad && s->generated_against_hardware.present)
+		bad = json_object_set_new(root, "generated_against_hardware",
+		                          sweep_list_json(&s->generated_against_hardware)) != 0;
+	for (size_t i = 0; !bad && i < s->n_entries; i++)
+		bad = json_array_append_new(shapes, sweep_entry_json(&s->entries[i])) != 0;
+	bad = bad || json_object_set(root, "shapes", shapes) != 0;
+	if (!bad && s->augmented_with_hardware.present)
+		bad = json_object_set_new(root, "augmented_with_hardware",
+		                          sweep_list_json(&s->augmented_with_hardware)) != 0;
+	if (!bad && s->augmented_with_hardware_from_baseline.present)
+		bad = json_object_set_new(root, "augmented_with_hardware_from_baseline",
+		                          sweep_list_json(&s->augmented_with_hardware_from_baseline)) !=
+		      0;
+	bad = bad || sweep_add_extra(root, s->extra_json) != 0;
+	if (!bad)
+		text = json_dumps(root, JSON_INDENT(2) | JSON_DUMP_FLAGS);
+	json_decref(shapes);
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM, "out of memory while writing a sweep");
+	rv_buf_puts(out, text);
+	rv_buf_putc(out, '\n');
+	free(text);
+	return rv_buf_check(out);
+}
+
+int rv_sweep_save(const struct rv_sweep *s, const char *path)
+{
+	struct rv_buf text = RV_BUF_INIT;
+	int err = rv_sweep_render(&text, s);
+
+	if (err == 0)
+		err = rv_file_write_atomic(path, text.data, text.len);
+	rv_buf_free(&text);
+	return err;
+}
