@@ -4,23 +4,23 @@
 #define RV_TESTS_RV_TEST_H
 
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
+/* cmocka.h needs setjmp.h, stdarg.h and stddef.h before it. */
 #include <cmocka.h>
 
 #include "core/error.h"
 
 #define rv_assert_close(a, b, rtol, atol) rv_assert_close_(a, b, rtol, atol, __FILE__, __LINE__)
 
-static inline void rv_assert_close_(double a, double b, double rtol, double atol,
-                                    const char *file, int line)
+static inline void rv_assert_close_(double a, double b, double rtol, double atol, const char *file,
+                                    int line)
 {
 	/* Written so that NaN and infinities never pass. */
 	if (!(fabs(a - b) <= atol + rtol * fmax(fabs(a), fabs(b)))) {
@@ -65,20 +65,21 @@ static inline const char *rv_reference_dir(void)
 }
 
 /* Skips the calling test, with the reason, when the reference data is absent. */
-#define RV_SKIP_WITHOUT_REFERENCE(dir)                                                           \
-	do {                                                                                     \
-		if (!(dir)) {                                                                    \
-			print_message("[  SKIPPED ] ../shared/reference/upstream-v4 is absent; "    \
-			              "set ROOFVAL_SHARED_DIR to the shared/ folder to run this\n");  \
-			skip();                                                                  \
-		}                                                                                \
+#define RV_SKIP_WITHOUT_REFERENCE(dir)                                                         \
+	do {                                                                                   \
+		if (!(dir)) {                                                                  \
+			print_message(                                                         \
+			        "[  SKIPPED ] ../shared/reference/upstream-v4 is absent; "     \
+			        "set ROOFVAL_SHARED_DIR to the shared/ folder to run this\n"); \
+			skip();                                                                \
+		}                                                                              \
 	} while (0)
 
 /* A fresh empty folder under the build tree for one test, in a static buffer. */
 static inline const char *rv_scratch_dir(const char *name)
 {
 	static char buf[4096];
-	char cmd[4200];
+	char cmd[8400];
 
 	(void)snprintf(buf, sizeof(buf), "%s/%s", RV_TEST_SCRATCH_DIR, name);
 	(void)snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", buf, buf);

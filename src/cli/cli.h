@@ -27,8 +27,8 @@ struct rv_opt {
 };
 
 struct rv_cmd_spec {
-	const char *usage;   /* "hw show KEY" */
-	const char *summary; /* one line */
+	const char *usage;         /* "hw show KEY" */
+	const char *summary;       /* one line */
 	const struct rv_opt *opts; /* ends with a NULL name; may be NULL */
 	int min_args, max_args;    /* positional arguments; max -1: unlimited */
 };
@@ -44,8 +44,7 @@ struct rv_opt_result {
 /* Parses argv (argv[0] = the command's name) against spec. Returns 0 to go
  * on, 1 when --help was asked and printed (exit 0), or RV_EXIT_USAGE after
  * printing the problem and the usage on stderr. */
-int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv,
-                 struct rv_opt_result *res);
+int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv, struct rv_opt_result *res);
 /* Prints the help of spec to stdout. */
 void rv_opt_help(const struct rv_cmd_spec *spec);
 

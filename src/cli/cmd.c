@@ -57,8 +57,9 @@ int rv_cli_dispatch(const char *owner, const struct rv_cmd *table, int argc, cha
 
 int rv_cmd_version(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "version", "Print version, commit and enabled "
-		                                            "backends.",
+	static const struct rv_cmd_spec spec = { "version",
+		                                 "Print version, commit and enabled "
+		                                 "backends.",
 		                                 NULL, 0, 0 };
 	struct rv_opt_result res;
 	int rc = rv_opt_parse(&spec, argc, argv, &res);

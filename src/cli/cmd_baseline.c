@@ -59,8 +59,9 @@ static int baseline_show(int argc, char **argv)
 static int baseline_normalize(int argc, char **argv)
 {
 	static const struct rv_opt opts[] = {
-		{ "output", 'o', "FILE", "write here instead of replacing FILE ('-': standard "
-		                         "output)" },
+		{ "output", 'o', "FILE",
+		  "write here instead of replacing FILE ('-': standard "
+		  "output)" },
 		{ NULL, 0, NULL, NULL },
 	};
 	static const struct rv_cmd_spec spec = { "baseline normalize FILE",

@@ -9,15 +9,16 @@
 #include "hw/profile.h"
 
 static const struct rv_opt hw_opts[] = {
-	{ "hardware-dir", 0, "DIR", "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, "
-	                            "else the source tree's hardware/)" },
+	{ "hardware-dir", 0, "DIR",
+	  "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, "
+	  "else the source tree's hardware/)" },
 	{ NULL, 0, NULL, NULL },
 };
 
 static int hw_list(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw list", "List the hardware profiles.",
-		                                 hw_opts, 0, 0 };
+	static const struct rv_cmd_spec spec = { "hw list", "List the hardware profiles.", hw_opts,
+		                                 0, 0 };
 	struct rv_opt_result res;
 	const char *dir;
 	char **paths;
@@ -76,7 +77,8 @@ static void hw_print(const struct rv_profile *p)
 		rv_fmt_si(a, sizeof(a), k->peak_flop_per_s, "FLOP/s");
 		rv_fmt_si(b, sizeof(b), k->effective_flop_per_s, "FLOP/s");
 		rv_fmt_si(c, sizeof(c), k->energy_per_flop_J, "J");
-		printf("                   %-9s %-16s %-16s %s\n", rv_dtype_name(k->dtype), a, b, c);
+		printf("                   %-9s %-16s %-16s %s\n", rv_dtype_name(k->dtype), a, b,
+		       c);
 		printf("                     %s\n", k->provenance);
 	}
 	printf("  memory           %-9s %-16s %-16s %-16s %s\n", "tier", "capacity", "bandwidth",
@@ -89,8 +91,8 @@ static void hw_print(const struct rv_profile *p)
 		rv_fmt_si(b, sizeof(b), m->bw_Bps, "B/s");
 		rv_fmt_si(c, sizeof(c), m->effective_bw_Bps, "B/s");
 		rv_fmt_si(e, sizeof(e), m->energy_per_byte_J, "J");
-		printf("                   %-9s %-16s %-16s %-16s %s\n", rv_tier_name(m->tier), a, b,
-		       c, e);
+		printf("                   %-9s %-16s %-16s %-16s %s\n", rv_tier_name(m->tier), a,
+		       b, c, e);
 		printf("                     %s\n", m->provenance);
 	}
 	rv_fmt_si(a, sizeof(a), p->call_overhead_s, "s");

@@ -33,8 +33,7 @@ static int opt_usage(const struct rv_cmd_spec *spec, const char *what)
 	return RV_EXIT_USAGE;
 }
 
-int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv,
-                 struct rv_opt_result *res)
+int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv, struct rv_opt_result *res)
 {
 	struct option longopts[RV_OPT_MAX + 2];
 	char shortopts[3 * RV_OPT_MAX + 8] = ":h";
@@ -43,8 +42,9 @@ int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv,
 
 	memset(res, 0, sizeof(*res));
 	for (const struct rv_opt *o = spec->opts; o && o->name && n < RV_OPT_MAX; o++, n++) {
-		longopts[n] = (struct option){ o->name, o->metavar ? required_argument : no_argument,
-			                       NULL, 1000 + n };
+		longopts[n] =
+		        (struct option){ o->name, o->metavar ? required_argument : no_argument,
+			                 NULL, 1000 + n };
 		if (o->short_name) {
 			size_t len = strlen(shortopts);
 
@@ -71,7 +71,8 @@ int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv,
 				(void)snprintf(what, sizeof(what), "%s: option '%s' needs a value",
 				               argv[0], arg);
 			else
-				(void)snprintf(what, sizeof(what), "%s: unknown option '%s'", argv[0],
+				(void)snprintf(what, sizeof(what), "%s: unknown option '%s'",
+				               argv[0],
 				               optopt ? (char[]){ '-', (char)optopt, '\0' } : arg);
 			return opt_usage(spec, what);
 		}
@@ -88,8 +89,7 @@ int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv,
 	}
 	res->args = argv + optind;
 	res->n_args = argc - optind;
-	if (res->n_args < spec->min_args ||
-	    (spec->max_args >= 0 && res->n_args > spec->max_args)) {
+	if (res->n_args < spec->min_args || (spec->max_args >= 0 && res->n_args > spec->max_args)) {
 		(void)snprintf(what, sizeof(what), "%s: %s", argv[0],
 		               res->n_args < spec->min_args ? "missing argument"
 		                                            : "too many arguments");

@@ -13,7 +13,10 @@ struct rv_buf {
 	int oom; /* set when an allocation failed; later appends are ignored */
 };
 
-#define RV_BUF_INIT { NULL, 0, 0, 0 }
+#define RV_BUF_INIT           \
+	{                     \
+		NULL, 0, 0, 0 \
+	}
 
 void rv_buf_add(struct rv_buf *b, const void *data, size_t len);
 void rv_buf_puts(struct rv_buf *b, const char *s);

@@ -10,28 +10,33 @@
 
 static _Thread_local char rv_error_msg[1024];
 
+/* Messages are formatted into a scratch buffer first: callers often pass
+ * rv_error_last() itself as an argument, to extend the current message. */
 int rv_error_set(int code, const char *fmt, ...)
 {
+	char tmp[sizeof(rv_error_msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	(void)vsnprintf(rv_error_msg, sizeof(rv_error_msg), fmt, ap);
+	(void)vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
+	memcpy(rv_error_msg, tmp, sizeof(tmp));
 	return code;
 }
 
 int rv_error_errno(int errno_value, const char *fmt, ...)
 {
+	char tmp[sizeof(rv_error_msg)];
 	va_list ap;
 	size_t len;
 	int code;
 
 	va_start(ap, fmt);
-	(void)vsnprintf(rv_error_msg, sizeof(rv_error_msg), fmt, ap);
+	(void)vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
-	len = strlen(rv_error_msg);
-	(void)snprintf(rv_error_msg + len, sizeof(rv_error_msg) - len, ": %s",
-	               strerror(errno_value));
+	len = strlen(tmp);
+	(void)snprintf(tmp + len, sizeof(tmp) - len, ": %s", strerror(errno_value));
+	memcpy(rv_error_msg, tmp, sizeof(tmp));
 	switch (errno_value) {
 	case ENOENT:
 	case ENOTDIR:

@@ -51,8 +51,8 @@ int rv_shape_check(const struct rv_shape *s, enum rv_op op)
 	if ((unsigned)op >= RV_OP_COUNT)
 		return rv_error_set(RV_EPARSE, "unknown op");
 	if (s->ndim != rv_op_ndim(op))
-		return rv_error_set(RV_EPARSE, "%s takes %u dimensions (%s), not %u", rv_op_name(op),
-		                    rv_op_ndim(op), rv_ops[op].form, s->ndim);
+		return rv_error_set(RV_EPARSE, "%s takes %u dimensions (%s), not %u",
+		                    rv_op_name(op), rv_op_ndim(op), rv_ops[op].form, s->ndim);
 	for (unsigned i = 0; i < s->ndim; i++) {
 		if (s->dim[i] == 0)
 			return rv_error_set(RV_ERANGE,

@@ -13,7 +13,7 @@ enum rv_op { RV_OP_MATMUL, RV_OP_LINEAR, RV_OP_VECTOR_ADD, RV_OP_COUNT };
 /* Largest accepted dimension: 2^40 elements, far beyond any memory, small
  * enough that footprints of valid shapes are computed without overflow checks
  * failing for ordinary inputs. */
-#define RV_SHAPE_MAX_DIM ((uint64_t)1 << 40)
+#define RV_SHAPE_MAX_DIM  ((uint64_t)1 << 40)
 
 struct rv_shape {
 	unsigned ndim;

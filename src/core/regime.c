@@ -7,9 +7,12 @@
 #include "core/error.h"
 
 static const char *const rv_regime_names[RV_REGIME_COUNT] = {
-	[RV_REGIME_ALU] = "alu_bound",       [RV_REGIME_L1] = "l1_bound",
-	[RV_REGIME_L2] = "l2_bound",         [RV_REGIME_DRAM] = "dram_bound",
-	[RV_REGIME_LAUNCH] = "launch_bound", [RV_REGIME_AMBIGUOUS] = "ambiguous",
+	[RV_REGIME_ALU] = "alu_bound",
+	[RV_REGIME_L1] = "l1_bound",
+	[RV_REGIME_L2] = "l2_bound",
+	[RV_REGIME_DRAM] = "dram_bound",
+	[RV_REGIME_LAUNCH] = "launch_bound",
+	[RV_REGIME_AMBIGUOUS] = "ambiguous",
 	[RV_REGIME_UNSUPPORTED] = "unsupported",
 };
 

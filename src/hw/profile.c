@@ -14,13 +14,11 @@
 
 #define RV_PROFILE_SCHEMA "roofval.hardware/1"
 
-static const char *const class_names[RV_HW_CLASS_COUNT] = { "cpu", "gpu", "jetson",
-	                                                    "accelerator" };
+static const char *const class_names[RV_HW_CLASS_COUNT] = { "cpu", "gpu", "jetson", "accelerator" };
 static const char *const backend_names[RV_BACKEND_COUNT] = { "cpu", "cuda", "jetson", "none" };
 static const char *const tier_names[RV_TIER_COUNT] = { "l1", "l2", "l3", "dram" };
-static const char *const provenance_tags[] = { "[datasheet]", "[measured elsewhere]",
-	                                       "[measured]",  "[derived]",
-	                                       "[uncertain]", "[assumed]" };
+static const char *const provenance_tags[] = { "[datasheet]", "[measured elsewhere]", "[measured]",
+	                                       "[derived]",   "[uncertain]",          "[assumed]" };
 
 const char *rv_hw_class_name(enum rv_hw_class c)
 {
@@ -98,7 +96,8 @@ static int profile_enum(struct rv_json_doc *d, json_t *obj, const char *path, co
 		               i ? " " : "", names[i]);
 	}
 	rv_json_path_key(sub, sizeof(sub), path, key);
-	return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "'%s' is not one of: %s", s, list);
+	return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "'%s' is not one of: %s", s,
+	                     list);
 }
 
 static int profile_dtype(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
@@ -170,7 +169,8 @@ static int profile_compute(struct rv_profile *p, struct rv_json_doc *d, json_t *
 		for (size_t j = 0; j < i; j++)
 			if (p->compute[j].dtype == c->dtype)
 				return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
-				                     "dtype %s is listed twice", rv_dtype_name(c->dtype));
+				                     "dtype %s is listed twice",
+				                     rv_dtype_name(c->dtype));
 		if (c->effective_flop_per_s > c->peak_flop_per_s) {
 			char sub[96];
 
@@ -185,17 +185,19 @@ static int profile_compute(struct rv_profile *p, struct rv_json_doc *d, json_t *
 
 static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *arr)
 {
-	static const char *const keys[] = { "name",           "capacity_B", "bw_Bps",
-		                            "effective_bw_Bps", "provenance", NULL };
+	static const char *const keys[] = { "name",       "capacity_B",
+		                            "bw_Bps",     "effective_bw_Bps",
+		                            "provenance", NULL };
 	char path[64], sub[96];
 	json_t *e;
 	size_t i;
 	int err, t;
 
 	if (!json_is_array(arr) || json_array_size(arr) == 0)
-		return rv_json_error(d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
-		                     "expected a non-empty array of tiers {name, capacity_B, bw_Bps, "
-		                     "effective_bw_Bps, provenance}");
+		return rv_json_error(
+		        d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
+		        "expected a non-empty array of tiers {name, capacity_B, bw_Bps, "
+		        "effective_bw_Bps, provenance}");
 	if (json_array_size(arr) > RV_TIER_COUNT)
 		return rv_json_error(d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
 		                     "more than %d tiers (l1 l2 l3 dram)", RV_TIER_COUNT);
@@ -219,17 +221,19 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 		m->tier = (enum rv_tier)t;
 		if (prev && m->tier <= prev->tier) {
 			rv_json_path_key(sub, sizeof(sub), path, "name");
-			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
-			                     "tier %s comes after %s; list tiers in the order l1 l2 "
-			                     "l3 dram, each once",
-			                     rv_tier_name(m->tier), rv_tier_name(prev->tier));
+			return rv_json_error(
+			        d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+			        "tier %s comes after %s; list tiers in the order l1 l2 "
+			        "l3 dram, each once",
+			        rv_tier_name(m->tier), rv_tier_name(prev->tier));
 		}
 		if (prev && !(m->capacity_B > prev->capacity_B)) {
 			rv_json_path_key(sub, sizeof(sub), path, "capacity_B");
-			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-			                     "%g B is not larger than %s's %g B; capacities must grow "
-			                     "outwards",
-			                     m->capacity_B, rv_tier_name(prev->tier), prev->capacity_B);
+			return rv_json_error(
+			        d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+			        "%g B is not larger than %s's %g B; capacities must grow "
+			        "outwards",
+			        m->capacity_B, rv_tier_name(prev->tier), prev->capacity_B);
 		}
 		if (prev && m->bw_Bps > prev->bw_Bps) {
 			rv_json_path_key(sub, sizeof(sub), path, "bw_Bps");
@@ -241,8 +245,8 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 		if (m->effective_bw_Bps > m->bw_Bps) {
 			rv_json_path_key(sub, sizeof(sub), path, "effective_bw_Bps");
 			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-			                     "%g B/s is above the tier's bw_Bps %g", m->effective_bw_Bps,
-			                     m->bw_Bps);
+			                     "%g B/s is above the tier's bw_Bps %g",
+			                     m->effective_bw_Bps, m->bw_Bps);
 		}
 	}
 	if (p->memory[p->n_memory - 1].tier != RV_TIER_DRAM)
@@ -253,13 +257,10 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 
 static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "idle_W",
-		                            "static_W",
-		                            "tdp_W",
-		                            "energy_per_flop_J",
-		                            "energy_per_byte_J",
-		                            "provenance",
-		                            NULL };
+	static const char *const keys[] = {
+		"idle_W",     "static_W", "tdp_W", "energy_per_flop_J", "energy_per_byte_J",
+		"provenance", NULL
+	};
 	const char *flop_keys[RV_DTYPE_COUNT + 1], *byte_keys[RV_TIER_COUNT + 1];
 	json_t *ef, *eb;
 	int err;
@@ -287,7 +288,8 @@ static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *ob
 	eb = json_object_get(obj, "energy_per_byte_J");
 	if ((err = rv_json_check_object(d, ef, "power.energy_per_flop_J", flop_keys, flop_keys)) <
 	            0 ||
-	    (err = rv_json_check_object(d, eb, "power.energy_per_byte_J", byte_keys, byte_keys)) < 0)
+	    (err = rv_json_check_object(d, eb, "power.energy_per_byte_J", byte_keys, byte_keys)) <
+	            0)
 		return err;
 	for (size_t i = 0; i < p->n_compute; i++)
 		if ((err = rv_json_get_positive(d, ef, "power.energy_per_flop_J", flop_keys[i],
@@ -315,18 +317,26 @@ static void profile_stem(char *out, size_t size, const char *path)
 
 static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 {
-	static const char *const keys[] = { "schema",         "key",           "name",
-		                            "class",          "capture_backend", "default_dtype",
-		                            "operating_point", "notes",        "compute_units",
-		                            "clocks",         "compute",       "memory",
-		                            "call_overhead",  "power",         NULL };
-	static const char *const required[] = { "schema",          "key",
-		                                "name",            "class",
-		                                "capture_backend", "default_dtype",
-		                                "compute_units",   "clocks",
-		                                "compute",         "memory",
-		                                "call_overhead",   "power",
-		                                NULL };
+	static const char *const keys[] = { "schema",
+		                            "key",
+		                            "name",
+		                            "class",
+		                            "capture_backend",
+		                            "default_dtype",
+		                            "operating_point",
+		                            "notes",
+		                            "compute_units",
+		                            "clocks",
+		                            "compute",
+		                            "memory",
+		                            "call_overhead",
+		                            "power",
+		                            NULL };
+	static const char *const required[] = {
+		"schema",        "key",           "name",   "class",   "capture_backend",
+		"default_dtype", "compute_units", "clocks", "compute", "memory",
+		"call_overhead", "power",         NULL
+	};
 	static const char *const unit_keys[] = { "count", "kind", "provenance", NULL };
 	static const char *const clock_keys[] = { "base_Hz", "boost_Hz", "sustained_Hz",
 		                                  "provenance", NULL };
@@ -353,7 +363,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	profile_stem(stem, sizeof(stem), p->path);
 	if (strcmp(s, stem) != 0)
 		return rv_json_error(d, "key", RV_JSON_AT_VALUE, RV_EPARSE,
-		                     "'%s' differs from the file name; name the file %s.json", s, s);
+		                     "'%s' differs from the file name; name the file %s.json", s,
+		                     s);
 	if ((err = profile_keep(&p->key, s)) < 0 ||
 	    (err = rv_json_get_string(d, root, "", "name", &s, NULL)) < 0 ||
 	    (err = profile_keep(&p->name, s)) < 0 ||
@@ -459,9 +470,10 @@ int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or
 	if (strchr(key_or_path, '/') || (len > 5 && strcmp(key_or_path + len - 5, ".json") == 0))
 		return rv_profile_load(out, key_or_path);
 	if (len == 0 || strspn(key_or_path, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
-		return rv_error_set(RV_ENOENT,
-		                    "'%s' is not a hardware key (a-z, 0-9, _); run 'roofval hw list'",
-		                    key_or_path);
+		return rv_error_set(
+		        RV_ENOENT,
+		        "'%s' is not a hardware key (a-z, 0-9, _); run 'roofval hw list'",
+		        key_or_path);
 	(void)snprintf(path, sizeof(path), "%s/%s.json", dir, key_or_path);
 	err = rv_profile_load(out, path);
 	if (err == RV_ENOENT)

@@ -87,18 +87,20 @@ static int baseline_check_header(struct rv_baseline *b, const struct rv_csv_reco
 {
 	for (size_t i = 0; i < RV_BASELINE_FIXED_COLS; i++) {
 		if (i >= rec->n)
-			return rv_error_set(RV_EPARSE,
-			                    "%s:%u: the header ends after %zu columns; a baseline "
-			                    "starts with hardware,op,shape,dtype,latency_s,energy_j,"
-			                    "trial_count,notes",
-			                    name, rec->line, rec->n);
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s:%u: the header ends after %zu columns; a baseline "
+			        "starts with hardware,op,shape,dtype,latency_s,energy_j,"
+			        "trial_count,notes",
+			        name, rec->line, rec->n);
 		if (strcmp(rec->field[i], rv_baseline_cols[i]) != 0)
-			return rv_error_set(RV_EPARSE,
-			                    "%s:%u:%u: header column %zu is '%s', expected '%s'; a "
-			                    "baseline starts with hardware,op,shape,dtype,latency_s,"
-			                    "energy_j,trial_count,notes",
-			                    name, rec->line, rec->col[i], i + 1, rec->field[i],
-			                    rv_baseline_cols[i]);
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s:%u:%u: header column %zu is '%s', expected '%s'; a "
+			        "baseline starts with hardware,op,shape,dtype,latency_s,"
+			        "energy_j,trial_count,notes",
+			        name, rec->line, rec->col[i], i + 1, rec->field[i],
+			        rv_baseline_cols[i]);
 	}
 	b->n_extra = rec->n - RV_BASELINE_FIXED_COLS;
 	if (b->n_extra) {
@@ -115,9 +117,9 @@ static int baseline_check_header(struct rv_baseline *b, const struct rv_csv_reco
 			                    RV_BASELINE_FIXED_COLS + i + 1);
 		for (size_t j = 0; j < RV_BASELINE_FIXED_COLS + i; j++)
 			if (strcmp(rec->field[j], col) == 0)
-				return rv_error_set(RV_EPARSE,
-				                    "%s:%u:%u: header column '%s' appears twice", name,
-				                    rec->line, rec->col[RV_BASELINE_FIXED_COLS + i], col);
+				return rv_error_set(
+				        RV_EPARSE, "%s:%u:%u: header column '%s' appears twice",
+				        name, rec->line, rec->col[RV_BASELINE_FIXED_COLS + i], col);
 		b->extra_cols[i] = baseline_strdup(col);
 		if (!b->extra_cols[i])
 			return rv_error_set(RV_ENOMEM, "out of memory");
@@ -145,12 +147,12 @@ static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_rec
 	double v;
 	int err;
 
-#define BAD(c_, code, ...)                                                                      \
-	do {                                                                                     \
-		char what_[512];                                                                 \
-		(void)snprintf(what_, sizeof(what_), __VA_ARGS__);                               \
-		return rv_error_set(code, "%s:%u:%u: %s: %s", name, line, rec->col[c_],         \
-		                    rv_baseline_cols[c_], what_);                               \
+#define BAD(c_, code, ...)                                                              \
+	do {                                                                            \
+		char what_[512];                                                        \
+		(void)snprintf(what_, sizeof(what_), __VA_ARGS__);                      \
+		return rv_error_set(code, "%s:%u:%u: %s: %s", name, line, rec->col[c_], \
+		                    rv_baseline_cols[c_], what_);                       \
 	} while (0)
 
 	if (rec->n != RV_BASELINE_FIXED_COLS + n_extra)
@@ -249,11 +251,12 @@ static int baseline_check_unique(const struct rv_baseline *b, const char *name)
 			char shape[80];
 
 			(void)rv_shape_format(shape, sizeof(shape), &idx[i]->shape);
-			err = rv_error_set(RV_EPARSE,
-			                   "%s:%u: a second row for %s %s %s %s (the first is on line "
-			                   "%u); keep one of them",
-			                   name, idx[i]->line, idx[i]->hardware, rv_op_name(idx[i]->op),
-			                   shape, rv_dtype_name(idx[i]->dtype), idx[i - 1]->line);
+			err = rv_error_set(
+			        RV_EPARSE,
+			        "%s:%u: a second row for %s %s %s %s (the first is on line "
+			        "%u); keep one of them",
+			        name, idx[i]->line, idx[i]->hardware, rv_op_name(idx[i]->op), shape,
+			        rv_dtype_name(idx[i]->dtype), idx[i - 1]->line);
 		}
 	}
 	free(idx);

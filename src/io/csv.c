@@ -20,8 +20,8 @@ int rv_csv_reader_init(struct rv_csv_reader *r, const char *text, size_t len, co
 		                    "UTF-8 without one",
 		                    name);
 	if (memchr(text, '\0', len))
-		return rv_error_set(RV_EPARSE, "%s: the file holds a NUL byte; it is not a CSV text",
-		                    name);
+		return rv_error_set(RV_EPARSE,
+		                    "%s: the file holds a NUL byte; it is not a CSV text", name);
 	return 0;
 }
 
@@ -114,9 +114,10 @@ int rv_csv_next(struct rv_csv_reader *r, struct rv_csv_record *rec)
 
 			while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r') {
 				if (*r->p == '"')
-					return csv_fail(r, r->line, r->col + (unsigned)(r->p - start),
-					                "a quote inside an unquoted field; quote the "
-					                "whole field and double the inner quote");
+					return csv_fail(
+					        r, r->line, r->col + (unsigned)(r->p - start),
+					        "a quote inside an unquoted field; quote the "
+					        "whole field and double the inner quote");
 				r->p++;
 			}
 			rv_buf_add(&r->text, start, (size_t)(r->p - start));

@@ -127,7 +127,8 @@ int rv_file_write_atomic(const char *path, const void *data, size_t len)
 		return rv_error_set(RV_EIO, "path too long: %s", path);
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
-			return rv_error_set(RV_EIO, "%s is a folder; give the path of a file", path);
+			return rv_error_set(RV_EIO, "%s is a folder; give the path of a file",
+			                    path);
 		mode = st.st_mode & 07777;
 	} else {
 		mode_t mask = umask(0);

@@ -355,8 +355,8 @@ static int json_member(struct rv_json_doc *d, json_t *obj, const char *path, con
 	if (present)
 		*present = *out != NULL;
 	if (!*out && !present)
-		return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE, "missing required key '%s'",
-		                     key);
+		return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "missing required key '%s'", key);
 	return 0;
 }
 
@@ -391,12 +391,13 @@ int rv_json_get_string(struct rv_json_doc *d, json_t *obj, const char *path, con
 		return err;
 	rv_json_path_key(sub, sizeof(sub), path, key);
 	if (!json_is_string(v))
-		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "expected a string, not %s",
-		                     json_kind(v));
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected a string, not %s", json_kind(v));
 	if (json_string_length(v) == 0)
 		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "empty string");
 	if (strlen(json_string_value(v)) != json_string_length(v))
-		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "string holds a NUL byte");
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "string holds a NUL byte");
 	*out = json_string_value(v);
 	return 0;
 }
@@ -413,8 +414,8 @@ int rv_json_get_positive(struct rv_json_doc *d, json_t *obj, const char *path, c
 		return err;
 	rv_json_path_key(sub, sizeof(sub), path, key);
 	if (!json_is_number(v))
-		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE, "expected a number, not %s",
-		                     json_kind(v));
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected a number, not %s", json_kind(v));
 	x = json_number_value(v);
 	if (!isfinite(x) || !(x > 0))
 		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
@@ -440,8 +441,8 @@ int rv_json_get_int(struct rv_json_doc *d, json_t *obj, const char *path, const 
 	x = json_integer_value(v);
 	if (x < min || x > max)
 		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "%" PRId64 " is outside [%" PRId64 ", %" PRId64 "]", (int64_t)x,
-		                     min, max);
+		                     "%" PRId64 " is outside [%" PRId64 ", %" PRId64 "]",
+		                     (int64_t)x, min, max);
 	*out = (int64_t)x;
 	return 0;
 }

@@ -50,7 +50,8 @@ int rv_footprint_of(struct rv_footprint *out, enum rv_op op, const struct rv_sha
 	switch (op) {
 	case RV_OP_MATMUL: /* (M, K, N) */
 		out->flop = (double)mul(&c, 2, mul(&c, x[0], mul(&c, x[1], x[2])));
-		out->input_B = bytes_of(&c, add(&c, mul(&c, x[0], x[1]), mul(&c, x[1], x[2])), bits);
+		out->input_B =
+		        bytes_of(&c, add(&c, mul(&c, x[0], x[1]), mul(&c, x[1], x[2])), bits);
 		out->output_B = bytes_of(&c, mul(&c, x[0], x[2]), bits);
 		break;
 	case RV_OP_LINEAR: /* (B, IN, OUT) */
@@ -70,9 +71,10 @@ int rv_footprint_of(struct rv_footprint *out, enum rv_op op, const struct rv_sha
 		return rv_error_set(RV_EPARSE, "unknown op");
 	}
 	if (c.overflow)
-		return rv_error_set(RV_ERANGE,
-		                    "%s shape is too large: its element or FLOP counts overflow 64 bits",
-		                    rv_op_name(op));
+		return rv_error_set(
+		        RV_ERANGE,
+		        "%s shape is too large: its element or FLOP counts overflow 64 bits",
+		        rv_op_name(op));
 	out->ref_flop = out->flop;
 	out->flop += bias_flop;
 	out->working_set_B = out->input_B + out->weight_B + out->output_B;

@@ -129,12 +129,12 @@ static int sweep_extra(char **out, json_t *obj, const char *const *known)
 /* A hardware key as used in sweeps and baselines. */
 static int sweep_valid_hw(const char *s)
 {
-	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
-	                     strlen(s);
+	return *s &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
+	               strlen(s);
 }
 
-static int sweep_list(struct rv_json_doc *d, json_t *root, const char *key,
-                      struct rv_sweep_list *l)
+static int sweep_list(struct rv_json_doc *d, json_t *root, const char *key, struct rv_sweep_list *l)
 {
 	json_t *arr = json_object_get(root, key), *v;
 	char path[128];
@@ -270,9 +270,10 @@ static int sweep_check_unique(const struct rv_sweep *s, struct rv_json_doc *d)
 
 			rv_json_path_index(path, sizeof(path), "shapes", idx[i]);
 			(void)rv_shape_format(shape, sizeof(shape), &b->shape);
-			err = rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
-			                    "repeats shapes[%zu] (%s %s); merge their regime_per_hw",
-			                    idx[i - 1], shape, rv_dtype_name(b->dtype));
+			err = rv_json_error(
+			        d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+			        "repeats shapes[%zu] (%s %s); merge their regime_per_hw",
+			        idx[i - 1], shape, rv_dtype_name(b->dtype));
 		}
 	}
 	free(idx);
@@ -453,9 +454,9 @@ int rv_sweep_render(struct rv_buf *out, const struct rv_sweep *s)
 		bad = json_object_set_new(root, "augmented_with_hardware",
 		                          sweep_list_json(&s->augmented_with_hardware)) != 0;
 	if (!bad && s->augmented_with_hardware_from_baseline.present)
-		bad = json_object_set_new(root, "augmented_with_hardware_from_baseline",
-		                          sweep_list_json(&s->augmented_with_hardware_from_baseline)) !=
-		      0;
+		bad = json_object_set_new(
+		              root, "augmented_with_hardware_from_baseline",
+		              sweep_list_json(&s->augmented_with_hardware_from_baseline)) != 0;
 	bad = bad || sweep_add_extra(root, s->extra_json) != 0;
 	if (!bad)
 		text = json_dumps(root, JSON_INDENT(2) | JSON_DUMP_FLAGS);

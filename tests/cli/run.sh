@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# End-to-end checks of the roofval command line: exit codes, one-line error
+# messages on stderr, help and version, and whole-file round trips.
+# usage: run.sh ROOFVAL DATA_DIR SCRATCH_DIR SHARED_DIR
+set -u
+roofval=$1
+data=$2
+scratch=$3
+shared=$4
+ref=$shared/reference/upstream-v4
+rm -rf "$scratch" && mkdir -p "$scratch"
+pass=0
+fail=0
+
+# check RC STDERR_PART STDOUT_PART -- ARGS...: runs roofval ARGS, compares the
+# exit status, and looks for the two parts ('' matches anything). A failing
+# run (RC 1) must print exactly one line on stderr.
+check() {
+	local want_rc=$1 want_err=$2 want_out=$3
+	shift 4
+	local out err rc
+	out=$("$roofval" "$@" 2>"$scratch/stderr")
+	rc=$?
+	err=$(cat "$scratch/stderr")
+	local why=""
+	[ "$rc" = "$want_rc" ] || why="exit $rc, wanted $want_rc"
+	[ -z "$want_err" ] || [[ "$err" == *"$want_err"* ]] || why="$why; stderr lacks '$want_err'"
+	[ -z "$want_out" ] || [[ "$out" == *"$want_out"* ]] || why="$why; stdout lacks '$want_out'"
+	if [ "$want_rc" = 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
+		why="$why; stderr has $(printf '%s\n' "$err" | wc -l) lines, wanted one"
+	fi
+	if [ "$want_rc" != 0 ] && [[ "$err" != roofval:* ]]; then
+		why="$why; stderr does not start with 'roofval:'"
+	fi
+	if [ -n "$why" ]; then
+		fail=$((fail + 1))
+		printf 'FAIL roofval %s: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$why" "$out" "$err"
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+# Usage errors: exit 2, usage on stderr.
+check 2 "a command is missing" "" --
+check 2 "unknown command 'bogus'" "" -- bogus
+check 2 "hw: unknown command 'bogus'" "" -- hw bogus
+check 2 "unknown option '--bogus'" "" -- hw list --bogus
+check 2 "unknown option '-x'" "" -- hw list -x
+check 2 "usage: roofval hw show KEY|FILE" "" -- hw show
+check 2 "too many arguments" "" -- hw show a b
+check 2 "option '--hardware-dir' needs a value" "" -- hw list --hardware-dir
+check 2 "missing argument" "" -- baseline normalize
+check 2 "too many arguments" "" -- help a b c
+
+# Help and version.
+check 0 "" "usage: roofval <command>" -- help
+check 0 "" "usage: roofval <command>" -- --help
+check 0 "" "lint" -- hw --help
+check 0 "" "usage: roofval hw show KEY|FILE" -- hw show --help
+check 0 "" "usage: roofval baseline normalize FILE" -- help baseline normalize
+check 0 "" "roofval 0." -- --version
+check 0 "" "capture backends" -- version
+if [ "$("$roofval" hw show --help)" != "$("$roofval" help hw show)" ]; then
+	fail=$((fail + 1))
+	echo "FAIL 'hw show --help' and 'help hw show' differ"
+else
+	pass=$((pass + 1))
+fi
+
+# Hardware profiles.
+for key in i7_12700k h100_sxm5_80gb h200_sxm_141gb jetson_orin_nano_8gb jetson_orin_nx_16gb \
+	jetson_orin_agx_64gb kpu_t64; do
+	check 0 "" "$key" -- hw list
+	check 0 "" "$key:" -- hw show "$key"
+done
+check 0 "" "ok " -- hw lint
+check 1 "roofval: hw show: no hardware profile 'nosuch' in" "" -- hw show nosuch
+check 1 "run 'roofval hw list'" "" -- hw show nosuch
+check 1 "is not a hardware key" "" -- hw show 'Bad Key'
+check 1 "cannot read the hardware folder /nonexistent" "" -- hw list --hardware-dir /nonexistent
+mkdir -p "$scratch/hw"
+printf '{"schema": "roofval.hardware/1",\n "key": "broken", "nmae": "x"}\n' >"$scratch/hw/broken.json"
+check 1 "broken.json:2:19: nmae: unknown key" "" -- hw lint "$scratch/hw/broken.json"
+check 1 "broken.json:2:19: nmae: unknown key" "" -- hw list --hardware-dir "$scratch/hw"
+printf '{"schema": "roofval.hardware/1",\n' >"$scratch/hw/cut.json"
+check 1 "cut.json:2:0: " "" -- hw lint "$scratch/hw/cut.json"
+check 1 "is a folder" "" -- hw lint "$scratch"
+check 1 "No such file" "" -- hw lint "$scratch/none.json"
+
+# Baselines.
+header='hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes'
+printf '%s\r\nh,matmul,64x96x64,fp32,2e-06,,11,b\r\nh,matmul,64x64x128,fp32,1e-06,0.5,11,"a, quoted"\r\n' \
+	"$header" >"$scratch/unsorted.csv"
+check 0 "" "2 rows written" -- baseline normalize "$scratch/unsorted.csv" -o "$scratch/sorted.csv"
+printf '%s\r\nh,matmul,64x64x128,fp32,1e-06,0.5,11,"a, quoted"\r\nh,matmul,64x96x64,fp32,2e-06,,11,b\r\n' \
+	"$header" >"$scratch/expected.csv"
+if cmp -s "$scratch/sorted.csv" "$scratch/expected.csv"; then pass=$((pass + 1)); else
+	fail=$((fail + 1))
+	echo "FAIL baseline normalize did not sort as expected"
+fi
+check 0 "" "h,matmul,64x64x128" -- baseline normalize "$scratch/unsorted.csv" --output -
+check 0 "" "2 rows written" -- baseline normalize "$scratch/unsorted.csv"
+if cmp -s "$scratch/unsorted.csv" "$scratch/expected.csv"; then pass=$((pass + 1)); else
+	fail=$((fail + 1))
+	echo "FAIL baseline normalize in place did not sort"
+fi
+check 0 "" "64x64x128" -- baseline show "$scratch/sorted.csv"
+check 0 "" "1 rows without energy" -- baseline show "$scratch/sorted.csv"
+printf '%s\nh,matmul,64x64x128,fp32,fast,,11,\n' "$header" >"$scratch/bad.csv"
+cp "$scratch/bad.csv" "$scratch/bad.orig"
+check 1 "bad.csv:2:25: latency_s: 'fast' is not a number" "" -- baseline normalize "$scratch/bad.csv"
+if cmp -s "$scratch/bad.csv" "$scratch/bad.orig"; then pass=$((pass + 1)); else
+	fail=$((fail + 1))
+	echo "FAIL a failed normalize changed its input"
+fi
+: >"$scratch/empty.csv"
+check 1 "empty.csv: the file is empty" "" -- baseline show "$scratch/empty.csv"
+check 1 "/dev/null is not a regular file" "" -- baseline show /dev/null
+check 1 "is a folder" "" -- baseline show "$scratch"
+check 1 "cannot open $scratch/none.csv: No such file" "" -- baseline show "$scratch/none.csv"
+check 1 "cannot create a temporary file in $scratch/no/such" "" -- baseline normalize "$scratch/sorted.csv" -o "$scratch/no/such/x.csv"
+# A full disk on standard output is an error, not a silent success.
+if [ -w /dev/full ]; then
+	if "$roofval" hw list >/dev/full 2>"$scratch/stderr"; then
+		fail=$((fail + 1))
+		echo "FAIL hw list >/dev/full exited 0"
+	elif grep -q "roofval: write error on standard output" "$scratch/stderr"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL hw list >/dev/full: $(cat "$scratch/stderr")"
+	fi
+fi
+
+# Every reference baseline normalizes to the same bytes.
+if [ -d "$ref/baselines" ]; then
+	for f in "$ref"/baselines/*.csv; do
+		if "$roofval" baseline normalize "$f" -o - | cmp -s - "$f"; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "FAIL normalize changed $f"
+		fi
+	done
+else
+	echo "SKIP reference round trips: $ref is absent"
+fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of baseline CSV files: byte-identical round trips, edge cases, merging and safe writes. */
+#include <dirent.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/baseline.h"
+#include "io/file.h"
+#include "rv_test.h"
+
+#define HEADER "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes"
+
+static struct rv_baseline *parse_ok(const char *text)
+{
+	struct rv_baseline *b;
+	int rc = rv_baseline_parse(&b, text, strlen(text), "b.csv");
+
+	if (rc != 0)
+		fail_msg("parse failed: %s", rv_error_last());
+	return b;
+}
+
+static char *render(const struct rv_baseline *b)
+{
+	struct rv_buf out = RV_BUF_INIT;
+
+	assert_int_equal(rv_baseline_render(&out, b), 0);
+	return out.data;
+}
+
+/* Every reference baseline, read and written back, is the same bytes. */
+static void test_baseline__reference_round_trip(void **state)
+{
+	const char *ref = rv_reference_dir();
+	char dir[4200], path[4600];
+	struct dirent *de;
+	DIR *dh;
+	int files = 0;
+
+	(void)state;
+	RV_SKIP_WITHOUT_REFERENCE(ref);
+	(void)snprintf(dir, sizeof(dir), "%s/baselines", ref);
+	dh = opendir(dir);
+	assert_non_null(dh);
+	while ((de = readdir(dh)) != NULL) {
+		struct rv_baseline *b;
+		size_t len;
+		char *orig, *again;
+
+		if (!strstr(de->d_name, ".csv"))
+			continue;
+		(void)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		orig = rv_slurp(path, &len);
+		assert_non_null(orig);
+		assert_int_equal(rv_baseline_load(&b, path), 0);
+		assert_true(b->n_rows > 0);
+		rv_baseline_sort(b);
+		again = render(b);
+		if (strcmp(orig, again) != 0)
+			fail_msg("%s changed in a round trip", path);
+		rv_baseline_free(b);
+		free(orig);
+		free(again);
+		files++;
+	}
+	(void)closedir(dh);
+	assert_int_equal(files, 6);
+}
+
+static void test_baseline__edge_cases(void **state)
+{
+	const char *text = HEADER "\r\n"
+	                          "hw1,matmul,64x64x128,fp32,6.8960000000000006e-06,,11,"
+	                          "\"window 1.8ms, \"\"noisy\"\"\nsecond line\"\r\n"
+	                          "hw1,matmul,64x64x64,fp32,5.778e-06,0.0,3,plain";
+	struct rv_baseline *b = parse_ok(text);
+	char *out;
+
+	(void)state;
+	assert_int_equal(b->n_rows, 2);
+	assert_true(b->crlf);
+	assert_true(isnan(b->rows[0].energy_j)); /* empty: not measured */
+	rv_assert_close(b->rows[1].energy_j, 0.0, 0, 0);
+	assert_string_equal(b->rows[0].notes, "window 1.8ms, \"noisy\"\nsecond line");
+	assert_int_equal(b->rows[1].line, 4);
+	rv_baseline_sort(b);
+	out = render(b);
+	assert_string_equal(out, HEADER "\r\n"
+	                                "hw1,matmul,64x64x64,fp32,5.778e-06,0.0,3,plain\r\n"
+	                                "hw1,matmul,64x64x128,fp32,6.8960000000000006e-06,,11,"
+	                                "\"window 1.8ms, \"\"noisy\"\"\nsecond line\"\r\n");
+	free(out);
+	rv_baseline_free(b);
+}
+
+static void test_baseline__lf_kept_and_sort_order(void **state)
+{
+	struct rv_baseline *b = parse_ok(HEADER "\n"
+	                                        "b,vector_add,4096,fp32,1e-06,,1,\n"
+	                                        "b,matmul,64x96x64,fp32,1e-06,,1,\n"
+	                                        "a,matmul,64x64x128,fp32,1e-06,,1,\n"
+	                                        "a,matmul,64x64x128,fp16,1e-06,,1,\n"
+	                                        "b,vector_add,256,fp32,1e-06,,1,\n");
+	char *out;
+
+	(void)state;
+	assert_false(b->crlf);
+	rv_baseline_sort(b);
+	out = render(b);
+	/* (op, dtype, shape as integers, hardware). */
+	assert_string_equal(out, HEADER "\n"
+	                                "a,matmul,64x64x128,fp16,1e-06,,1,\n"
+	                                "a,matmul,64x64x128,fp32,1e-06,,1,\n"
+	                                "b,matmul,64x96x64,fp32,1e-06,,1,\n"
+	                                "b,vector_add,256,fp32,1e-06,,1,\n"
+	                                "b,vector_add,4096,fp32,1e-06,,1,\n");
+	free(out);
+	rv_baseline_free(b);
+}
+
+static void test_baseline__extra_columns_survive(void **state)
+{
+	struct rv_baseline *b = parse_ok(HEADER ",latency_min_s,cv\n"
+	                                        "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
+	char *out;
+
+	(void)state;
+	assert_int_equal(b->n_extra, 2);
+	assert_string_equal(b->extra_cols[1], "cv");
+	assert_string_equal(b->rows[0].extra[0], "1.9e-06");
+	out = render(b);
+	assert_string_equal(out, HEADER ",latency_min_s,cv\n"
+	                                "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
+	free(out);
+	rv_baseline_free(b);
+}
+
+static void test_baseline__bad_inputs(void **state)
+{
+	static const struct {
+		const char *text;
+		int code;
+		const char *msg;
+	} cases[] = {
+		{ "", RV_EPARSE, "b.csv: the file is empty" },
+		{ "hardware,op,shape\n", RV_EPARSE, "b.csv:1: the header ends after 3 columns" },
+		{ "hardware,op,shape,dtype,latency,energy_j,trial_count,notes\n", RV_EPARSE,
+		  "b.csv:1:25: header column 5 is 'latency', expected 'latency_s'" },
+		{ HEADER ",notes\n", RV_EPARSE, "b.csv:1:62: header column 'notes' appears twice" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,abc,,11,\n", RV_EPARSE,
+		  "b.csv:2:21: latency_s: 'abc' is not a number" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e-6,,11,\nh,matmul,1x2x3,fp32,nan,,11,\n",
+		  RV_EPARSE, "b.csv:3:21: latency_s: 'nan' is not a number" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,-1e-06,,11,\n", RV_ERANGE,
+		  "b.csv:2:21: latency_s: -1e-06 s is not a plausible latency" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,0,,11,\n", RV_ERANGE, "not a plausible latency" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e9,,11,\n", RV_ERANGE, "not a plausible latency" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e-06,-0.5,11,\n", RV_ERANGE,
+		  "b.csv:2:27: energy_j: -0.5 J is negative" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e-06,,0,\n", RV_ERANGE, "trial_count: 0 trials" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e-06,,1.5,\n", RV_EPARSE,
+		  "trial_count: '1.5' is not a non-negative integer" },
+		{ HEADER "\nh,matmul,1x2,fp32,1e-06,,1,\n", RV_EPARSE,
+		  "b.csv:2:10: shape: shape '1x2': matmul takes 3 dimensions" },
+		{ HEADER "\nh,matmul,0x2x3,fp32,1e-06,,1,\n", RV_ERANGE, "dimension M is 0" },
+		{ HEADER "\nh,conv,1x2x3,fp32,1e-06,,1,\n", RV_EPARSE,
+		  "b.csv:2:3: op: unknown op 'conv'" },
+		{ HEADER "\nh,matmul,1x2x3,float,1e-06,,1,\n", RV_EPARSE, "dtype: unknown dtype" },
+		{ HEADER "\n,matmul,1x2x3,fp32,1e-06,,1,\n", RV_EPARSE,
+		  "hardware: '' is not a hardware key" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e-06,,1\n", RV_EPARSE,
+		  "b.csv:2: 7 fields, but the header has 8 columns" },
+		{ HEADER "\nh,matmul,1x2x3,fp32,1e-06,,1,\nh,matmul,1x2x3,fp32,2e-06,,1,\n",
+		  RV_EPARSE,
+		  "b.csv:3: a second row for h matmul 1x2x3 fp32 (the first is on line 2)" },
+	};
+	struct rv_baseline *b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = rv_baseline_parse(&b, cases[i].text, strlen(cases[i].text), "b.csv");
+
+		if (rc != cases[i].code || !strstr(rv_error_last(), cases[i].msg))
+			fail_msg("case %zu: got %d '%s', wanted %d '%s'", i, rc, rv_error_last(),
+			         cases[i].code, cases[i].msg);
+		assert_null(b);
+	}
+}
+
+static struct rv_baseline_row make_row(const char *shape, double latency_s, const char *notes)
+{
+	struct rv_baseline_row r;
+
+	memset(&r, 0, sizeof(r));
+	r.hardware = (char *)(uintptr_t) "host";
+	r.op = RV_OP_MATMUL;
+	assert_int_equal(rv_shape_parse(shape, RV_OP_MATMUL, &r.shape), 0);
+	r.dtype = RV_DTYPE_FP32;
+	r.latency_s = latency_s;
+	r.energy_j = NAN;
+	r.trial_count = 11;
+	r.notes = (char *)(uintptr_t)notes;
+	return r;
+}
+
+static void test_baseline__store_merges_rows(void **state)
+{
+	const char *dir = rv_scratch_dir("baseline_store");
+	const char *cols[] = { "cv" };
+	char path[4200], *text;
+	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "first");
+	char *extra[] = { (char *)(uintptr_t) "0.02" };
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	r = make_row("32x32x32", 2e-06, "second");
+	r.extra = extra;
+	assert_int_equal(rv_baseline_store(path, &r, cols, 1), 0);
+	r = make_row("64x64x64", 1.5e-05, "replaced, with a comma");
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	text = rv_slurp(path, NULL);
+	assert_non_null(text);
+	assert_string_equal(text, HEADER ",cv\r\n"
+	                                 "host,matmul,32x32x32,fp32,2e-06,,11,second,0.02\r\n"
+	                                 "host,matmul,64x64x64,fp32,1.5e-05,,11,"
+	                                 "\"replaced, with a comma\",\r\n");
+	free(text);
+}
+
+static void test_baseline__failed_write_keeps_old_file(void **state)
+{
+	static const struct {
+		enum rv_file_fault step;
+		int err;
+		const char *msg;
+	} faults[] = {
+		{ RV_FILE_FAULT_OPEN, EACCES, "cannot create a temporary file in" },
+		{ RV_FILE_FAULT_WRITE, ENOSPC, "No space left on device" },
+		{ RV_FILE_FAULT_FSYNC, EIO, "cannot sync" },
+		{ RV_FILE_FAULT_RENAME, EXDEV, "cannot replace" },
+	};
+	const char *dir = rv_scratch_dir("baseline_fault");
+	char path[4200], *before, *after;
+	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "kept");
+	struct dirent *de;
+	DIR *dh;
+	int files = 0;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	before = rv_slurp(path, NULL);
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		r = make_row("128x128x128", 3e-05, "lost");
+		rv_file__inject_fault(faults[i].step, faults[i].err);
+		assert_true(rv_baseline_store(path, &r, NULL, 0) < 0);
+		assert_non_null(strstr(rv_error_last(), faults[i].msg));
+		after = rv_slurp(path, NULL);
+		assert_string_equal(before, after);
+		free(after);
+	}
+	/* No temporary file is left behind. */
+	dh = opendir(dir);
+	while ((de = readdir(dh)) != NULL)
+		files += de->d_name[0] != '.';
+	(void)closedir(dh);
+	assert_int_equal(files, 1);
+	free(before);
+}
+
+static void test_baseline__mode_kept_and_folder_errors(void **state)
+{
+	const char *dir = rv_scratch_dir("baseline_mode");
+	char path[4200];
+	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
+	struct stat st;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(chmod(path, 0640), 0);
+	r.latency_s = 2e-05;
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	(void)snprintf(path, sizeof(path), "%s/missing/h.csv", dir);
+	rv_assert_error(rv_baseline_store(path, &r, NULL, 0), RV_ENOENT, "cannot open folder");
+	rv_assert_error(rv_file_write_atomic(dir, "x", 1), RV_EIO, "is a folder");
+}
+
+static void test_baseline__lock_waits_for_holder(void **state)
+{
+	const char *dir = rv_scratch_dir("baseline_lock");
+	char path[4200];
+	struct rv_file_lock held;
+	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
+	pid_t pid;
+	int status;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	/* Another process holds the lock: a short wait times out with a clear message. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rv_file_lock lk;
+
+		if (rv_file_lock(&lk, path, 1.0) != 0)
+			_exit(1);
+		sleep(2);
+		_exit(0);
+	}
+	(void)nanosleep(&(struct timespec){ 0, 300 * 1000 * 1000 }, NULL);
+	rv_assert_error(rv_file_lock(&held, path, 0.2), RV_EIO,
+	                "another process has held the lock");
+	/* Once it exits, the lock is ours and a store goes through. */
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(rv_file_lock(&held, path, 1.0), 0);
+	rv_file_unlock(&held);
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_baseline__reference_round_trip),
+		cmocka_unit_test(test_baseline__edge_cases),
+		cmocka_unit_test(test_baseline__lf_kept_and_sort_order),
+		cmocka_unit_test(test_baseline__extra_columns_survive),
+		cmocka_unit_test(test_baseline__bad_inputs),
+		cmocka_unit_test(test_baseline__store_merges_rows),
+		cmocka_unit_test(test_baseline__failed_write_keeps_old_file),
+		cmocka_unit_test(test_baseline__mode_kept_and_folder_errors),
+		cmocka_unit_test(test_baseline__lock_waits_for_holder),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
