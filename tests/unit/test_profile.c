@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the strict hardware profile loader: shipped files, fixtures, lookup and the folder. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/profile.h"
+#include "rv_test.h"
+
+#define RTOL 1e-12
+
+/* A non-NULL value for *out, to see that a failed load resets it. */
+static struct rv_profile sentinel;
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Sorted names of the entries of dir that end in suffix; fails the test when
+ * dir cannot be read. Free with free_names(). */
+static char **list_names(const char *dir, const char *suffix, size_t *n_out)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, slen = strlen(suffix);
+
+	if (!dh)
+		fail_msg("cannot read %s", dir);
+	while ((de = readdir(dh)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char **grown;
+
+		if (len <= slen || strcmp(de->d_name + len - slen, suffix) != 0)
+			continue;
+		grown = realloc(names, (n + 1) * sizeof(*names));
+		assert_non_null(grown);
+		names = grown;
+		names[n] = malloc(len + 1);
+		assert_non_null(names[n]);
+		memcpy(names[n], de->d_name, len + 1);
+		n++;
+	}
+	(void)closedir(dh);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
+	*n_out = n;
+	return names;
+}
+
+/* The file name of path without folder and ".json", in out. */
+static void path_stem(char *out, size_t size, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	assert_true(len > 5 && strcmp(base + len - 5, ".json") == 0);
+	(void)snprintf(out, size, "%.*s", (int)(len - 5), base);
+}
+
+/* Loads a fixture under tests/data/hardware, failing the test with the loader's message. */
+static struct rv_profile *load_fixture(const char *rel)
+{
+	struct rv_profile *p = NULL;
+	char path[4096];
+	int rc;
+
+	(void)snprintf(path, sizeof(path), "%s/hardware/%s", RV_TEST_DATA_DIR, rel);
+	rc = rv_profile_load(&p, path);
+	if (rc != 0)
+		fail_msg("%s: %d %s", path, rc, rv_error_last());
+	assert_non_null(p);
+	assert_string_equal(p->path, path);
+	return p;
+}
+
+/* Copies the file at from to to. */
+static void copy_file(const char *from, const char *to)
+{
+	char *text = rv_slurp(from, NULL);
+
+	if (!text)
+		fail_msg("cannot read %s", from);
+	rv_spit(to, text);
+	free(text);
+}
+
+static void test_profile__shipped_all_load(void **state)
+{
+	const char *dir = RV_DATA_DIR "/hardware";
+	char **paths;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(rv_profile_paths(&paths, &n, dir), 0);
+	assert_true(n >= 7);
+	for (size_t i = 0; i < n; i++) {
+		struct rv_profile *p;
+		char stem[256];
+		int rc = rv_profile_load(&p, paths[i]);
+
+		if (rc != 0)
+			fail_msg("%s: %d %s", paths[i], rc, rv_error_last());
+		path_stem(stem, sizeof(stem), paths[i]);
+		assert_string_equal(p->key, stem);
+		assert_string_equal(p->path, paths[i]);
+		assert_non_null(p->name);
+		assert_non_null(rv_profile_compute(p, p->default_dtype));
+		assert_true(p->n_compute >= 1 && p->n_memory >= 1);
+		assert_int_equal(p->memory[p->n_memory - 1].tier, RV_TIER_DRAM);
+		assert_true(p->compute_units >= 1);
+		rv_profile_free(p);
+	}
+	rv_profile_paths_free(paths, n);
+}
+
+static void test_profile__shipped_i7_12700k(void **state)
+{
+	struct rv_profile *p;
+	const struct rv_compute *c;
+	const struct rv_memory_tier *m;
+
+	(void)state;
+	assert_int_equal(rv_profile_find(&p, RV_DATA_DIR "/hardware", "i7_12700k"), 0);
+	assert_string_equal(p->key, "i7_12700k");
+	assert_int_equal(p->hw_class, RV_HW_CPU);
+	assert_int_equal(p->capture_backend, RV_BACKEND_CPU);
+	assert_int_equal(p->default_dtype, RV_DTYPE_FP32);
+	assert_int_equal(p->compute_units, 12);
+	assert_string_equal(p->unit_kind, "core");
+	assert_null(rv_profile_compute(p, RV_DTYPE_FP16));
+	assert_null(rv_profile_compute(p, RV_DTYPE_BF16));
+	c = rv_profile_compute(p, RV_DTYPE_FP32);
+	assert_non_null(c);
+	rv_assert_close(c->peak_flop_per_s, 1.44e12, RTOL, 0);
+	rv_assert_close(c->effective_flop_per_s, 5.6e11, RTOL, 0);
+	rv_assert_close(c->energy_per_flop_J, 1.5e-12, RTOL, 0);
+	assert_int_equal(p->n_memory, 4);
+	m = rv_profile_tier(p, RV_TIER_DRAM);
+	assert_non_null(m);
+	rv_assert_close(m->bw_Bps, 7.68e10, RTOL, 0);
+	rv_assert_close(m->capacity_B, 34359738368.0, RTOL, 0);
+	rv_assert_close(p->boost_Hz, 5e9, RTOL, 0);
+	rv_assert_close(p->call_overhead_s, 5e-6, RTOL, 0);
+	rv_assert_close(p->tdp_W, 125, RTOL, 0);
+	rv_profile_free(p);
+}
+
+static void test_profile__shipped_h200(void **state)
+{
+	struct rv_profile *p;
+	const struct rv_memory_tier *m;
+
+	(void)state;
+	assert_int_equal(rv_profile_find(&p, RV_DATA_DIR "/hardware", "h200_sxm_141gb"), 0);
+	assert_int_equal(p->hw_class, RV_HW_GPU);
+	assert_int_equal(p->capture_backend, RV_BACKEND_CUDA);
+	assert_int_equal(p->default_dtype, RV_DTYPE_FP16);
+	assert_int_equal(p->compute_units, 132);
+	assert_int_equal(p->n_compute, 8);
+	rv_assert_close(rv_profile_compute(p, RV_DTYPE_FP16)->peak_flop_per_s, 9.894e14, RTOL, 0);
+	assert_null(rv_profile_compute(p, RV_DTYPE_INT4));
+	assert_null(rv_profile_tier(p, RV_TIER_L3));
+	m = rv_profile_tier(p, RV_TIER_DRAM);
+	assert_non_null(m);
+	rv_assert_close(m->bw_Bps, 4.8e12, RTOL, 0);
+	rv_assert_close(m->effective_bw_Bps, 3.85e12, RTOL, 0);
+	rv_assert_close(m->capacity_B, 141e9, RTOL, 0);
+	rv_assert_close(m->energy_per_byte_J, 1.5e-11, RTOL, 0);
+	rv_assert_close(p->tdp_W, 700, RTOL, 0);
+	rv_profile_free(p);
+}
+
+static void test_profile__good_minimal(void **state)
+{
+	struct rv_profile *p = load_fixture("good/tiny_cpu.json");
+	const struct rv_memory_tier *m;
+
+	(void)state;
+	assert_string_equal(p->key, "tiny_cpu");
+	assert_string_equal(p->name, "Tiny CPU (fictional, minimal)");
+	assert_null(p->operating_point);
+	assert_null(p->notes);
+	assert_int_equal(p->hw_class, RV_HW_CPU);
+	assert_int_equal(p->capture_backend, RV_BACKEND_CPU);
+	assert_int_equal(p->default_dtype, RV_DTYPE_FP32);
+	assert_int_equal(p->compute_units, 2);
+	assert_string_equal(p->unit_kind, "core");
+	assert_string_equal(p->units_provenance, "2 cores [datasheet]");
+	rv_assert_close(p->base_Hz, 1e9, RTOL, 0);
+	rv_assert_close(p->boost_Hz, 2e9, RTOL, 0);
+	rv_assert_close(p->sustained_Hz, 1.5e9, RTOL, 0);
+	assert_string_equal(p->clocks_provenance, "made up [assumed]");
+	assert_int_equal(p->n_compute, 1);
+	assert_int_equal(p->compute[0].dtype, RV_DTYPE_FP32);
+	rv_assert_close(p->compute[0].peak_flop_per_s, 6.4e10, RTOL, 0);
+	rv_assert_close(p->compute[0].effective_flop_per_s, 3.2e10, RTOL, 0);
+	rv_assert_close(p->compute[0].energy_per_flop_J, 1e-11, RTOL, 0);
+	assert_string_equal(p->compute[0].provenance, "2*16*2 GHz [derived]");
+	assert_null(rv_profile_compute(p, RV_DTYPE_FP64));
+	assert_int_equal(p->n_memory, 1);
+	assert_null(rv_profile_tier(p, RV_TIER_L1));
+	m = rv_profile_tier(p, RV_TIER_DRAM);
+	assert_ptr_equal(m, &p->memory[0]);
+	rv_assert_close(m->capacity_B, 1073741824.0, RTOL, 0);
+	rv_assert_close(m->bw_Bps, 1e10, RTOL, 0);
+	rv_assert_close(m->effective_bw_Bps, 8e9, RTOL, 0);
+	rv_assert_close(m->energy_per_byte_J, 5e-11, RTOL, 0);
+	assert_string_equal(m->provenance, "1 GiB [assumed]");
+	rv_assert_close(p->call_overhead_s, 1e-6, RTOL, 0);
+	assert_string_equal(p->overhead_provenance, "made up [assumed]");
+	rv_assert_close(p->idle_W, 1, RTOL, 0);
+	rv_assert_close(p->static_W, 2, RTOL, 0);
+	rv_assert_close(p->tdp_W, 5, RTOL, 0);
+	assert_string_equal(p->power_provenance, "made up [assumed]");
+	rv_profile_free(p);
+}
+
+static void test_profile__good_full(void **state)
+{
+	static const enum rv_tier tiers[] = { RV_TIER_L1, RV_TIER_L2, RV_TIER_DRAM };
+	static const double capacity[] = { 262144, 2097152, 4294967296.0 };
+	static const double bw[] = { 2e12, 8e11, 1e11 };
+	static const double eff_bw[] = { 1.5e12, 6e11, 8.5e10 };
+	static const double energy[] = { 1e-12, 4e-12, 2e-11 };
+	struct rv_profile *p = load_fixture("good/tiny_gpu.json");
+	const struct rv_compute *c;
+
+	(void)state;
+	assert_string_equal(p->key, "tiny_gpu");
+	assert_string_equal(p->name, "Tiny GPU (fictional, every optional field)");
+	assert_string_equal(p->operating_point, "15 W mode, clocks locked");
+	assert_string_equal(p->notes, "A made-up target for the loader tests.");
+	assert_int_equal(p->hw_class, RV_HW_GPU);
+	assert_int_equal(p->capture_backend, RV_BACKEND_CUDA);
+	assert_int_equal(p->default_dtype, RV_DTYPE_FP16);
+	assert_int_equal(p->compute_units, 4);
+	assert_string_equal(p->unit_kind, "sm");
+	rv_assert_close(p->sustained_Hz, 1.25e9, RTOL, 0);
+	assert_string_equal(p->clocks_provenance,
+	                    "base and boost [datasheet]; sustained [measured]");
+
+	/* compute keeps file order */
+	assert_int_equal(p->n_compute, 2);
+	assert_int_equal(p->compute[0].dtype, RV_DTYPE_FP32);
+	assert_int_equal(p->compute[1].dtype, RV_DTYPE_FP16);
+	c = rv_profile_compute(p, RV_DTYPE_FP16);
+	assert_ptr_equal(c, &p->compute[1]);
+	rv_assert_close(c->peak_flop_per_s, 4.8e12, RTOL, 0);
+	rv_assert_close(c->effective_flop_per_s, 3.6e12, RTOL, 0);
+	rv_assert_close(c->energy_per_flop_J, 1e-12, RTOL, 0);
+	assert_string_equal(c->provenance, "tensor peak [datasheet]; effective 75% [assumed]");
+	rv_assert_close(p->compute[0].energy_per_flop_J, 2e-12, RTOL, 0);
+	assert_null(rv_profile_compute(p, RV_DTYPE_BF16));
+
+	assert_int_equal(p->n_memory, 3);
+	assert_null(rv_profile_tier(p, RV_TIER_L3));
+	for (size_t i = 0; i < 3; i++) {
+		const struct rv_memory_tier *m = &p->memory[i];
+
+		assert_int_equal(m->tier, tiers[i]);
+		assert_ptr_equal(rv_profile_tier(p, tiers[i]), m);
+		rv_assert_close(m->capacity_B, capacity[i], RTOL, 0);
+		rv_assert_close(m->bw_Bps, bw[i], RTOL, 0);
+		rv_assert_close(m->effective_bw_Bps, eff_bw[i], RTOL, 0);
+		rv_assert_close(m->energy_per_byte_J, energy[i], RTOL, 0);
+		assert_non_null(m->provenance);
+	}
+	rv_assert_close(p->call_overhead_s, 4e-6, RTOL, 0);
+	rv_assert_close(p->idle_W, 3, RTOL, 0);
+	rv_assert_close(p->static_W, 6, RTOL, 0);
+	rv_assert_close(p->tdp_W, 15, RTOL, 0);
+	assert_string_equal(p->power_provenance, "made up for the tests [assumed]");
+	rv_profile_free(p);
+}
+
+/* Every file of good/ loads and carries its file name as key. */
+static void test_profile__good_folder(void **state)
+{
+	char dir[4096], path[4352], stem[256];
+	char **names;
+	size_t n;
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s/hardware/good", RV_TEST_DATA_DIR);
+	names = list_names(dir, ".json", &n);
+	assert_true(n >= 2);
+	for (size_t i = 0; i < n; i++) {
+		struct rv_profile *p;
+		int rc;
+
+		(void)snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		rc = rv_profile_load(&p, path);
+		if (rc != 0)
+			fail_msg("%s: %d %s", path, rc, rv_error_last());
+		path_stem(stem, sizeof(stem), path);
+		assert_string_equal(p->key, stem);
+		rv_profile_free(p);
+	}
+	free_names(names, n);
+}
+
+/* The expected message of bad/<case>.err: @DIR@ replaced by dir, the trailing
+ * newline dropped. Returns 0, or -1 (with a message printed) when it is absent
+ * or not one line. */
+static int expected_message(char *out, size_t size, const char *dir, const char *err_path)
+{
+	char *text = rv_slurp(err_path, NULL);
+	const char *s, *at;
+	size_t len, used = 0;
+
+	if (!text) {
+		print_error("%s is missing\n", err_path);
+		return -1;
+	}
+	len = strlen(text);
+	if (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	if (len == 0 || strchr(text, '\n') || strchr(text, '\r')) {
+		print_error("%s must hold exactly one non-empty line\n", err_path);
+		free(text);
+		return -1;
+	}
+	out[0] = '\0';
+	for (s = text; (at = strstr(s, "@DIR@")) != NULL; s = at + 5)
+		used += (size_t)snprintf(out + used, size - used, "%.*s%s", (int)(at - s), s, dir);
+	(void)snprintf(out + used, size - used, "%s", s);
+	free(text);
+	return 0;
+}
+
+/* Walks tests/data/hardware/bad: every <case>.json fails to load with exactly
+ * the one-line message of <case>.err, and no .err is left without its .json. */
+static void test_profile__bad_fixtures(void **state)
+{
+	char dir[4096], path[4352], err_path[4352], want[8192];
+	char **names, **errs;
+	size_t n, n_err, failed = 0;
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s/hardware/bad", RV_TEST_DATA_DIR);
+	names = list_names(dir, ".json", &n);
+	if (n < 20)
+		fail_msg("only %zu cases in %s; expected at least 20", n, dir);
+	for (size_t i = 0; i < n; i++) {
+		struct rv_profile *p = &sentinel;
+		size_t len = strlen(names[i]);
+		int rc;
+
+		(void)snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		(void)snprintf(err_path, sizeof(err_path), "%s/%.*s.err", dir, (int)(len - 5),
+		               names[i]);
+		rc = rv_profile_load(&p, path);
+		if (rc == 0) {
+			print_error("%s: loaded, but it should fail\n", names[i]);
+			rv_profile_free(p);
+			failed++;
+			continue;
+		}
+		if (p) {
+			print_error("%s: *out is not NULL after a failure\n", names[i]);
+			failed++;
+		}
+		if (expected_message(want, sizeof(want), dir, err_path) < 0) {
+			failed++;
+			continue;
+		}
+		if (rc != RV_EPARSE && rc != RV_ERANGE) {
+			print_error("%s: rc %d, wanted RV_EPARSE or RV_ERANGE (%s)\n", names[i], rc,
+			            rv_error_last());
+			failed++;
+		} else if (strcmp(rv_error_last(), want) != 0) {
+			print_error("%s:\n   got \"%s\"\nwanted \"%s\"\n", names[i],
+			            rv_error_last(), want);
+			failed++;
+		}
+	}
+	errs = list_names(dir, ".err", &n_err);
+	for (size_t i = 0; i < n_err; i++) {
+		size_t len = strlen(errs[i]);
+
+		(void)snprintf(path, sizeof(path), "%.*s.json", (int)(len - 4), errs[i]);
+		if (!bsearch(&(const char *){ path }, names, n, sizeof(*names), name_cmp)) {
+			print_error("%s has no %s\n", errs[i], path);
+			failed++;
+		}
+	}
+	free_names(errs, n_err);
+	free_names(names, n);
+	if (failed)
+		fail_msg("%zu of %zu bad cases are wrong", failed, n);
+}
+
+static void test_profile__load_missing_file(void **state)
+{
+	struct rv_profile *p = &sentinel;
+	char path[4096];
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/hardware/no_such_profile.json", RV_TEST_DATA_DIR);
+	rv_assert_error(rv_profile_load(&p, path), RV_ENOENT, "no_such_profile.json");
+	assert_null(p);
+}
+
+static void test_profile__find_by_key(void **state)
+{
+	char dir[4096];
+	struct rv_profile *p;
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s/hardware/good", RV_TEST_DATA_DIR);
+	assert_int_equal(rv_profile_find(&p, dir, "tiny_gpu"), 0);
+	assert_string_equal(p->key, "tiny_gpu");
+	assert_string_equal(p->path, rv_fixture_path("hardware/good/tiny_gpu.json"));
+	rv_profile_free(p);
+}
+
+static void test_profile__find_by_path(void **state)
+{
+	struct rv_profile *p;
+
+	(void)state;
+	/* A path with '/' is loaded as it is: the folder argument is not used. */
+	assert_int_equal(
+	        rv_profile_find(&p, "/nonexistent", rv_fixture_path("hardware/good/tiny_cpu.json")),
+	        0);
+	assert_string_equal(p->key, "tiny_cpu");
+	rv_profile_free(p);
+	/* So are errors: the loader's message, not "no hardware profile". */
+	rv_assert_error(rv_profile_find(&p, "/nonexistent",
+	                                rv_fixture_path("hardware/bad/unknown_class.json")),
+	                RV_EPARSE, "class: 'tpu' is not one of");
+	assert_null(p);
+	/* A name ending in .json is a path too, relative to the working folder. */
+	assert_int_equal(
+	        rv_profile_find(&p, rv_fixture_path("hardware/good"), "no_such_profile.json"),
+	        RV_ENOENT);
+	assert_null(strstr(rv_error_last(), "hardware/good"));
+	assert_null(p);
+}
+
+static void test_profile__find_unknown_key(void **state)
+{
+	char dir[4096];
+	struct rv_profile *p = &sentinel;
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s/hardware/good", RV_TEST_DATA_DIR);
+	rv_assert_error(rv_profile_find(&p, dir, "no_such_target"), RV_ENOENT, "roofval hw list");
+	assert_non_null(strstr(rv_error_last(), "'no_such_target'"));
+	assert_non_null(strstr(rv_error_last(), dir));
+	assert_null(p);
+}
+
+static void test_profile__find_bad_key(void **state)
+{
+	static const char *const keys[] = { "I7_12700K", "h200-sxm", "tiny cpu", "tiny_cpu.", "" };
+	char dir[4096];
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s/hardware/good", RV_TEST_DATA_DIR);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct rv_profile *p = &sentinel;
+
+		rv_assert_error(rv_profile_find(&p, dir, keys[i]), RV_ENOENT,
+		                "is not a hardware key (a-z, 0-9, _); run 'roofval hw list'");
+		assert_null(p);
+	}
+}
+
+static void test_profile__paths_skip_fit_and_dot_files(void **state)
+{
+	static const char *const skipped[] = { "tiny_cpu.fit.json", ".hidden.json",      ".json",
+		                               "README.md",         "tiny_gpu.json.bak", "json" };
+	char dir[4096], path[4352], want[4352];
+	struct rv_profile *p;
+	char **paths;
+	size_t n;
+
+	(void)state;
+	(void)snprintf(dir, sizeof(dir), "%s", rv_scratch_dir("profile_paths"));
+
+	/* An empty folder has no profiles; a missing one is an error. */
+	assert_int_equal(rv_profile_paths(&paths, &n, dir), 0);
+	assert_int_equal(n, 0);
+	rv_profile_paths_free(paths, n);
+	(void)snprintf(path, sizeof(path), "%s/missing", dir);
+	rv_assert_error(rv_profile_paths(&paths, &n, path), RV_ENOENT, path);
+	assert_null(paths);
+	assert_int_equal(n, 0);
+
+	(void)snprintf(path, sizeof(path), "%s/tiny_gpu.json", dir);
+	copy_file(rv_fixture_path("hardware/good/tiny_gpu.json"), path);
+	(void)snprintf(path, sizeof(path), "%s/tiny_cpu.json", dir);
+	copy_file(rv_fixture_path("hardware/good/tiny_cpu.json"), path);
+	for (size_t i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++) {
+		(void)snprintf(path, sizeof(path), "%s/%s", dir, skipped[i]);
+		copy_file(rv_fixture_path("hardware/good/tiny_cpu.json"), path);
+	}
+
+	assert_int_equal(rv_profile_paths(&paths, &n, dir), 0);
+	assert_int_equal(n, 2);
+	(void)snprintf(want, sizeof(want), "%s/tiny_cpu.json", dir);
+	assert_string_equal(paths[0], want);
+	(void)snprintf(want, sizeof(want), "%s/tiny_gpu.json", dir);
+	assert_string_equal(paths[1], want);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(rv_profile_load(&p, paths[i]), 0);
+		rv_profile_free(p);
+	}
+	rv_profile_paths_free(paths, n);
+
+	/* The copies are found by key in the scratch folder too. */
+	(void)snprintf(want, sizeof(want), "%s/tiny_cpu.json", dir);
+	assert_int_equal(rv_profile_find(&p, dir, "tiny_cpu"), 0);
+	assert_string_equal(p->path, want);
+	rv_profile_free(p);
+}
+
+static void test_profile__dir_precedence(void **state)
+{
+	const char *old = getenv("ROOFVAL_HARDWARE_DIR");
+	char *saved = old ? strdup(old) : NULL;
+
+	(void)state;
+	assert_int_equal(unsetenv("ROOFVAL_HARDWARE_DIR"), 0);
+	assert_string_equal(rv_profile_dir(NULL), RV_DATA_DIR "/hardware");
+	assert_string_equal(rv_profile_dir(""), RV_DATA_DIR "/hardware");
+	assert_string_equal(rv_profile_dir("/opt/hw"), "/opt/hw");
+
+	assert_int_equal(setenv("ROOFVAL_HARDWARE_DIR", "/env/hw", 1), 0);
+	assert_string_equal(rv_profile_dir(NULL), "/env/hw");
+	assert_string_equal(rv_profile_dir(""), "/env/hw");
+	assert_string_equal(rv_profile_dir("/opt/hw"), "/opt/hw");
+
+	/* An empty variable counts as unset. */
+	assert_int_equal(setenv("ROOFVAL_HARDWARE_DIR", "", 1), 0);
+	assert_string_equal(rv_profile_dir(NULL), RV_DATA_DIR "/hardware");
+
+	if (saved)
+		assert_int_equal(setenv("ROOFVAL_HARDWARE_DIR", saved, 1), 0);
+	else
+		assert_int_equal(unsetenv("ROOFVAL_HARDWARE_DIR"), 0);
+	free(saved);
+}
+
+static void test_profile__names(void **state)
+{
+	(void)state;
+	assert_string_equal(rv_hw_class_name(RV_HW_JETSON), "jetson");
+	assert_string_equal(rv_hw_class_name(RV_HW_CLASS_COUNT), "?");
+	assert_string_equal(rv_backend_name(RV_BACKEND_NONE), "none");
+	assert_string_equal(rv_backend_name(RV_BACKEND_COUNT), "?");
+	assert_string_equal(rv_tier_name(RV_TIER_L3), "l3");
+	assert_string_equal(rv_tier_name(RV_TIER_COUNT), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profile__shipped_all_load),
+		cmocka_unit_test(test_profile__shipped_i7_12700k),
+		cmocka_unit_test(test_profile__shipped_h200),
+		cmocka_unit_test(test_profile__good_minimal),
+		cmocka_unit_test(test_profile__good_full),
+		cmocka_unit_test(test_profile__good_folder),
+		cmocka_unit_test(test_profile__bad_fixtures),
+		cmocka_unit_test(test_profile__load_missing_file),
+		cmocka_unit_test(test_profile__find_by_key),
+		cmocka_unit_test(test_profile__find_by_path),
+		cmocka_unit_test(test_profile__find_unknown_key),
+		cmocka_unit_test(test_profile__find_bad_key),
+		cmocka_unit_test(test_profile__paths_skip_fit_and_dot_files),
+		cmocka_unit_test(test_profile__dir_precedence),
+		cmocka_unit_test(test_profile__names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
