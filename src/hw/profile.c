@@ -4,12 +4,14 @@
 #include "hw/profile.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/strnum.h" /* RV_DOUBLE_STR */
 #include "io/json.h"
 
 #define RV_PROFILE_SCHEMA "roofval.hardware/1"
@@ -17,6 +19,7 @@
 static const char *const class_names[RV_HW_CLASS_COUNT] = { "cpu", "gpu", "jetson", "accelerator" };
 static const char *const backend_names[RV_BACKEND_COUNT] = { "cpu", "cuda", "jetson", "none" };
 static const char *const tier_names[RV_TIER_COUNT] = { "l1", "l2", "l3", "dram" };
+static const char *const unit_kinds[] = { "core", "sm", "tile" };
 static const char *const provenance_tags[] = { "[datasheet]", "[measured elsewhere]", "[measured]",
 	                                       "[derived]",   "[uncertain]",          "[assumed]" };
 
@@ -33,6 +36,27 @@ const char *rv_backend_name(enum rv_backend b)
 const char *rv_tier_name(enum rv_tier t)
 {
 	return (unsigned)t < RV_TIER_COUNT ? tier_names[t] : "?";
+}
+
+/* Shortest %g text that reads back to v, for messages ("4.8e+12", not the
+ * 6 digits of a plain %g that can hide the difference being reported). A
+ * rotating set of buffers lets one message quote several numbers. */
+static const char *num(double v)
+{
+	static _Thread_local char bufs[4][RV_DOUBLE_STR];
+	static _Thread_local unsigned next;
+	char *b = bufs[next++ % 4];
+
+	if (fabs(v) < 1e15 && !(floor(v) < v) && !(floor(v) > v)) {
+		(void)snprintf(b, RV_DOUBLE_STR, "%.0f", v);
+		return b;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		(void)snprintf(b, RV_DOUBLE_STR, "%.*g", prec, v);
+		if (!(strtod(b, NULL) < v) && !(strtod(b, NULL) > v))
+			break;
+	}
+	return b;
 }
 
 static char *profile_strdup(const char *s)
@@ -176,8 +200,8 @@ static int profile_compute(struct rv_profile *p, struct rv_json_doc *d, json_t *
 
 			rv_json_path_key(sub, sizeof(sub), path, "effective_flop_per_s");
 			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-			                     "%g is above the peak %g", c->effective_flop_per_s,
-			                     c->peak_flop_per_s);
+			                     "%s FLOP/s is above the peak %s FLOP/s",
+			                     num(c->effective_flop_per_s), num(c->peak_flop_per_s));
 		}
 	}
 	return 0;
@@ -231,27 +255,33 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 			rv_json_path_key(sub, sizeof(sub), path, "capacity_B");
 			return rv_json_error(
 			        d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-			        "%g B is not larger than %s's %g B; capacities must grow "
+			        "%s B is not larger than %s's %s B; capacities must grow "
 			        "outwards",
-			        m->capacity_B, rv_tier_name(prev->tier), prev->capacity_B);
+			        num(m->capacity_B), rv_tier_name(prev->tier),
+			        num(prev->capacity_B));
 		}
 		if (prev && m->bw_Bps > prev->bw_Bps) {
 			rv_json_path_key(sub, sizeof(sub), path, "bw_Bps");
 			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-			                     "%g B/s is faster than the inner tier %s's %g B/s; "
+			                     "%s B/s is faster than the inner tier %s's %s B/s; "
 			                     "bandwidths must not grow outwards",
-			                     m->bw_Bps, rv_tier_name(prev->tier), prev->bw_Bps);
+			                     num(m->bw_Bps), rv_tier_name(prev->tier),
+			                     num(prev->bw_Bps));
 		}
 		if (m->effective_bw_Bps > m->bw_Bps) {
 			rv_json_path_key(sub, sizeof(sub), path, "effective_bw_Bps");
 			return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-			                     "%g B/s is above the tier's bw_Bps %g",
-			                     m->effective_bw_Bps, m->bw_Bps);
+			                     "%s B/s is above the tier's bw_Bps %s B/s",
+			                     num(m->effective_bw_Bps), num(m->bw_Bps));
 		}
 	}
-	if (p->memory[p->n_memory - 1].tier != RV_TIER_DRAM)
-		return rv_json_error(d, "memory", RV_JSON_AT_VALUE, RV_EPARSE,
-		                     "the last tier must be dram");
+	if (p->memory[p->n_memory - 1].tier != RV_TIER_DRAM) {
+		rv_json_path_index(path, sizeof(path), "memory", p->n_memory - 1);
+		rv_json_path_key(sub, sizeof(sub), path, "name");
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "the outermost tier is %s; the last tier must be dram",
+		                     rv_tier_name(p->memory[p->n_memory - 1].tier));
+	}
 	return 0;
 }
 
@@ -273,10 +303,10 @@ static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *ob
 		return err;
 	if (p->idle_W > p->tdp_W)
 		return rv_json_error(d, "power.idle_W", RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "%g W is above tdp_W %g W", p->idle_W, p->tdp_W);
+		                     "%s W is above tdp_W %s W", num(p->idle_W), num(p->tdp_W));
 	if (p->static_W > p->tdp_W)
 		return rv_json_error(d, "power.static_W", RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "%g W is above tdp_W %g W", p->static_W, p->tdp_W);
+		                     "%s W is above tdp_W %s W", num(p->static_W), num(p->tdp_W));
 	/* One energy per FLOP for each dtype of compute, one per byte for each tier. */
 	for (size_t i = 0; i < p->n_compute; i++)
 		flop_keys[i] = rv_dtype_name(p->compute[i].dtype);
@@ -385,8 +415,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	if ((err = rv_json_check_object(d, units, "compute_units", unit_keys, unit_keys)) < 0 ||
 	    (err = rv_json_get_int(d, units, "compute_units", "count", 1, 1 << 20, &count, NULL)) <
 	            0 ||
-	    (err = rv_json_get_string(d, units, "compute_units", "kind", &s, NULL)) < 0 ||
-	    (err = profile_keep(&p->unit_kind, s)) < 0 ||
+	    (err = profile_enum(d, units, "compute_units", "kind", unit_kinds, 3, &v)) < 0 ||
+	    (err = profile_keep(&p->unit_kind, unit_kinds[v])) < 0 ||
 	    (err = profile_provenance(d, units, "compute_units", &p->units_provenance)) < 0)
 		return err;
 	p->compute_units = (unsigned)count;
@@ -401,10 +431,12 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		return err;
 	if (p->base_Hz > p->boost_Hz)
 		return rv_json_error(d, "clocks.base_Hz", RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "%g Hz is above boost_Hz %g Hz", p->base_Hz, p->boost_Hz);
+		                     "%s Hz is above boost_Hz %s Hz", num(p->base_Hz),
+		                     num(p->boost_Hz));
 	if (p->sustained_Hz > p->boost_Hz)
 		return rv_json_error(d, "clocks.sustained_Hz", RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "%g Hz is above boost_Hz %g Hz", p->sustained_Hz, p->boost_Hz);
+		                     "%s Hz is above boost_Hz %s Hz", num(p->sustained_Hz),
+		                     num(p->boost_Hz));
 
 	if ((err = profile_compute(p, d, json_object_get(root, "compute"))) < 0 ||
 	    (err = profile_memory(p, d, json_object_get(root, "memory"))) < 0)

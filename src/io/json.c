@@ -72,10 +72,21 @@ int rv_json_doc_parse(struct rv_json_doc **out, const char *text, size_t len, co
 		                    "UTF-8 without one",
 		                    name);
 	}
+	if (strspn(text, " \t\r\n") == len) {
+		rv_json_doc_free(d);
+		return rv_error_set(RV_EPARSE, "%s:1:1: the file is empty; expected a JSON object",
+		                    name);
+	}
 	d->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!d->root) {
-		int err = rv_error_set(RV_EPARSE, "%s:%d:%d: %s", name, jerr.line, jerr.column,
-		                       jerr.text);
+		/* jansson names its own flag for NUL characters; say what is wrong instead. */
+		int err = strstr(jerr.text, "JSON_ALLOW_NUL")
+		                  ? rv_error_set(RV_EPARSE,
+		                                 "%s:%d:%d: invalid JSON: a string holds a \\u0000 "
+		                                 "(NUL) character",
+		                                 name, jerr.line, jerr.column)
+		                  : rv_error_set(RV_EPARSE, "%s:%d:%d: invalid JSON: %s", name,
+		                                 jerr.line, jerr.column, jerr.text);
 
 		rv_json_doc_free(d);
 		return err;
@@ -170,15 +181,72 @@ static void scan_record(struct json_scan *s, enum rv_json_at at, unsigned line, 
 	d->n_pos++;
 }
 
-/* Consumes a string; appends its text to key when given (simple escapes decoded). */
+/* Appends code point cp as UTF-8. */
+static void scan_utf8(struct rv_buf *b, unsigned long cp)
+{
+	if (cp < 0x80) {
+		rv_buf_putc(b, (char)cp);
+	} else if (cp < 0x800) {
+		rv_buf_putc(b, (char)(0xC0 | (cp >> 6)));
+		rv_buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	} else if (cp < 0x10000) {
+		rv_buf_putc(b, (char)(0xE0 | (cp >> 12)));
+		rv_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		rv_buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	} else {
+		rv_buf_putc(b, (char)(0xF0 | (cp >> 18)));
+		rv_buf_putc(b, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		rv_buf_putc(b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		rv_buf_putc(b, (char)(0x80 | (cp & 0x3F)));
+	}
+}
+
+/* Reads the 4 hex digits after "\\u" at s->p; consumes them. */
+static unsigned long scan_hex4(struct json_scan *s)
+{
+	unsigned long v = 0;
+
+	for (int i = 0; i < 4 && s->p < s->end; i++) {
+		char c = *s->p;
+
+		v = v * 16 + (unsigned long)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+		scan_adv(s);
+	}
+	return v;
+}
+
+/* Consumes a string; appends its decoded text to key when given, so paths
+ * match the keys jansson reports. */
 static void scan_string(struct json_scan *s, struct rv_buf *key)
 {
+	static const char esc_in[] = "bfnrt", esc_out[] = "\b\f\n\r\t";
+
 	scan_adv(s); /* opening quote */
 	while (s->p < s->end && *s->p != '"') {
 		if (*s->p == '\\' && s->p + 1 < s->end) {
+			const char *e;
+
 			scan_adv(s);
+			if (*s->p == 'u') {
+				unsigned long cp;
+
+				scan_adv(s);
+				cp = scan_hex4(s);
+				/* A surrogate pair encodes one code point above U+FFFF. */
+				if (cp >= 0xD800 && cp < 0xDC00 && s->p + 1 < s->end &&
+				    s->p[0] == '\\' && s->p[1] == 'u') {
+					scan_adv(s);
+					scan_adv(s);
+					cp = 0x10000 + ((cp - 0xD800) << 10) +
+					     (scan_hex4(s) - 0xDC00);
+				}
+				if (key)
+					scan_utf8(key, cp);
+				continue;
+			}
+			e = strchr(esc_in, *s->p);
 			if (key)
-				rv_buf_putc(key, *s->p == 'n' ? '\n' : *s->p == 't' ? '\t' : *s->p);
+				rv_buf_putc(key, e && *s->p ? esc_out[e - esc_in] : *s->p);
 		} else if (key) {
 			rv_buf_putc(key, *s->p);
 		}
@@ -419,7 +487,7 @@ int rv_json_get_positive(struct rv_json_doc *d, json_t *obj, const char *path, c
 	x = json_number_value(v);
 	if (!isfinite(x) || !(x > 0))
 		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "%g is not a positive finite number", x);
+		                     "%.17g is not a positive finite number", x);
 	*out = x;
 	return 0;
 }
@@ -435,6 +503,9 @@ int rv_json_get_int(struct rv_json_doc *d, json_t *obj, const char *path, const 
 	if (err < 0 || !v)
 		return err;
 	rv_json_path_key(sub, sizeof(sub), path, key);
+	if (json_is_real(v))
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an integer, not %.17g", json_real_value(v));
 	if (!json_is_integer(v))
 		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_EPARSE,
 		                     "expected an integer, not %s", json_kind(v));

@@ -151,7 +151,15 @@ static void test_sweep__bad_inputs(void **state)
 		  "  {\"shape\": [99999999999999999999, 1, 1]}]}",
 		  RV_EPARSE, "too big integer" },
 		{ "{\"op\": \"matmul\",", RV_EPARSE, "s.json:1:16:" },
-		{ "", RV_EPARSE, "s.json:1:0:" },
+		{ "", RV_EPARSE, "s.json:1:1: the file is empty" },
+		/* Positions are found for keys written with escapes too. */
+		{ "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": [\n"
+		  "  {\"shape\": [64, 64, 64], \"dtype\": \"fp32\",\n"
+		  "   \"regime_per_hw\": {\"\\u0069\\u0037\": \"fast\"}}]}",
+		  RV_EPARSE, "s.json:3:38: shapes[0].regime_per_hw.i7: unknown regime 'fast'" },
+		{ "{\"op\": \"m\\u0061tmul\", \"purpose\": \"calibration\", \"shapes\": [],\n "
+		  "\"x\\u00e9\": 1, \"shapes\": 2}",
+		  RV_EPARSE, "duplicate object key" },
 	};
 	struct rv_sweep *s;
 
