@@ -4,8 +4,8 @@
 #include "hw/profile.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
