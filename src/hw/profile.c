@@ -91,6 +91,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->clocks_provenance);
 	free(p->overhead_provenance);
 	free(p->power_provenance);
+	free(p->gemm.provenance);
 	free(p);
 }
 
@@ -332,6 +333,71 @@ static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *ob
 	return 0;
 }
 
+/* A number >= 0 (0 turns a penalty off). */
+static int profile_nonneg(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
+                          double *out)
+{
+	char sub[96];
+	json_t *v = json_object_get(obj, key);
+
+	rv_json_path_key(sub, sizeof(sub), path, key);
+	if (!json_is_number(v))
+		return rv_json_error(d, v ? sub : path, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     v ? "expected a number" : "missing required key '%s'", key);
+	*out = json_number_value(v);
+	if (!(*out >= 0) || !isfinite(*out))
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "%s is not a finite number >= 0", num(*out));
+	return 0;
+}
+
+static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "tiles",
+		                            "tiles_per_unit",
+		                            "half_efficiency_m",
+		                            "half_efficiency_n",
+		                            "half_efficiency_k",
+		                            "provenance",
+		                            NULL };
+	struct rv_gemm *g = &p->gemm;
+	json_t *tiles, *t;
+	int64_t tpu;
+	size_t i;
+	int err;
+
+	if ((err = rv_json_check_object(d, obj, "gemm", keys, keys)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm", "tiles_per_unit", 1, 64, &tpu, NULL)) < 0 ||
+	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_m", &g->half_m)) < 0 ||
+	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_n", &g->half_n)) < 0 ||
+	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_k", &g->half_k)) < 0 ||
+	    (err = profile_provenance(d, obj, "gemm", &g->provenance)) < 0)
+		return err;
+	g->tiles_per_unit = (unsigned)tpu;
+	tiles = json_object_get(obj, "tiles");
+	if (!json_is_array(tiles) || json_array_size(tiles) == 0 ||
+	    json_array_size(tiles) > RV_GEMM_MAX_TILES)
+		return rv_json_error(d, "gemm.tiles", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected 1 to %d output tiles, each [tile_m, tile_n]",
+		                     RV_GEMM_MAX_TILES);
+	json_array_foreach(tiles, i, t)
+	{
+		json_t *m = json_array_get(t, 0), *n = json_array_get(t, 1);
+		char path[64];
+
+		rv_json_path_index(path, sizeof(path), "gemm.tiles", i);
+		if (!json_is_array(t) || json_array_size(t) != 2 || !json_is_integer(m) ||
+		    !json_is_integer(n) || json_integer_value(m) < 1 || json_integer_value(n) < 1 ||
+		    json_integer_value(m) > 4096 || json_integer_value(n) > 4096)
+			return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "expected [tile_m, tile_n], integers from 1 to 4096");
+		g->tile_m[i] = (unsigned)json_integer_value(m);
+		g->tile_n[i] = (unsigned)json_integer_value(n);
+		g->n_tiles = i + 1;
+	}
+	return 0;
+}
+
 /* The file name without folder and ".json", in out. */
 static void profile_stem(char *out, size_t size, const char *path)
 {
@@ -361,11 +427,12 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		                            "memory",
 		                            "call_overhead",
 		                            "power",
+		                            "gemm",
 		                            NULL };
 	static const char *const required[] = {
 		"schema",        "key",           "name",   "class",   "capture_backend",
 		"default_dtype", "compute_units", "clocks", "compute", "memory",
-		"call_overhead", "power",         NULL
+		"call_overhead", "power",         "gemm",   NULL
 	};
 	static const char *const unit_keys[] = { "count", "kind", "provenance", NULL };
 	static const char *const clock_keys[] = { "base_Hz", "boost_Hz", "sustained_Hz",
@@ -454,7 +521,9 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	                                &p->call_overhead_s)) < 0 ||
 	    (err = profile_provenance(d, over, "call_overhead", &p->overhead_provenance)) < 0)
 		return err;
-	return profile_power(p, d, json_object_get(root, "power"));
+	if ((err = profile_power(p, d, json_object_get(root, "power"))) < 0)
+		return err;
+	return profile_gemm(p, d, json_object_get(root, "gemm"));
 }
 
 int rv_profile_load(struct rv_profile **out, const char *path)

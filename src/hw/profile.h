@@ -36,6 +36,19 @@ struct rv_memory_tier {
 	char *provenance;
 };
 
+#define RV_GEMM_MAX_TILES 8
+
+/* How the target's GEMM library executes: output tiles, how many run at once
+ * per compute unit, and the dimensions at which small-M, small-N and small-K
+ * efficiency falls to one half (0: no such penalty). */
+struct rv_gemm {
+	unsigned tile_m[RV_GEMM_MAX_TILES], tile_n[RV_GEMM_MAX_TILES];
+	size_t n_tiles;
+	unsigned tiles_per_unit;
+	double half_m, half_n, half_k;
+	char *provenance;
+};
+
 struct rv_profile {
 	char *path; /* file it was loaded from */
 	char *key, *name;
@@ -54,6 +67,7 @@ struct rv_profile {
 	size_t n_memory;
 	double call_overhead_s;
 	char *overhead_provenance;
+	struct rv_gemm gemm;
 	double idle_W, static_W, tdp_W;
 	char *power_provenance;
 };
