@@ -11,6 +11,9 @@
 static const struct rv_cmd rv_cmds[] = {
 	{ "hw",       rv_cmd_hw,       "list | show | lint hardware profiles" },
 	{ "baseline", rv_cmd_baseline, "show | normalize baseline CSV files" },
+	{ "classify", rv_cmd_classify, "Classify one shape's regime on a target" },
+	{ "predict",  rv_cmd_predict,  "Predict latency and energy of one shape on a target" },
+	{ "validate", rv_cmd_validate, "Score the model against baselines, per regime" },
 	{ "version",  rv_cmd_version,  "Print version, commit and enabled backends" },
 	{ "help",     rv_cmd_help,     "Show help for a command" },
 	{ NULL, NULL, NULL },

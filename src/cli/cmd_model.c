@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* roofval classify | predict: the classifier and the model for one shape. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "hw/profile.h"
+#include "model/classify.h"
+#include "model/predict.h"
+
+enum { OPT_HW, OPT_OP, OPT_SHAPE, OPT_DTYPE, OPT_HWDIR, OPT_FORMAT };
+
+static const struct rv_opt model_opts[] = {
+	{ "hw", 0, "KEY", "hardware key or profile file (required)" },
+	{ "op", 0, "OP", "matmul, linear or vector_add (required)" },
+	{ "shape", 0, "S", "MxKxN, BxINxOUT or N (required)" },
+	{ "dtype", 0, "D", "element type (default: the profile's default dtype)" },
+	{ "hardware-dir", 0, "DIR", "folder of hardware profiles" },
+	{ "format", 0, "F", "text (default) or json" },
+	{ NULL, 0, NULL, NULL },
+};
+
+struct model_args {
+	struct rv_profile *p;
+	enum rv_op op;
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+	int json;
+};
+
+/* Parses the options shared by classify and predict; returns 0 or an exit status. */
+static int model_args(struct model_args *a, const struct rv_cmd_spec *spec, int argc, char **argv,
+                      const char *cmd)
+{
+	struct rv_opt_result res;
+	int rc = rv_opt_parse(spec, argc, argv, &res);
+
+	memset(a, 0, sizeof(*a));
+	if (rc)
+		return rc == 1 ? -1 : rc;
+	for (int i = OPT_HW; i <= OPT_SHAPE; i++) {
+		if (!res.value[i]) {
+			fprintf(stderr, "roofval: %s: --%s is required\nusage: roofval %s\n", cmd,
+			        model_opts[i].name, spec->usage);
+			return RV_EXIT_USAGE;
+		}
+	}
+	if (res.value[OPT_FORMAT] && strcmp(res.value[OPT_FORMAT], "json") != 0 &&
+	    strcmp(res.value[OPT_FORMAT], "text") != 0) {
+		fprintf(stderr, "roofval: %s: unknown format '%s' (known: text json)\n", cmd,
+		        res.value[OPT_FORMAT]);
+		return RV_EXIT_USAGE;
+	}
+	a->json = res.value[OPT_FORMAT] && strcmp(res.value[OPT_FORMAT], "json") == 0;
+	if (rv_op_parse(res.value[OPT_OP], &a->op) < 0 ||
+	    rv_shape_parse(res.value[OPT_SHAPE], a->op, &a->shape) < 0 ||
+	    (res.value[OPT_DTYPE] && rv_dtype_parse(res.value[OPT_DTYPE], &a->dtype) < 0) ||
+	    rv_profile_find(&a->p, rv_profile_dir(res.value[OPT_HWDIR]), res.value[OPT_HW]) < 0)
+		return rv_cli_fail(cmd);
+	if (!res.value[OPT_DTYPE])
+		a->dtype = a->p->default_dtype;
+	return 0;
+}
+
+static void title(const struct model_args *a)
+{
+	char shape[80];
+
+	(void)rv_shape_format(shape, sizeof(shape), &a->shape);
+	printf("%s %s %s %s", a->p->key, rv_op_name(a->op), shape, rv_dtype_name(a->dtype));
+}
+
+int rv_cmd_classify(int argc, char **argv)
+{
+	static const struct rv_cmd_spec spec = {
+		"classify --hw KEY --op OP --shape S [--dtype D]",
+		"Classify one shape's regime on a target and show the numbers behind it.",
+		model_opts, 0, 0
+	};
+	struct model_args a;
+	struct rv_classification c;
+	char x[48], y[48];
+	int rc = model_args(&a, &spec, argc, argv, "classify");
+
+	if (rc)
+		return rc < 0 ? RV_EXIT_OK : rc;
+	if (rv_classify(&c, a.p, a.op, &a.shape, a.dtype) < 0) {
+		rv_profile_free(a.p);
+		return rv_cli_fail("classify");
+	}
+	title(&a);
+	printf(": %s\n  rule                %s\n", rv_regime_name(c.regime), c.reason);
+	rv_fmt_si(x, sizeof(x), c.flop, "FLOP");
+	printf("  work                %s\n", x);
+	rv_fmt_bytes(x, sizeof(x), c.working_set_B);
+	printf("  working set         %s\n", x);
+	printf("  intensity           %.4g FLOP/B\n", c.intensity_flop_per_B);
+	if (c.regime != RV_REGIME_UNSUPPORTED) {
+		rv_fmt_si(x, sizeof(x), c.compute_s, "s");
+		rv_fmt_si(y, sizeof(y), c.dram_s, "s");
+		printf("  compute / DRAM time %s / %s (effective rates)\n", x, y);
+		printf("  ridge points        DRAM %.4g FLOP/B, L1 %.4g FLOP/B (ambiguous within "
+		       "20%%)\n",
+		       c.ridge_flop_per_B, c.l1_ridge_flop_per_B);
+	}
+	rv_fmt_si(x, sizeof(x), c.launch_threshold_s, "s");
+	printf("  launch threshold    %s (5 x the per-call overhead)\n", x);
+	rv_fmt_bytes(x, sizeof(x), c.l1_capacity_B);
+	rv_fmt_bytes(y, sizeof(y), c.llc_capacity_B);
+	printf("  L1 / LLC capacity   %s / %s (ambiguous within 20%%)\n", x, y);
+	rv_profile_free(a.p);
+	return RV_EXIT_OK;
+}
+
+static void predict_text(const struct model_args *a, const struct rv_prediction *r)
+{
+	char x[48], y[48], z[48];
+
+	title(a);
+	rv_fmt_si(x, sizeof(x), r->latency_s, "s");
+	printf("\n  latency    %-12s bound by %s\n", x, rv_bound_name(r->binding));
+	rv_fmt_si(x, sizeof(x), r->energy_j, "J");
+	rv_fmt_si(y, sizeof(y), r->static_j, "J");
+	rv_fmt_si(z, sizeof(z), r->flop_j, "J");
+	printf("  energy     %-12s static %s + FLOPs %s", x, y, z);
+	rv_fmt_si(x, sizeof(x), r->bytes_j, "J");
+	printf(" + bytes %s\n  terms\n", x);
+	rv_fmt_si(x, sizeof(x), r->overhead_s, "s");
+	printf("    overhead %-12s per call\n", x);
+	rv_fmt_si(x, sizeof(x), r->compute_s, "s");
+	rv_fmt_si(y, sizeof(y), r->footprint.flop, "FLOP");
+	printf("    compute  %-12s %s", x, y);
+	if (r->tiles)
+		printf("; %ux%u tiles: %llu in %llu waves; efficiency tile %.3f, wave %.3f, "
+		       "small-dim %.3f",
+		       r->tile_m, r->tile_n, (unsigned long long)r->tiles,
+		       (unsigned long long)r->waves, r->eff_tile, r->eff_wave, r->eff_small);
+	printf("\n");
+	for (size_t i = 0; i < a->p->n_memory; i++) {
+		enum rv_tier t = a->p->memory[i].tier;
+
+		rv_fmt_si(x, sizeof(x), r->tier_s[t], "s");
+		rv_fmt_bytes(y, sizeof(y), r->tier_B[t]);
+		rv_fmt_si(z, sizeof(z), a->p->memory[i].effective_bw_Bps, "B/s");
+		printf("    %-8s %-12s %s at %s\n", rv_tier_name(t), x, y, z);
+	}
+}
+
+static int predict_json(const struct model_args *a, const struct rv_prediction *r)
+{
+	json_t *root, *tiers = json_object();
+	char shape[80], *text;
+
+	(void)rv_shape_format(shape, sizeof(shape), &a->shape);
+	for (size_t i = 0; tiers && i < a->p->n_memory; i++) {
+		enum rv_tier t = a->p->memory[i].tier;
+
+		(void)json_object_set_new(
+		        tiers, rv_tier_name(t),
+		        json_pack("{s:f, s:f}", "time_s", r->tier_s[t], "bytes", r->tier_B[t]));
+	}
+	root = json_pack(
+	        "{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:s, s:{s:f, s:f, s:o}, "
+	        "s:{s:i, s:i, s:I, s:I, s:f, s:f, s:f}, s:{s:f, s:f, s:f}, "
+	        "s:{s:f, s:f, s:f, s:f}}",
+	        "schema", "roofval.predict/1", "hardware", a->p->key, "op", rv_op_name(a->op),
+	        "shape", shape, "dtype", rv_dtype_name(a->dtype), "latency_s", r->latency_s,
+	        "energy_j", r->energy_j, "binding", rv_bound_name(r->binding), "terms",
+	        "overhead_s", r->overhead_s, "compute_s", r->compute_s, "tiers", tiers, "gemm",
+	        "tile_m", (int)r->tile_m, "tile_n", (int)r->tile_n, "tiles", (json_int_t)r->tiles,
+	        "waves", (json_int_t)r->waves, "eff_tile", r->eff_tile, "eff_wave", r->eff_wave,
+	        "eff_small", r->eff_small, "energy_terms", "static_j", r->static_j, "flop_j",
+	        r->flop_j, "bytes_j", r->bytes_j, "footprint", "flop", r->footprint.flop,
+	        "working_set_B", r->footprint.working_set_B, "intensity_flop_per_B",
+	        r->footprint.intensity_flop_per_B, "weight_B", r->footprint.weight_B);
+	text = root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+	            : NULL;
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
+int rv_cmd_predict(int argc, char **argv)
+{
+	static const struct rv_cmd_spec spec = {
+		"predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
+		"Predict latency and energy of one shape on a target, with the terms behind them.",
+		model_opts, 0, 0
+	};
+	struct model_args a;
+	struct rv_prediction r;
+	int rc = model_args(&a, &spec, argc, argv, "predict"), err;
+
+	if (rc)
+		return rc < 0 ? RV_EXIT_OK : rc;
+	err = rv_predict(&r, a.p, a.op, &a.shape, a.dtype);
+	if (err == 0) {
+		if (a.json)
+			err = predict_json(&a, &r);
+		else
+			predict_text(&a, &r);
+	}
+	rv_profile_free(a.p);
+	return err < 0 ? rv_cli_fail("predict") : RV_EXIT_OK;
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* The analytical latency and energy model. */
+#include "model/predict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/error.h"
+
+const char *rv_bound_name(int binding)
+{
+	if (binding == RV_BOUND_COMPUTE)
+		return "compute";
+	if (binding == RV_BOUND_OVERHEAD)
+		return "overhead";
+	return rv_tier_name((enum rv_tier)binding);
+}
+
+/* Efficiency of a dimension d that is amortised over half_d: d / (d + half_d). */
+static double small_dim(double d, double half_d)
+{
+	return d / (d + half_d);
+}
+
+static double ceil_div(double a, double b)
+{
+	return ceil(a / b);
+}
+
+/* CPU stores allocate the line before writing it (a read for ownership), so
+ * the bytes written cross each tier beyond L1 twice. GPUs write whole sectors
+ * without reading them. */
+static int write_allocates(const struct rv_profile *p)
+{
+	return p->hw_class == RV_HW_CPU;
+}
+
+/* Share of the traffic tier i must serve, given that data resident in the
+ * tier inside it survives between calls. L1 (i - 1 == 0) is not relied on:
+ * GPUs invalidate it at kernel launch and on CPUs it is too small to matter
+ * beside the per-call overhead. */
+static double miss_share(const struct rv_profile *p, size_t i, double working_set_B)
+{
+	double inner_B;
+
+	if (i < 2)
+		return 1.0;
+	inner_B = p->memory[i - 1].capacity_B;
+	return fmax(0.0, 1.0 - inner_B / working_set_B);
+}
+
+/* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
+ * tile (tm, tn): A is re-read once per block column, B once per block row,
+ * C written once (twice beyond L1 where writes allocate), bias read once. */
+static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, double m,
+                         double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
+                         double working_set_B)
+{
+	for (size_t i = 0; i < p->n_memory; i++) {
+		double bm = tm, bn = tn, q;
+
+		/* Beyond the first two tiers, the tier inside holds a square block of C
+		 * with its panels (3 b^2 elements), larger than one tile. */
+		if (i >= 2) {
+			double b = floor(sqrt(p->memory[i - 1].capacity_B / (3 * e)));
+
+			bm = fmax(tm, fmin(b, m));
+			bn = fmax(tn, fmin(b, n));
+		}
+		q = e * (m * k * ceil_div(n, bn) + k * n * ceil_div(m, bm) + m * n) + bias_B;
+		if (i >= 1 && write_allocates(p))
+			q += e * m * n;
+		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B);
+	}
+}
+
+static void streaming_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p,
+                              const struct rv_footprint *fp)
+{
+	for (size_t i = 0; i < p->n_memory; i++) {
+		double q = fp->working_set_B;
+
+		if (i >= 1 && write_allocates(p))
+			q += fp->output_B;
+		tier_B[p->memory[i].tier] = q * miss_share(p, i, fp->working_set_B);
+	}
+}
+
+/* Fills the memory terms and the body time max(compute, tiers) of r. */
+static double body_time(struct rv_prediction *r, const struct rv_profile *p)
+{
+	double body_s = r->compute_s;
+
+	r->binding = RV_BOUND_COMPUTE;
+	for (size_t i = 0; i < p->n_memory; i++) {
+		enum rv_tier t = p->memory[i].tier;
+
+		r->tier_s[t] = r->tier_B[t] / p->memory[i].effective_bw_Bps;
+		if (r->tier_s[t] > body_s) {
+			body_s = r->tier_s[t];
+			r->binding = (int)t;
+		}
+	}
+	return body_s;
+}
+
+/* GEMM compute and traffic with the tile that finishes first. */
+static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
+                        const struct rv_compute *c, const struct rv_shape *s, enum rv_op op,
+                        double e)
+{
+	const struct rv_gemm *g = &p->gemm;
+	/* matmul (M, K, N); linear (B, IN, OUT) is the same GEMM with a bias. */
+	double m = (double)s->dim[0], k = (double)s->dim[1], n = (double)s->dim[2];
+	double bias_B = op == RV_OP_LINEAR ? r->footprint.weight_B - e * k * n : 0;
+	double slots = (double)p->compute_units * g->tiles_per_unit;
+	double eff_small =
+	        small_dim(m, g->half_m) * small_dim(n, g->half_n) * small_dim(k, g->half_k);
+	double best_s = HUGE_VAL;
+	struct rv_prediction best = *r;
+
+	for (size_t t = 0; t < g->n_tiles; t++) {
+		struct rv_prediction cand = *r;
+		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
+		double tiles = ceil_div(m, tm) * ceil_div(n, tn);
+		double waves = ceil_div(tiles, slots);
+		double body_s;
+
+		/* Each wave takes one tile's time on one slot, whose share of the
+		 * effective peak is 1 / slots. */
+		cand.compute_s =
+		        waves * (2.0 * tm * tn * k) / (c->effective_flop_per_s / slots) / eff_small;
+		cand.tile_m = tm;
+		cand.tile_n = tn;
+		cand.tiles = (uint64_t)tiles;
+		cand.waves = (uint64_t)waves;
+		cand.eff_tile = m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn);
+		cand.eff_wave = tiles / (waves * slots);
+		cand.eff_small = eff_small;
+		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn,
+		             r->footprint.working_set_B);
+		body_s = body_time(&cand, p);
+		if (body_s < best_s) {
+			best_s = body_s;
+			best = cand;
+		}
+	}
+	*r = best;
+	return best_s;
+}
+
+int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op op,
+               const struct rv_shape *s, enum rv_dtype d)
+{
+	const struct rv_compute *c = rv_profile_compute(p, d);
+	struct rv_prediction r;
+	double e = rv_dtype_bytes(d), body_s;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	err = rv_footprint_of(&r.footprint, op, s, d);
+	if (err < 0)
+		return err;
+	if (!c) {
+		struct rv_buf have = RV_BUF_INIT;
+
+		for (size_t i = 0; i < p->n_compute; i++)
+			rv_buf_printf(&have, " %s", rv_dtype_name(p->compute[i].dtype));
+		err = rv_error_set(RV_ENOTSUP, "%s is unsupported on %s (its profile lists%s)",
+		                   rv_dtype_name(d), p->key, rv_buf_str(&have));
+		rv_buf_free(&have);
+		return err;
+	}
+	if (op == RV_OP_VECTOR_ADD) {
+		r.compute_s = r.footprint.flop / c->effective_flop_per_s;
+		streaming_traffic(r.tier_B, p, &r.footprint);
+		body_s = body_time(&r, p);
+	} else {
+		body_s = gemm_body(&r, p, c, s, op, e);
+	}
+	r.overhead_s = p->call_overhead_s;
+	r.latency_s = r.overhead_s + body_s;
+	if (r.overhead_s > body_s)
+		r.binding = RV_BOUND_OVERHEAD;
+
+	r.static_j = p->static_W * r.latency_s;
+	r.flop_j = c->energy_per_flop_J * r.footprint.flop;
+	for (size_t i = 0; i < p->n_memory; i++)
+		r.bytes_j += p->memory[i].energy_per_byte_J * r.tier_B[p->memory[i].tier];
+	r.energy_j = r.static_j + r.flop_j + r.bytes_j;
+	*out = r;
+	return 0;
+}

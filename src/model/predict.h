@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* The analytical model: latency and energy of one call of an op on a target.
+ *
+ *   latency = overhead + max(compute, traffic_i / bandwidth_i for each tier i)
+ *   energy  = static power x latency + energy/FLOP x FLOPs + sum_i energy/byte_i x traffic_i
+ *
+ * GEMMs (matmul, linear) run as output tiles spread over the compute units in
+ * waves; compute time counts whole tiles and whole waves, and small M, N, K
+ * lose efficiency as d / (d + half_d). Traffic at each tier comes from reuse:
+ * the panels of A and B are re-read once per block of the inner tier, and a
+ * tier serves nothing when the working set already fits inside the tier
+ * below it (except L1, which is not relied on across calls). Every
+ * coefficient comes from the profile (and its fit). Pure: no I/O. */
+#ifndef RV_MODEL_PREDICT_H
+#define RV_MODEL_PREDICT_H
+
+#include <stdint.h>
+
+#include "core/dtype.h"
+#include "core/op.h"
+#include "hw/profile.h"
+#include "model/opcount.h"
+
+/* What bounds a prediction: compute, a memory tier, or the per-call overhead. */
+enum rv_bound {
+	RV_BOUND_COMPUTE = RV_TIER_COUNT, /* values below are memory tiers (enum rv_tier) */
+	RV_BOUND_OVERHEAD,
+};
+
+struct rv_prediction {
+	double latency_s, energy_j;
+	int binding; /* an enum rv_tier, or RV_BOUND_COMPUTE, RV_BOUND_OVERHEAD */
+	/* Terms of the latency. */
+	double overhead_s, compute_s;
+	double tier_s[RV_TIER_COUNT]; /* 0 for tiers the profile lacks */
+	double tier_B[RV_TIER_COUNT]; /* bytes crossing out of each tier per call */
+	/* GEMM execution (zero for vector_add). */
+	unsigned tile_m, tile_n;
+	uint64_t tiles, waves;
+	double eff_tile, eff_wave, eff_small; /* the efficiencies applied to compute */
+	/* Terms of the energy. */
+	double static_j, flop_j, bytes_j;
+	struct rv_footprint footprint;
+};
+
+/* Predicts op on shape s in dtype d on profile p. RV_ENOTSUP when the profile
+ * lacks the dtype (the message names the dtypes it has); the errors of
+ * rv_footprint_of() otherwise. */
+int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op op,
+               const struct rv_shape *s, enum rv_dtype d);
+
+/* "compute", "overhead" or the tier's name. */
+const char *rv_bound_name(int binding);
+
+#endif

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* Validation: for each sweep entry labelled for a target, compare the model's
+ * prediction with the baseline row and decide pass or fail per regime band,
+ * as the reference harness does. Records are kept in a struct rv_validation
+ * that the report renderers read. */
+#ifndef RV_MODEL_VALIDATE_H
+#define RV_MODEL_VALIDATE_H
+
+#include <stddef.h>
+
+#include "core/regime.h"
+#include "hw/profile.h"
+#include "io/baseline.h"
+#include "sweep/sweep.h"
+
+/* Share of the datasheet peak (FLOP/s or DRAM B/s) at which a measurement
+ * counts as alu_bound or dram_bound. */
+#define RV_MEASURED_BOUND_SHARE 0.7
+/* Without a reliable energy window, energy is scored only from this latency up. */
+#define RV_ENERGY_MIN_LATENCY_S 1e-3
+/* Baseline column that marks a row's energy as measured over a long enough
+ * window (written by roofval capture). */
+#define RV_ENERGY_WINDOW_COLUMN "energy_window_s"
+
+struct rv_band {
+	double latency, energy; /* relative tolerance, inclusive */
+};
+
+/* The tolerance band of a regime label. */
+struct rv_band rv_band_of(enum rv_regime r);
+
+/* Tri-state verdict of the energy check. */
+enum rv_check { RV_CHECK_FAIL = 0, RV_CHECK_PASS = 1, RV_CHECK_SKIP = -1 };
+
+struct rv_record {
+	char hardware[64];
+	enum rv_op op;
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+	enum rv_regime regime_label;    /* the sweep's label: the regime "predicted" */
+	enum rv_regime regime_measured; /* inferred from achieved FLOP/s and bandwidth */
+	double latency_pred_s, latency_meas_s;
+	double energy_pred_j, energy_meas_j; /* energy_meas_j NAN when not measured */
+	double latency_err, energy_err;      /* (pred - meas) / meas; NAN when not scored */
+	struct rv_band band;
+	int pass_regime, pass_latency;
+	enum rv_check pass_energy;
+	int binding;      /* the model's binding resource (see rv_bound_name) */
+	int binding_tier; /* the memory tier with the largest time (an enum rv_tier) */
+	char notes[192];  /* why energy was not scored, and similar */
+};
+
+/* One heatmap cell: a (hardware, op, regime label). */
+struct rv_cell {
+	char hardware[64];
+	enum rv_op op;
+	enum rv_regime regime;
+	size_t n_total, n_pass, n_fail_regime, n_fail_latency, n_fail_energy;
+};
+
+/* Accuracy over a set of relative errors. */
+struct rv_accuracy {
+	size_t n;
+	double median_ape;           /* median |error|, NAN when n == 0 */
+	double within_10, within_25; /* shares of |error| <= 10% and <= 25% */
+};
+
+struct rv_summary {
+	size_t records, passed, failed;
+	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
+	size_t energy_scored;
+	struct rv_accuracy latency, energy;
+};
+
+struct rv_validation {
+	struct rv_record *records; /* in run order: (hardware, op, purpose) then sweep order */
+	size_t n_records, cap_records;
+	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
+	char **sources; /* "hw op purpose: sweep file + baseline file" lines, for reports */
+	size_t n_sources;
+};
+
+/* Scores every entry of sweep s labelled for profile p against baseline b
+ * and appends the records to v. RV_EPARSE when the sweep is for another op,
+ * or the baseline holds rows of another hardware or op (messages name the
+ * files, given as sweep_name and baseline_name). */
+int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struct rv_sweep *s,
+                const char *sweep_name, const struct rv_baseline *b, const char *baseline_name);
+void rv_validation_free(struct rv_validation *v);
+
+/* Totals and accuracy over all records of v. RV_ENOMEM. */
+int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out);
+/* The heatmap cells, sorted by (hardware, op, regime); free() the array. */
+int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, size_t *n);
+/* Whether a record passes every check (energy passes when not scored). */
+int rv_record_passed(const struct rv_record *r);
+
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the regime classifier and the latency/energy model, against hand-computed values
+ * on toy profiles with round numbers (tests/data/hardware/model). */
+#include "model/classify.h"
+#include "model/predict.h"
+#include "rv_test.h"
+
+static struct rv_profile *toy(const char *key)
+{
+	char path[256];
+	struct rv_profile *p;
+
+	(void)snprintf(path, sizeof(path), "hardware/model/%s.json", key);
+	if (rv_profile_load(&p, rv_fixture_path(path)) != 0)
+		fail_msg("%s", rv_error_last());
+	return p;
+}
+
+static void shape_of(struct rv_shape *s, enum rv_op op, const char *text)
+{
+	assert_int_equal(rv_shape_parse(text, op, s), 0);
+}
+
+/* toy_gpu: effective 1e12 FLOP/s, DRAM 1e11 B/s (ridge 10 FLOP/B), L1 4e12 B/s (L1 ridge
+ * 0.25), overhead 1 us (launch below 5 us), L1 1 MiB, LLC (l2) 4 MiB. */
+static void test_model__classify_table(void **state)
+{
+	static const struct {
+		enum rv_op op;
+		const char *shape;
+		enum rv_dtype dtype;
+		enum rv_regime want;
+		const char *why;
+	} cases[] = {
+		{ RV_OP_MATMUL, "64x64x64", RV_DTYPE_FP16, RV_REGIME_LAUNCH, "0.52 us of work" },
+		{ RV_OP_MATMUL, "64x2000x64", RV_DTYPE_FP16, RV_REGIME_ALU,
+		  "16 us, 0.5 MiB, OI 31" },
+		{ RV_OP_MATMUL, "20x8000x20", RV_DTYPE_FP16, RV_REGIME_AMBIGUOUS,
+		  "OI 9.99 ~ ridge" },
+		{ RV_OP_MATMUL, "16x8000x16", RV_DTYPE_FP16, RV_REGIME_AMBIGUOUS,
+		  "OI 7.99 between L1 ridge and ridge" },
+		{ RV_OP_VECTOR_ADD, "100000", RV_DTYPE_FP16, RV_REGIME_L1, "0.57 MiB, OI 0.167" },
+		{ RV_OP_VECTOR_ADD, "500000", RV_DTYPE_FP16, RV_REGIME_L2, "2.9 MiB <= 4 MiB" },
+		{ RV_OP_VECTOR_ADD, "699050", RV_DTYPE_FP16, RV_REGIME_AMBIGUOUS, "4 MiB ~ LLC" },
+		{ RV_OP_VECTOR_ADD, "180000", RV_DTYPE_FP16, RV_REGIME_AMBIGUOUS, "1.03 MiB ~ L1" },
+		{ RV_OP_VECTOR_ADD, "16777216", RV_DTYPE_FP16, RV_REGIME_DRAM, "96 MiB" },
+		{ RV_OP_MATMUL, "4096x4096x4096", RV_DTYPE_FP16, RV_REGIME_DRAM,
+		  "reference semantics: 96 MiB working set" },
+		{ RV_OP_MATMUL, "64x64x64", RV_DTYPE_FP64, RV_REGIME_UNSUPPORTED, "no fp64" },
+		/* linear's working set leaves out the bias, as the reference's does */
+		{ RV_OP_LINEAR, "1x128x128", RV_DTYPE_FP16, RV_REGIME_LAUNCH, "tiny" },
+	};
+	struct rv_profile *p = toy("toy_gpu");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rv_classification c;
+		struct rv_shape s;
+
+		shape_of(&s, cases[i].op, cases[i].shape);
+		assert_int_equal(rv_classify(&c, p, cases[i].op, &s, cases[i].dtype), 0);
+		if (c.regime != cases[i].want)
+			fail_msg("case %zu (%s %s: %s): got %s (%s), wanted %s", i, cases[i].shape,
+			         rv_dtype_name(cases[i].dtype), cases[i].why,
+			         rv_regime_name(c.regime), c.reason, rv_regime_name(cases[i].want));
+	}
+	rv_profile_free(p);
+}
+
+static void test_model__classify_numbers(void **state)
+{
+	struct rv_profile *p = toy("toy_gpu");
+	struct rv_classification c;
+	struct rv_shape s;
+
+	(void)state;
+	shape_of(&s, RV_OP_MATMUL, "64x2000x64");
+	assert_int_equal(rv_classify(&c, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(c.flop, 16384000, 0, 0);
+	rv_assert_close(c.working_set_B, 520192, 0, 0);
+	rv_assert_close(c.compute_s, 1.6384e-5, 1e-12, 0);
+	rv_assert_close(c.dram_s, 5.20192e-6, 1e-12, 0);
+	rv_assert_close(c.launch_threshold_s, 5e-6, 1e-12, 0);
+	rv_assert_close(c.ridge_flop_per_B, 10, 1e-12, 0);
+	rv_assert_close(c.l1_ridge_flop_per_B, 0.25, 1e-12, 0);
+	rv_assert_close(c.l1_capacity_B, 1048576, 0, 0);
+	rv_assert_close(c.llc_capacity_B, 4194304, 0, 0);
+	rv_profile_free(p);
+}
+
+static void test_model__predict_gemm_terms(void **state)
+{
+	struct rv_profile *p = toy("toy_gpu");
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	(void)state;
+	/* 256^3 fp16: 16 tiles of 64x64 in 4 waves over 4 SMs at 1e12 / 4 each. */
+	shape_of(&s, RV_OP_MATMUL, "256x256x256");
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(r.tiles, 16);
+	assert_int_equal(r.waves, 4);
+	rv_assert_close(r.eff_tile, 1, 0, 0);
+	rv_assert_close(r.eff_wave, 1, 0, 0);
+	rv_assert_close(r.compute_s, 3.3554432e-05, 1e-12, 0);
+	/* Panels re-read per tile: 2 B x (MK x 4 + KN x 4 + MN) through L1 and L2 ... */
+	rv_assert_close(r.tier_B[RV_TIER_L1], 1179648, 0, 0);
+	rv_assert_close(r.tier_B[RV_TIER_L2], 1179648, 0, 0);
+	/* ... and nothing from DRAM: the 384 KiB working set stays in the 4 MiB L2. */
+	rv_assert_close(r.tier_B[RV_TIER_DRAM], 0, 0, 0);
+	assert_int_equal(r.binding, RV_BOUND_COMPUTE);
+	rv_assert_close(r.latency_s, 3.4554432e-05, 1e-12, 0);
+	rv_assert_close(r.energy_j, 0.000382637696, 1e-12, 0);
+	assert_string_equal(rv_bound_name(r.binding), "compute");
+
+	/* A partial last wave: 5 tiles on 4 SMs take 2 waves. */
+	shape_of(&s, RV_OP_MATMUL, "320x64x64");
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(r.waves, 2);
+	rv_assert_close(r.eff_wave, 5.0 / 8, 1e-15, 0);
+	rv_assert_close(r.compute_s, 2 * 2.0 * 64 * 64 * 64 / 0.25e12, 1e-12, 0);
+	/* A partial tile: 100x64 pads to 128x64. */
+	shape_of(&s, RV_OP_MATMUL, "100x64x64");
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.eff_tile, 100.0 / 128, 1e-15, 0);
+	rv_profile_free(p);
+}
+
+static void test_model__predict_streaming(void **state)
+{
+	struct rv_profile *gpu = toy("toy_gpu"), *cpu = toy("toy_cpu");
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	(void)state;
+	/* 2^26 fp16 adds: 384 MiB, of which all but the 4 MiB held in L2 come from DRAM. */
+	shape_of(&s, RV_OP_VECTOR_ADD, "67108864");
+	assert_int_equal(rv_predict(&r, gpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_B[RV_TIER_DRAM], 398458880, 1e-12, 0);
+	assert_int_equal(r.binding, RV_TIER_DRAM);
+	rv_assert_close(r.latency_s, 0.0039855888, 1e-12, 0);
+	rv_assert_close(r.energy_j, 0.045115545216, 1e-12, 0);
+	assert_int_equal(r.tiles, 0);
+	/* On a CPU the stores allocate their lines: the output crosses DRAM twice. */
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_B[RV_TIER_DRAM], 531278506.6666667, 1e-12, 0);
+	rv_assert_close(r.latency_s, 0.005313785066666667, 1e-12, 0);
+	/* Tiny work is bound by the per-call overhead. */
+	shape_of(&s, RV_OP_VECTOR_ADD, "256");
+	assert_int_equal(rv_predict(&r, gpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(r.binding, RV_BOUND_OVERHEAD);
+	assert_string_equal(rv_bound_name(r.binding), "overhead");
+	rv_profile_free(gpu);
+	rv_profile_free(cpu);
+}
+
+static void test_model__predict_tile_choice_and_small_k(void **state)
+{
+	struct rv_profile *p = toy("toy_cpu");
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	(void)state;
+	/* Two tiles offered: 64x64 beats 128x128 on a 64x64 output; K = 1024 with
+	 * half_k = 64 runs at 1024 / 1088 of the rate. */
+	shape_of(&s, RV_OP_MATMUL, "64x1024x64");
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(r.tile_m, 64);
+	rv_assert_close(r.eff_small, 1024.0 / 1088, 1e-15, 0);
+	rv_assert_close(r.compute_s, 3.5651584e-05, 1e-12, 0);
+	rv_profile_free(p);
+}
+
+static void test_model__predict_linear_and_errors(void **state)
+{
+	struct rv_profile *p = toy("toy_gpu");
+	struct rv_prediction r, m;
+	struct rv_shape s;
+
+	(void)state;
+	/* linear B x IN x OUT is the GEMM (B, IN, OUT) plus a bias: more FLOPs and bytes. */
+	shape_of(&s, RV_OP_LINEAR, "256x256x256");
+	assert_int_equal(rv_predict(&r, p, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(rv_predict(&m, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_B[RV_TIER_L1] - m.tier_B[RV_TIER_L1], 256 * 2, 0, 0);
+	rv_assert_close(r.footprint.flop - m.footprint.flop, 256 * 256, 0, 0);
+	rv_assert_close(r.compute_s, m.compute_s, 0, 0);
+	/* An unsupported dtype is an error that names what the profile has. */
+	rv_assert_error(rv_predict(&r, p, RV_OP_LINEAR, &s, RV_DTYPE_FP64), RV_ENOTSUP,
+	                "fp64 is unsupported on toy_gpu (its profile lists fp16)");
+	rv_profile_free(p);
+}
+
+/* Every shipped profile predicts a finite, positive latency and energy for
+ * a range of shapes of every op in its default dtype, and the binding
+ * resource is one it has. */
+static void test_model__shipped_profiles_are_sane(void **state)
+{
+	static const char *const keys[] = { "i7_12700k",
+		                            "h100_sxm5_80gb",
+		                            "h200_sxm_141gb",
+		                            "jetson_orin_nano_8gb",
+		                            "jetson_orin_nx_16gb",
+		                            "jetson_orin_agx_64gb",
+		                            "kpu_t64" };
+	static const char *const gemms[] = { "1x128x128", "64x64x64", "1024x1024x1024",
+		                             "4096x64x16384", "8192x8192x8192" };
+	static const char *const adds[] = { "256", "1048576", "268435456" };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		struct rv_profile *p;
+
+		assert_int_equal(rv_profile_find(&p, rv_profile_dir(NULL), keys[k]), 0);
+		for (int op = 0; op < RV_OP_COUNT; op++) {
+			const char *const *list = op == RV_OP_VECTOR_ADD ? adds : gemms;
+			size_t n = op == RV_OP_VECTOR_ADD ? 3 : 5;
+			double prev_s = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				struct rv_prediction r;
+				struct rv_shape s;
+
+				shape_of(&s, (enum rv_op)op, list[i]);
+				assert_int_equal(
+				        rv_predict(&r, p, (enum rv_op)op, &s, p->default_dtype), 0);
+				assert_true(isfinite(r.latency_s) && r.latency_s > 0);
+				assert_true(isfinite(r.energy_j) && r.energy_j > 0);
+				assert_true(r.latency_s >= p->call_overhead_s);
+				/* More work never takes less time (the lists grow). */
+				if (op == RV_OP_VECTOR_ADD || i >= 2)
+					assert_true(r.latency_s >= prev_s);
+				prev_s = r.latency_s;
+			}
+		}
+		rv_profile_free(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model__classify_table),
+		cmocka_unit_test(test_model__classify_numbers),
+		cmocka_unit_test(test_model__predict_gemm_terms),
+		cmocka_unit_test(test_model__predict_streaming),
+		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
+		cmocka_unit_test(test_model__predict_linear_and_errors),
+		cmocka_unit_test(test_model__shipped_profiles_are_sane),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the report renderers: text, markdown and JSON of a hand-built
+ * validation against golden files, the JSON schema, and format names. */
+#include <jansson.h>
+
+#include "model/predict.h"
+#include "model/validate.h"
+#include "report/report.h"
+#include "rv_test.h"
+
+#define GOLDEN_DIR RV_TEST_DATA_DIR "/../golden"
+
+/* One record to add: checks are derived from the numbers and the band. */
+struct rec_spec {
+	const char *hardware;
+	enum rv_op op;
+	const char *shape;
+	enum rv_dtype dtype;
+	enum rv_regime label, measured;
+	double latency_pred_s, latency_meas_s;
+	double energy_pred_j, energy_meas_j;
+	int binding, binding_tier;
+	const char *skip_note; /* energy not scored, with this note */
+	const char *notes;     /* a note on a scored record */
+};
+
+static void add_record(struct rv_validation *v, const struct rec_spec *sp)
+{
+	struct rv_record *r;
+
+	if (v->n_records == v->cap_records) {
+		v->cap_records = v->cap_records ? 2 * v->cap_records : 8;
+		v->records = realloc(v->records, v->cap_records * sizeof(*v->records));
+		assert_non_null(v->records);
+	}
+	r = &v->records[v->n_records++];
+	memset(r, 0, sizeof(*r));
+	(void)snprintf(r->hardware, sizeof(r->hardware), "%s", sp->hardware);
+	r->op = sp->op;
+	assert_int_equal(rv_shape_parse(sp->shape, sp->op, &r->shape), 0);
+	r->dtype = sp->dtype;
+	r->regime_label = sp->label;
+	r->regime_measured = sp->measured;
+	r->band = rv_band_of(sp->label);
+	r->latency_pred_s = sp->latency_pred_s;
+	r->latency_meas_s = sp->latency_meas_s;
+	r->latency_err = (sp->latency_pred_s - sp->latency_meas_s) / sp->latency_meas_s;
+	r->energy_pred_j = sp->energy_pred_j;
+	r->energy_meas_j = sp->energy_meas_j;
+	r->pass_regime = sp->label == sp->measured ||
+	                 (sp->label == RV_REGIME_L2 && sp->measured == RV_REGIME_AMBIGUOUS);
+	r->pass_latency = fabs(r->latency_err) <= r->band.latency;
+	if (sp->skip_note) {
+		r->energy_err = (double)NAN;
+		r->pass_energy = RV_CHECK_SKIP;
+		(void)snprintf(r->notes, sizeof(r->notes), "%s", sp->skip_note);
+	} else {
+		r->energy_err = (sp->energy_pred_j - sp->energy_meas_j) / sp->energy_meas_j;
+		r->pass_energy =
+		        fabs(r->energy_err) <= r->band.energy ? RV_CHECK_PASS : RV_CHECK_FAIL;
+		if (sp->notes)
+			(void)snprintf(r->notes, sizeof(r->notes), "%s", sp->notes);
+	}
+	r->binding = sp->binding;
+	r->binding_tier = sp->binding_tier;
+}
+
+static void add_source(struct rv_validation *v, const char *text)
+{
+	v->sources = realloc(v->sources, (v->n_sources + 1) * sizeof(*v->sources));
+	assert_non_null(v->sources);
+	v->sources[v->n_sources] = strdup(text);
+	assert_non_null(v->sources[v->n_sources]);
+	v->n_sources++;
+}
+
+/* Two targets, two ops, and a record of each kind a report must show: passes,
+ * failures of each check (one of them of two checks), energy not scored for
+ * each reason, and a NAN measured energy. */
+static void sample(struct rv_validation *v)
+{
+	static const struct rec_spec specs[] = {
+		{ "cpu_test", RV_OP_MATMUL, "512x512x512", RV_DTYPE_FP32, RV_REGIME_ALU,
+		  RV_REGIME_ALU, 10.0e-3, 9.5e-3, 0.50, 0.48, RV_BOUND_COMPUTE, RV_TIER_DRAM, NULL,
+		  NULL },
+		{ "cpu_test", RV_OP_MATMUL, "1024x1024x1024", RV_DTYPE_FP32, RV_REGIME_ALU,
+		  RV_REGIME_DRAM, 80.0e-3, 100.0e-3, 4.0, 4.2, RV_BOUND_COMPUTE, RV_TIER_DRAM, NULL,
+		  NULL },
+		{ "cpu_test", RV_OP_MATMUL, "64x64x64", RV_DTYPE_FP32, RV_REGIME_LAUNCH,
+		  RV_REGIME_LAUNCH, 12.0e-6, 10.0e-6, 2.0e-4, 0.0, RV_BOUND_OVERHEAD, RV_TIER_L1,
+		  "measured energy 0: below the meter's resolution, not scored", NULL },
+		{ "cpu_test", RV_OP_VECTOR_ADD, "16777216", RV_DTYPE_FP32, RV_REGIME_DRAM,
+		  RV_REGIME_DRAM, 12.0e-3, 11.0e-3, 0.9, 0.6, RV_TIER_DRAM, RV_TIER_DRAM, NULL,
+		  "meter caveat: rails VDD_CPU|VDD_SOC,\nsampled at 1 kHz" },
+		{ "gpu_test", RV_OP_MATMUL, "4096x4096x4096", RV_DTYPE_FP16, RV_REGIME_ALU,
+		  RV_REGIME_ALU, 0.2154e-3, 0.2049e-3, 0.1, (double)NAN, RV_BOUND_COMPUTE,
+		  RV_TIER_L2, "energy not measured", NULL },
+		{ "gpu_test", RV_OP_MATMUL, "2048x2048x2048", RV_DTYPE_FP16, RV_REGIME_L2,
+		  RV_REGIME_AMBIGUOUS, 40.5e-6, 30.0e-6, 0.005, 0.004, RV_BOUND_COMPUTE, RV_TIER_L2,
+		  "energy not scored: under 1 ms without a measured energy window", NULL },
+		{ "gpu_test", RV_OP_VECTOR_ADD, "1024", RV_DTYPE_FP16, RV_REGIME_LAUNCH,
+		  RV_REGIME_LAUNCH, 5.778e-6, 6.896e-6, 1.0e-5, 2.0e-5, RV_BOUND_OVERHEAD,
+		  RV_TIER_L1, "energy not scored: under 1 ms without a measured energy window",
+		  NULL },
+		{ "gpu_test", RV_OP_VECTOR_ADD, "268435456", RV_DTYPE_FP16, RV_REGIME_DRAM,
+		  RV_REGIME_DRAM, 0.35e-3, 0.5e-3, 0.12, 0.2, RV_TIER_DRAM, RV_TIER_DRAM, NULL,
+		  NULL },
+		{ "gpu_test", RV_OP_VECTOR_ADD, "67108864", RV_DTYPE_FP16, RV_REGIME_DRAM,
+		  RV_REGIME_DRAM, 1.3e-3, 1.25e-3, 0.05, 0.048, RV_TIER_DRAM, RV_TIER_DRAM, NULL,
+		  NULL },
+	};
+
+	memset(v, 0, sizeof(*v));
+	add_source(v, "cpu_test matmul validation: sweeps/matmul_validation.json, "
+	              "results/baselines/cpu_test_matmul.csv");
+	add_source(v, "cpu_test vector_add validation: sweeps/vector_add_validation.json, "
+	              "results/baselines/cpu_test_vector_add.csv");
+	add_source(v, "gpu_test matmul validation: sweeps/matmul_validation.json, "
+	              "results/baselines/gpu_test_matmul.csv");
+	add_source(v, "gpu_test vector_add validation: sweeps/vector_add_validation.json, "
+	              "results/baselines/gpu_test_vector_add.csv");
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		add_record(v, &specs[i]);
+	v->skipped_no_baseline = 2;
+	v->skipped_unsupported = 1;
+	v->skipped_ambiguous = 3;
+}
+
+static char *render(const struct rv_validation *v, enum rv_format f)
+{
+	struct rv_buf out = RV_BUF_INIT;
+	int rc = rv_report_render(&out, v, f);
+
+	if (rc != 0)
+		fail_msg("rv_report_render(%s): %d %s", rv_format_name(f), rc, rv_error_last());
+	assert_non_null(out.data);
+	return out.data;
+}
+
+/* Compares a rendered report with tests/golden/<name>. When they differ, the
+ * output goes to the scratch folder so a developer can diff it, and copy it
+ * over the golden on purpose. */
+static void check_golden(const char *actual, const char *name)
+{
+	char golden_path[4200], actual_path[4200], dir_name[64];
+	char *golden;
+
+	(void)snprintf(golden_path, sizeof(golden_path), "%s/%s", GOLDEN_DIR, name);
+	golden = rv_slurp(golden_path, NULL);
+	if (golden && strcmp(golden, actual) == 0) {
+		free(golden);
+		return;
+	}
+	free(golden);
+	/* One folder per golden: rv_scratch_dir() empties the folder it names. */
+	(void)snprintf(dir_name, sizeof(dir_name), "report_%s", strchr(name, '.') + 1);
+	(void)snprintf(actual_path, sizeof(actual_path), "%s/%s", rv_scratch_dir(dir_name), name);
+	rv_spit(actual_path, actual);
+	fail_msg("%s differs from %s; the output is in %s (diff them, and copy it over the golden "
+	         "only if the change is intended)",
+	         name, golden_path, actual_path);
+}
+
+static void test_report__golden_text(void **state)
+{
+	struct rv_validation v;
+	char *text;
+
+	(void)state;
+	sample(&v);
+	text = render(&v, RV_FORMAT_TEXT);
+	check_golden(text, "report.txt");
+	free(text);
+	rv_validation_free(&v);
+}
+
+static void test_report__golden_markdown(void **state)
+{
+	struct rv_validation v;
+	char *text;
+
+	(void)state;
+	sample(&v);
+	text = render(&v, RV_FORMAT_MARKDOWN);
+	check_golden(text, "report.md");
+	free(text);
+	rv_validation_free(&v);
+}
+
+static void test_report__golden_json(void **state)
+{
+	struct rv_validation v;
+	char *text;
+
+	(void)state;
+	sample(&v);
+	text = render(&v, RV_FORMAT_JSON);
+	check_golden(text, "report.json");
+	free(text);
+	rv_validation_free(&v);
+}
+
+/* Expected JSON types: s string, i integer, r real, R real or null, b
+ * boolean, B boolean or null, o object, a array. */
+struct key_type {
+	const char *key;
+	char type;
+};
+
+static int has_type(const json_t *j, char type)
+{
+	switch (type) {
+	case 's':
+		return json_is_string(j);
+	case 'i':
+		return json_is_integer(j);
+	case 'r':
+		return json_is_real(j);
+	case 'R':
+		return json_is_real(j) || json_is_null(j);
+	case 'b':
+		return json_is_boolean(j);
+	case 'B':
+		return json_is_boolean(j) || json_is_null(j);
+	case 'o':
+		return json_is_object(j);
+	case 'a':
+		return json_is_array(j);
+	default:
+		return 0;
+	}
+}
+
+/* Checks that obj has exactly the keys of want, each of its type. */
+static void check_keys(const json_t *obj, const char *where, const struct key_type *want, size_t n)
+{
+	if (!json_is_object(obj))
+		fail_msg("%s is not an object", where);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *j = json_object_get(obj, want[i].key);
+
+		if (!j)
+			fail_msg("%s lacks \"%s\"", where, want[i].key);
+		if (!has_type(j, want[i].type))
+			fail_msg("%s.%s is not of type '%c'", where, want[i].key, want[i].type);
+	}
+	if (json_object_size(obj) != n)
+		fail_msg("%s has %zu keys, expected %zu", where, json_object_size(obj), n);
+}
+
+static void test_report__json_schema(void **state)
+{
+	static const struct key_type root_keys[] = {
+		{ "schema", 's' }, { "summary", 'o' }, { "sources", 'a' },
+		{ "cells", 'a' },  { "records", 'a' },
+	};
+	static const struct key_type summary_keys[] = {
+		{ "records", 'i' },
+		{ "passed", 'i' },
+		{ "failed", 'i' },
+		{ "skipped_no_baseline", 'i' },
+		{ "skipped_unsupported", 'i' },
+		{ "skipped_ambiguous", 'i' },
+		{ "energy_scored", 'i' },
+		{ "latency", 'o' },
+		{ "energy", 'o' },
+	};
+	static const struct key_type accuracy_keys[] = {
+		{ "n", 'i' },
+		{ "median_ape", 'R' },
+		{ "within_10", 'r' },
+		{ "within_25", 'r' },
+	};
+	static const struct key_type cell_keys[] = {
+		{ "hardware", 's' },       { "op", 's' },
+		{ "regime", 's' },         { "n_total", 'i' },
+		{ "n_pass", 'i' },         { "n_fail_regime", 'i' },
+		{ "n_fail_latency", 'i' }, { "n_fail_energy", 'i' },
+	};
+	static const struct key_type record_keys[] = {
+		{ "hardware", 's' },
+		{ "op", 's' },
+		{ "shape", 's' },
+		{ "dtype", 's' },
+		{ "regime_predicted", 's' },
+		{ "latency_predicted_ms", 'r' },
+		{ "energy_predicted_j", 'r' },
+		{ "regime_measured", 's' },
+		{ "latency_measured_ms", 'r' },
+		{ "energy_measured_j", 'R' },
+		{ "latency_error", 'r' },
+		{ "energy_error", 'R' },
+		{ "pass_regime", 'b' },
+		{ "pass_latency", 'b' },
+		{ "pass_energy", 'B' },
+		{ "pass", 'b' },
+		{ "tolerance_latency", 'r' },
+		{ "tolerance_energy", 'r' },
+		{ "bottleneck_layer", 's' },
+		{ "binding_tier", 's' },
+		{ "notes", 's' },
+	};
+	struct rv_validation v;
+	json_error_t jerr;
+	json_t *root, *summary, *arr, *rec;
+	char *text, where[64];
+	size_t i;
+
+	(void)state;
+	sample(&v);
+	text = render(&v, RV_FORMAT_JSON);
+	assert_int_equal(text[strlen(text) - 1], '\n');
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root)
+		fail_msg("the JSON report does not parse: %d:%d: %s", jerr.line, jerr.column,
+		         jerr.text);
+	check_keys(root, "report", root_keys, sizeof(root_keys) / sizeof(root_keys[0]));
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "roofval.report/1");
+
+	summary = json_object_get(root, "summary");
+	check_keys(summary, "summary", summary_keys,
+	           sizeof(summary_keys) / sizeof(summary_keys[0]));
+	check_keys(json_object_get(summary, "latency"), "summary.latency", accuracy_keys,
+	           sizeof(accuracy_keys) / sizeof(accuracy_keys[0]));
+	check_keys(json_object_get(summary, "energy"), "summary.energy", accuracy_keys,
+	           sizeof(accuracy_keys) / sizeof(accuracy_keys[0]));
+	assert_int_equal(json_integer_value(json_object_get(summary, "records")), 9);
+	assert_int_equal(json_integer_value(json_object_get(summary, "skipped_ambiguous")), 3);
+	/* Energy scored on 5 records: the NAN, the 0 J and the short ones are not. */
+	assert_int_equal(json_integer_value(json_object_get(summary, "energy_scored")), 5);
+
+	arr = json_object_get(root, "sources");
+	assert_int_equal(json_array_size(arr), 4);
+	json_array_foreach(arr, i, rec) assert_true(json_is_string(rec));
+
+	arr = json_object_get(root, "cells");
+	assert_true(json_array_size(arr) > 0);
+	json_array_foreach(arr, i, rec)
+	{
+		(void)snprintf(where, sizeof(where), "cells[%zu]", i);
+		check_keys(rec, where, cell_keys, sizeof(cell_keys) / sizeof(cell_keys[0]));
+	}
+
+	arr = json_object_get(root, "records");
+	assert_int_equal(json_array_size(arr), v.n_records);
+	json_array_foreach(arr, i, rec)
+	{
+		(void)snprintf(where, sizeof(where), "records[%zu]", i);
+		check_keys(rec, where, record_keys, sizeof(record_keys) / sizeof(record_keys[0]));
+	}
+	/* Record 2 (64x64x64, 0 J) has energy skipped: null, not false. */
+	rec = json_array_get(arr, 2);
+	assert_string_equal(json_string_value(json_object_get(rec, "shape")), "64x64x64");
+	assert_true(json_is_null(json_object_get(rec, "pass_energy")));
+	assert_true(json_is_null(json_object_get(rec, "energy_error")));
+	assert_true(json_is_true(json_object_get(rec, "pass")));
+	/* Record 4 has a NAN measured energy: null. */
+	rec = json_array_get(arr, 4);
+	assert_true(json_is_null(json_object_get(rec, "energy_measured_j")));
+	assert_true(json_is_null(json_object_get(rec, "pass_energy")));
+	/* Record 3 failed energy only: false, and the record fails. */
+	rec = json_array_get(arr, 3);
+	assert_true(json_is_false(json_object_get(rec, "pass_energy")));
+	assert_true(json_is_false(json_object_get(rec, "pass")));
+	assert_string_equal(json_string_value(json_object_get(rec, "bottleneck_layer")), "dram");
+	rv_assert_close(json_real_value(json_object_get(rec, "latency_predicted_ms")), 12.0, 1e-12,
+	                0);
+
+	json_decref(root);
+	free(text);
+	rv_validation_free(&v);
+}
+
+/* No records: every format still renders, and JSON has null medians. */
+static void test_report__empty(void **state)
+{
+	struct rv_validation v;
+	json_t *root, *lat;
+	char *text;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	v.skipped_no_baseline = 4;
+	text = render(&v, RV_FORMAT_TEXT);
+	assert_non_null(strstr(text, "no records"));
+	assert_non_null(strstr(text, "latency  not scored on any record"));
+	assert_non_null(strstr(text, "failures: none"));
+	free(text);
+	text = render(&v, RV_FORMAT_MARKDOWN);
+	assert_non_null(strstr(text, "No records."));
+	free(text);
+	text = render(&v, RV_FORMAT_JSON);
+	root = json_loads(text, 0, NULL);
+	assert_non_null(root);
+	lat = json_object_get(json_object_get(root, "summary"), "latency");
+	assert_true(json_is_null(json_object_get(lat, "median_ape")));
+	assert_int_equal(json_integer_value(json_object_get(lat, "n")), 0);
+	assert_int_equal(json_array_size(json_object_get(root, "records")), 0);
+	json_decref(root);
+	free(text);
+}
+
+/* Text that is not UTF-8 still gives valid JSON; control characters never
+ * break a text or markdown line. */
+static void test_report__odd_text(void **state)
+{
+	struct rv_validation v;
+	json_t *root;
+	char *text;
+
+	(void)state;
+	sample(&v);
+	(void)snprintf(v.records[1].notes, sizeof(v.records[1].notes), "caf\xe9 | x\r\ny");
+	text = render(&v, RV_FORMAT_JSON);
+	root = json_loads(text, 0, NULL);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(
+	                            json_array_get(json_object_get(root, "records"), 1), "notes")),
+	                    "caf? | x\r\ny");
+	json_decref(root);
+	free(text);
+	text = render(&v, RV_FORMAT_TEXT);
+	assert_non_null(strstr(text, "notes    caf\xe9 | x  y\n"));
+	free(text);
+	text = render(&v, RV_FORMAT_MARKDOWN);
+	assert_non_null(strstr(text, "| caf\xe9 \\| x  y |\n"));
+	free(text);
+	rv_validation_free(&v);
+}
+
+static void test_report__format_parse(void **state)
+{
+	static const char *const names[RV_FORMAT_COUNT] = { "text", "markdown", "json" };
+	struct rv_buf out = RV_BUF_INIT;
+	struct rv_validation v;
+	enum rv_format f;
+
+	(void)state;
+	for (int i = 0; i < RV_FORMAT_COUNT; i++) {
+		assert_int_equal(rv_format_parse(names[i], &f), 0);
+		assert_int_equal(f, i);
+		assert_string_equal(rv_format_name(f), names[i]);
+	}
+	rv_assert_error(rv_format_parse("html", &f), RV_EPARSE,
+	                "unknown format 'html' (known: text markdown json)");
+	rv_assert_error(rv_format_parse("JSON", &f), RV_EPARSE, "'JSON'");
+	rv_assert_error(rv_format_parse("", &f), RV_EPARSE, "known: text markdown json");
+	rv_assert_error(rv_format_parse(NULL, &f), RV_EPARSE, "known: text markdown json");
+	assert_string_equal(rv_format_name(RV_FORMAT_COUNT), "?");
+	memset(&v, 0, sizeof(v));
+	rv_assert_error(rv_report_render(&out, &v, RV_FORMAT_COUNT), RV_EPARSE, "format");
+	assert_int_equal(out.len, 0);
+	rv_buf_free(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report__golden_text),
+		cmocka_unit_test(test_report__golden_markdown),
+		cmocka_unit_test(test_report__golden_json),
+		cmocka_unit_test(test_report__json_schema),
+		cmocka_unit_test(test_report__empty),
+		cmocka_unit_test(test_report__odd_text),
+		cmocka_unit_test(test_report__format_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

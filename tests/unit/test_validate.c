@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of validation: bands, the measured regime and its soft match, energy scoring rules,
+ * skips, summaries, and pinned pass-count floors on the reference calibration baselines. */
+#include "model/predict.h"
+#include "model/validate.h"
+#include "rv_test.h"
+
+static struct rv_profile *toy_gpu(void)
+{
+	struct rv_profile *p;
+
+	if (rv_profile_load(&p, rv_fixture_path("hardware/model/toy_gpu.json")) != 0)
+		fail_msg("%s", rv_error_last());
+	return p;
+}
+
+static double predicted_s(const struct rv_profile *p, enum rv_op op, const char *shape,
+                          double *energy_j)
+{
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	assert_int_equal(rv_shape_parse(shape, op, &s), 0);
+	assert_int_equal(rv_predict(&r, p, op, &s, RV_DTYPE_FP16), 0);
+	if (energy_j)
+		*energy_j = r.energy_j;
+	return r.latency_s;
+}
+
+static struct rv_sweep *sweep_of(const char *text)
+{
+	struct rv_sweep *s;
+
+	if (rv_sweep_parse(&s, text, strlen(text), "s.json") != 0)
+		fail_msg("%s", rv_error_last());
+	return s;
+}
+
+static struct rv_baseline *baseline_of(const char *text)
+{
+	struct rv_baseline *b;
+
+	if (rv_baseline_parse(&b, text, strlen(text), "b.csv") != 0)
+		fail_msg("%s", rv_error_last());
+	return b;
+}
+
+static void test_validate__bands(void **state)
+{
+	(void)state;
+	rv_assert_close(rv_band_of(RV_REGIME_ALU).latency, 0.10, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_ALU).energy, 0.15, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_L1).latency, 0.20, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_L2).energy, 0.25, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_DRAM).latency, 0.25, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_DRAM).energy, 0.30, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_LAUNCH).latency, 0.30, 0, 0);
+	rv_assert_close(rv_band_of(RV_REGIME_LAUNCH).energy, 0.40, 0, 0);
+}
+
+/* Finds the record of shape text in v. */
+static const struct rv_record *record_of(const struct rv_validation *v, const char *shape)
+{
+	for (size_t i = 0; i < v->n_records; i++) {
+		char s[80];
+
+		(void)rv_shape_format(s, sizeof(s), &v->records[i].shape);
+		if (strcmp(s, shape) == 0)
+			return &v->records[i];
+	}
+	fail_msg("no record for %s", shape);
+	return NULL;
+}
+
+static void test_validate__scoring_rules(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_summary sum;
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	char csv[4096];
+	double e_big, t_big = predicted_s(p, RV_OP_MATMUL, "4096x4096x1024", &e_big);
+	double t_alu = predicted_s(p, RV_OP_MATMUL, "64x2000x64", NULL);
+	double t_l2 = predicted_s(p, RV_OP_MATMUL, "256x256x256", NULL);
+	const struct rv_record *r;
+
+	(void)state;
+	s = sweep_of("{\"op\": \"matmul\", \"purpose\": \"validation\", \"shapes\": ["
+	             "{\"shape\": [64, 2000, 64], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"alu_bound\"}},"
+	             "{\"shape\": [256, 256, 256], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"l2_bound\"}},"
+	             "{\"shape\": [4096, 4096, 1024], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"l2_bound\"}},"
+	             "{\"shape\": [128, 128, 128], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"ambiguous\"}},"
+	             "{\"shape\": [128, 128, 128], \"dtype\": \"fp64\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"dram_bound\"}},"
+	             "{\"shape\": [512, 512, 512], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"dram_bound\"}},"
+	             "{\"shape\": [8, 8, 8], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"other\": \"launch_bound\"}}]}");
+	/* 64x2000x64: measured 5% slower than predicted and at 16.4 MFLOP it runs at
+	 * 16.4e6 / (1.05 t) = 0.48 of the 2e12 peak: ambiguous, a regime failure for an
+	 * alu_bound label. 256^3: 15% fast, ambiguous measurement, soft match for l2.
+	 * 4096x4096x1024: 20% slow, energy 10% high over > 1 ms: scored and passed. */
+	(void)snprintf(csv, sizeof(csv),
+	               "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+	               "toy_gpu,matmul,64x2000x64,fp16,%.17g,0.0,11,\n"
+	               "toy_gpu,matmul,256x256x256,fp16,%.17g,,11,\n"
+	               "toy_gpu,matmul,4096x4096x1024,fp16,%.17g,%.17g,11,\n",
+	               t_alu * 1.05, t_l2 / 1.15, t_big * 1.2, e_big / 1.1);
+	b = baseline_of(csv);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv"), 0);
+	assert_int_equal(v.n_records, 3);
+	assert_int_equal(v.skipped_ambiguous, 1);
+	assert_int_equal(v.skipped_unsupported, 1);
+	assert_int_equal(v.skipped_no_baseline, 1);
+
+	r = record_of(&v, "64x2000x64");
+	assert_int_equal(r->regime_label, RV_REGIME_ALU);
+	assert_int_equal(r->regime_measured, RV_REGIME_AMBIGUOUS);
+	assert_false(r->pass_regime);
+	assert_true(r->pass_latency);
+	rv_assert_close(r->latency_err, 1 / 1.05 - 1, 1e-12, 0);
+	assert_int_equal(r->pass_energy, RV_CHECK_SKIP);
+	assert_non_null(strstr(r->notes, "below the meter's resolution"));
+	assert_false(rv_record_passed(r));
+
+	r = record_of(&v, "256x256x256");
+	assert_int_equal(r->regime_measured, RV_REGIME_AMBIGUOUS);
+	assert_true(r->pass_regime);  /* soft match */
+	assert_true(r->pass_latency); /* 15% inside the 20% band of l2 */
+	assert_int_equal(r->pass_energy, RV_CHECK_SKIP);
+	assert_string_equal(r->notes, "energy not measured");
+	assert_true(rv_record_passed(r));
+
+	r = record_of(&v, "4096x4096x1024");
+	assert_true(r->pass_latency);
+	rv_assert_close(r->latency_err, 1 / 1.2 - 1, 1e-12, 0);
+	assert_int_equal(r->pass_energy, RV_CHECK_PASS);
+	rv_assert_close(r->energy_err, 0.1, 1e-12, 0);
+
+	assert_int_equal(rv_validation_summary(&v, &sum), 0);
+	assert_int_equal(sum.records, 3);
+	assert_int_equal(sum.passed, 2);
+	assert_int_equal(sum.failed, 1);
+	assert_int_equal(sum.energy_scored, 1);
+	assert_int_equal(sum.latency.n, 3);
+	rv_assert_close(sum.latency.median_ape, 0.15, 1e-12, 0);
+	rv_assert_close(sum.latency.within_10, 1.0 / 3, 1e-12, 0);
+	rv_assert_close(sum.latency.within_25, 1, 0, 0);
+	rv_assert_close(sum.energy.median_ape, 0.1, 1e-12, 0);
+	rv_validation_free(&v);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+static void test_validate__energy_window_and_failures(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	struct rv_cell *cells;
+	size_t n_cells;
+	char csv[4096];
+	double e, t = predicted_s(p, RV_OP_MATMUL, "256x256x256", &e);
+
+	(void)state;
+	s = sweep_of("{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": ["
+	             "{\"shape\": [256, 256, 256], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"l2_bound\"}},"
+	             "{\"shape\": [256, 256, 512], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	             "{\"toy_gpu\": \"l2_bound\"}}]}");
+	/* Both are short (under 1 ms); the first has a measured energy window, so its
+	 * energy is scored (and 50% off fails); the second has none and is skipped. Its
+	 * latency is 2x off: a latency failure. */
+	(void)snprintf(csv, sizeof(csv),
+	               "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes,"
+	               "energy_window_s\n"
+	               "toy_gpu,matmul,256x256x256,fp16,%.17g,%.17g,11,,1.5\n"
+	               "toy_gpu,matmul,256x256x512,fp16,%.17g,%.17g,11,,\n",
+	               t, e * 2, t * 4, e);
+	b = baseline_of(csv);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv"), 0);
+	assert_int_equal(v.n_records, 2);
+	assert_int_equal(v.records[0].pass_energy, RV_CHECK_FAIL);
+	rv_assert_close(v.records[0].energy_err, -0.5, 1e-12, 0);
+	assert_int_equal(v.records[1].pass_energy, RV_CHECK_SKIP);
+	assert_non_null(strstr(v.records[1].notes, "under 1 ms"));
+	assert_false(v.records[1].pass_latency);
+	assert_int_equal(rv_validation_cells(&v, &cells, &n_cells), 0);
+	assert_int_equal(n_cells, 1);
+	assert_int_equal(cells[0].regime, RV_REGIME_L2);
+	assert_int_equal(cells[0].n_total, 2);
+	assert_int_equal(cells[0].n_pass, 0);
+	assert_int_equal(cells[0].n_fail_energy, 1);
+	assert_int_equal(cells[0].n_fail_latency, 1);
+	free(cells);
+	rv_validation_free(&v);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+static void test_validate__foreign_rows_are_errors(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_sweep *s = sweep_of("{\"op\": \"matmul\", \"purpose\": \"validation\", "
+	                              "\"shapes\": []}");
+	struct rv_baseline *b = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                                    "trial_count,notes\n"
+	                                    "toy_gpu,matmul,1x1x1,fp16,1e-06,,1,\n"
+	                                    "other,matmul,1x1x2,fp16,1e-06,,1,\n");
+	struct rv_baseline *b2 = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                                     "trial_count,notes\n"
+	                                     "toy_gpu,vector_add,16,fp16,1e-06,,1,\n");
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	rv_assert_error(rv_validate(&v, p, s, "s.json", b, "b.csv"), RV_EPARSE,
+	                "b.csv:3: a row for hardware 'other' in a baseline validated for "
+	                "'toy_gpu'");
+	rv_assert_error(rv_validate(&v, p, s, "s.json", b2, "b2.csv"), RV_EPARSE,
+	                "b2.csv:2: a row for op 'vector_add' in a baseline validated for 'matmul'");
+	rv_validation_free(&v);
+	rv_baseline_free(b);
+	rv_baseline_free(b2);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+/* Pass counts of the model on the reference harness's calibration baselines,
+ * pinned as floors: a model change that lowers one fails here. Raise a floor
+ * when the model improves; never lower one without saying why in the commit. */
+static void test_validate__reference_floors(void **state)
+{
+	static const struct {
+		const char *hw, *op;
+		size_t records, regime, latency, energy_scored, energy;
+	} floors[] = {
+#include "validate_floors.inc"
+	};
+	const char *ref = rv_reference_dir();
+
+	(void)state;
+	RV_SKIP_WITHOUT_REFERENCE(ref);
+	for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		char path[4400];
+		struct rv_profile *p;
+		struct rv_sweep *s;
+		struct rv_baseline *b;
+		struct rv_validation v;
+		size_t regime = 0, latency = 0, energy = 0, scored = 0;
+
+		assert_int_equal(rv_profile_find(&p, rv_profile_dir(NULL), floors[i].hw), 0);
+		(void)snprintf(path, sizeof(path), "%s/sweeps/%s_calibration.json", ref,
+		               floors[i].op);
+		assert_int_equal(rv_sweep_load(&s, path), 0);
+		(void)snprintf(path, sizeof(path), "%s/baselines/%s_%s.csv", ref, floors[i].hw,
+		               floors[i].op);
+		assert_int_equal(rv_baseline_load(&b, path), 0);
+		memset(&v, 0, sizeof(v));
+		assert_int_equal(rv_validate(&v, p, s, "sweep", b, "baseline"), 0);
+		for (size_t r = 0; r < v.n_records; r++) {
+			regime += (size_t)v.records[r].pass_regime;
+			latency += (size_t)v.records[r].pass_latency;
+			scored += v.records[r].pass_energy != RV_CHECK_SKIP;
+			energy += v.records[r].pass_energy == RV_CHECK_PASS;
+		}
+		print_message("%s %s: %zu records, regime %zu, latency %zu, energy %zu of %zu\n",
+		              floors[i].hw, floors[i].op, v.n_records, regime, latency, energy,
+		              scored);
+		if (getenv("RV_PRINT_FLOORS"))
+			continue;
+		if (v.n_records != floors[i].records || regime < floors[i].regime ||
+		    latency < floors[i].latency || scored != floors[i].energy_scored ||
+		    energy < floors[i].energy)
+			fail_msg("%s %s fell below its floor (records %zu, regime >= %zu, latency "
+			         ">= %zu, energy scored %zu, energy >= %zu)",
+			         floors[i].hw, floors[i].op, floors[i].records, floors[i].regime,
+			         floors[i].latency, floors[i].energy_scored, floors[i].energy);
+		rv_validation_free(&v);
+		rv_baseline_free(b);
+		rv_sweep_free(s);
+		rv_profile_free(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_validate__bands),
+		cmocka_unit_test(test_validate__scoring_rules),
+		cmocka_unit_test(test_validate__energy_window_and_failures),
+		cmocka_unit_test(test_validate__foreign_rows_are_errors),
+		cmocka_unit_test(test_validate__reference_floors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
