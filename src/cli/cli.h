@@ -59,6 +59,7 @@ int rv_cli_main(int argc, char **argv);
 /* Commands. */
 int rv_cmd_hw(int argc, char **argv);
 int rv_cmd_baseline(int argc, char **argv);
+int rv_cmd_calibrate(int argc, char **argv);
 int rv_cmd_classify(int argc, char **argv);
 int rv_cmd_predict(int argc, char **argv);
 int rv_cmd_validate(int argc, char **argv);

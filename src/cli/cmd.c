@@ -14,6 +14,7 @@ static const struct rv_cmd rv_cmds[] = {
 	{ "classify", rv_cmd_classify, "Classify one shape's regime on a target" },
 	{ "predict",  rv_cmd_predict,  "Predict latency and energy of one shape on a target" },
 	{ "validate", rv_cmd_validate, "Score the model against baselines, per regime" },
+	{ "calibrate", rv_cmd_calibrate, "Fit model parameters on calibration rows only" },
 	{ "version",  rv_cmd_version,  "Print version, commit and enabled backends" },
 	{ "help",     rv_cmd_help,     "Show help for a command" },
 	{ NULL, NULL, NULL },

@@ -115,7 +115,7 @@ static int hw_show(int argc, char **argv)
 
 	if (rc)
 		return rc == 1 ? RV_EXIT_OK : rc;
-	if (rv_profile_find(&p, rv_profile_dir(res.value[0]), res.args[0]) < 0)
+	if (rv_profile_find(&p, rv_profile_dir(res.value[0]), res.args[0], RV_PROFILE_FIT) < 0)
 		return rv_cli_fail("hw show");
 	hw_print(p);
 	rv_profile_free(p);

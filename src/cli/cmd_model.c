@@ -12,7 +12,7 @@
 #include "model/classify.h"
 #include "model/predict.h"
 
-enum { OPT_HW, OPT_OP, OPT_SHAPE, OPT_DTYPE, OPT_HWDIR, OPT_FORMAT };
+enum { OPT_HW, OPT_OP, OPT_SHAPE, OPT_DTYPE, OPT_HWDIR, OPT_FORMAT, OPT_NOFIT };
 
 static const struct rv_opt model_opts[] = {
 	{ "hw", 0, "KEY", "hardware key or profile file (required)" },
@@ -21,6 +21,7 @@ static const struct rv_opt model_opts[] = {
 	{ "dtype", 0, "D", "element type (default: the profile's default dtype)" },
 	{ "hardware-dir", 0, "DIR", "folder of hardware profiles" },
 	{ "format", 0, "F", "text (default) or json" },
+	{ "no-fit", 0, NULL, "ignore hardware/<key>.fit.json: the hand-edited profile alone" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -59,7 +60,8 @@ static int model_args(struct model_args *a, const struct rv_cmd_spec *spec, int 
 	if (rv_op_parse(res.value[OPT_OP], &a->op) < 0 ||
 	    rv_shape_parse(res.value[OPT_SHAPE], a->op, &a->shape) < 0 ||
 	    (res.value[OPT_DTYPE] && rv_dtype_parse(res.value[OPT_DTYPE], &a->dtype) < 0) ||
-	    rv_profile_find(&a->p, rv_profile_dir(res.value[OPT_HWDIR]), res.value[OPT_HW]) < 0)
+	    rv_profile_find(&a->p, rv_profile_dir(res.value[OPT_HWDIR]), res.value[OPT_HW],
+	                    res.value[OPT_NOFIT] ? 0 : RV_PROFILE_FIT) < 0)
 		return rv_cli_fail(cmd);
 	if (!res.value[OPT_DTYPE])
 		a->dtype = a->p->default_dtype;

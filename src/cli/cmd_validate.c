@@ -15,7 +15,18 @@
 #include "report/report.h"
 #include "sweep/sweep.h"
 
-enum { OPT_HW, OPT_OP, OPT_PURPOSE, OPT_ALL, OPT_FORMAT, OPT_OUTPUT, OPT_BDIR, OPT_SDIR, OPT_HDIR };
+enum {
+	OPT_HW,
+	OPT_OP,
+	OPT_PURPOSE,
+	OPT_ALL,
+	OPT_FORMAT,
+	OPT_OUTPUT,
+	OPT_BDIR,
+	OPT_SDIR,
+	OPT_HDIR,
+	OPT_NOFIT
+};
 
 static const struct rv_opt validate_opts[] = {
 	{ "hw", 0, "KEY", "hardware key" },
@@ -120,6 +131,7 @@ struct cache {
 	struct rv_profile *profiles[64];
 	size_t n_profiles;
 	struct rv_sweep *sweeps[RV_OP_COUNT][RV_PURPOSE_COUNT];
+	unsigned fit_flags;
 };
 
 static void cache_free(struct cache *c)
@@ -143,7 +155,7 @@ static int cache_profile(struct cache *c, const struct rv_profile **out, const c
 			return 0;
 		}
 	}
-	if ((err = rv_profile_find(&p, hdir, hw)) < 0)
+	if ((err = rv_profile_find(&p, hdir, hw, c->fit_flags)) < 0)
 		return err;
 	if (c->n_profiles == sizeof(c->profiles) / sizeof(c->profiles[0])) {
 		rv_profile_free(p);
@@ -265,6 +277,7 @@ int rv_cmd_validate(int argc, char **argv)
 
 	memset(&v, 0, sizeof(v));
 	memset(&cache, 0, sizeof(cache));
+	cache.fit_flags = res.value[OPT_NOFIT] ? 0 : RV_PROFILE_FIT;
 	if (res.value[OPT_HW] && res.value[OPT_OP]) {
 		jobs = calloc(1, sizeof(*jobs));
 		if (!jobs)

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/strnum.h" /* RV_DOUBLE_STR */
+#include "hw/fit.h"
 #include "io/json.h"
 
 #define RV_PROFILE_SCHEMA "roofval.hardware/1"
@@ -92,6 +93,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->overhead_provenance);
 	free(p->power_provenance);
 	free(p->gemm.provenance);
+	free(p->fit_path);
 	free(p);
 }
 
@@ -358,20 +360,31 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "half_efficiency_m",
 		                            "half_efficiency_n",
 		                            "half_efficiency_k",
+		                            "tile_edge_overhead",
 		                            "provenance",
 		                            NULL };
+	static const char *const required[] = { "tiles",
+		                                "tiles_per_unit",
+		                                "half_efficiency_m",
+		                                "half_efficiency_n",
+		                                "half_efficiency_k",
+		                                "provenance",
+		                                NULL };
 	struct rv_gemm *g = &p->gemm;
 	json_t *tiles, *t;
 	int64_t tpu;
 	size_t i;
 	int err;
 
-	if ((err = rv_json_check_object(d, obj, "gemm", keys, keys)) < 0 ||
+	if ((err = rv_json_check_object(d, obj, "gemm", keys, required)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm", "tiles_per_unit", 1, 64, &tpu, NULL)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_m", &g->half_m)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_n", &g->half_n)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_k", &g->half_k)) < 0 ||
 	    (err = profile_provenance(d, obj, "gemm", &g->provenance)) < 0)
+		return err;
+	if (json_object_get(obj, "tile_edge_overhead") &&
+	    (err = profile_nonneg(d, obj, "gemm", "tile_edge_overhead", &g->tile_edge)) < 0)
 		return err;
 	g->tiles_per_unit = (unsigned)tpu;
 	tiles = json_object_get(obj, "tiles");
@@ -521,6 +534,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	                                &p->call_overhead_s)) < 0 ||
 	    (err = profile_provenance(d, over, "call_overhead", &p->overhead_provenance)) < 0)
 		return err;
+	for (int o = 0; o < RV_OP_COUNT; o++)
+		p->op_overhead_s[o] = p->call_overhead_s;
 	if ((err = profile_power(p, d, json_object_get(root, "power"))) < 0)
 		return err;
 	return profile_gemm(p, d, json_object_get(root, "gemm"));
@@ -561,27 +576,58 @@ const char *rv_profile_dir(const char *opt)
 	return RV_DATA_DIR "/hardware";
 }
 
-int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path)
+void rv_profile_fit_path(char *out, size_t size, const char *profile_path)
+{
+	size_t len = strlen(profile_path);
+
+	if (len > 5 && strcmp(profile_path + len - 5, ".json") == 0)
+		len -= 5;
+	(void)snprintf(out, size, "%.*s.fit.json", (int)len, profile_path);
+}
+
+/* Applies the fit file beside p when there is one. */
+static int profile_maybe_fit(struct rv_profile *p)
+{
+	char fit[4096];
+	FILE *fp;
+
+	rv_profile_fit_path(fit, sizeof(fit), p->path);
+	fp = fopen(fit, "r");
+	if (!fp)
+		return errno == ENOENT ? 0 : rv_error_errno(errno, "cannot open %s", fit);
+	(void)fclose(fp);
+	return rv_fit_apply(p, fit);
+}
+
+int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path,
+                    unsigned flags)
 {
 	char path[4096];
 	size_t len = strlen(key_or_path);
 	int err;
 
 	*out = NULL;
-	if (strchr(key_or_path, '/') || (len > 5 && strcmp(key_or_path + len - 5, ".json") == 0))
-		return rv_profile_load(out, key_or_path);
+	if (strchr(key_or_path, '/') || (len > 5 && strcmp(key_or_path + len - 5, ".json") == 0)) {
+		(void)snprintf(path, sizeof(path), "%s", key_or_path);
+		goto load;
+	}
 	if (len == 0 || strspn(key_or_path, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
 		return rv_error_set(
 		        RV_ENOENT,
 		        "'%s' is not a hardware key (a-z, 0-9, _); run 'roofval hw list'",
 		        key_or_path);
 	(void)snprintf(path, sizeof(path), "%s/%s.json", dir, key_or_path);
+load:
 	err = rv_profile_load(out, path);
-	if (err == RV_ENOENT)
+	if (err == RV_ENOENT && path[0] && strcmp(path, key_or_path) != 0)
 		return rv_error_set(RV_ENOENT,
 		                    "no hardware profile '%s' in %s; run 'roofval hw list' for the "
 		                    "known keys",
 		                    key_or_path, dir);
+	if (err == 0 && (flags & RV_PROFILE_FIT) && (err = profile_maybe_fit(*out)) < 0) {
+		rv_profile_free(*out);
+		*out = NULL;
+	}
 	return err;
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/dtype.h"
+#include "core/op.h"
 
 enum rv_hw_class { RV_HW_CPU, RV_HW_GPU, RV_HW_JETSON, RV_HW_ACCELERATOR, RV_HW_CLASS_COUNT };
 enum rv_backend {
@@ -39,13 +40,15 @@ struct rv_memory_tier {
 #define RV_GEMM_MAX_TILES 8
 
 /* How the target's GEMM library executes: output tiles, how many run at once
- * per compute unit, and the dimensions at which small-M, small-N and small-K
- * efficiency falls to one half (0: no such penalty). */
+ * per compute unit, the dimensions at which small-M, small-N and small-K
+ * efficiency falls to one half (0: no such penalty), and the per-tile cost
+ * of loading panels, in elements of tile edge (optional, 0: none). */
 struct rv_gemm {
 	unsigned tile_m[RV_GEMM_MAX_TILES], tile_n[RV_GEMM_MAX_TILES];
 	size_t n_tiles;
 	unsigned tiles_per_unit;
 	double half_m, half_n, half_k;
+	double tile_edge;
 	char *provenance;
 };
 
@@ -67,7 +70,11 @@ struct rv_profile {
 	size_t n_memory;
 	double call_overhead_s;
 	char *overhead_provenance;
+	/* Per-call overhead of each op: call_overhead_s unless a fit sets one (the
+	 * framework path differs by op: mm, addmm, add). */
+	double op_overhead_s[RV_OP_COUNT];
 	struct rv_gemm gemm;
+	char *fit_path; /* the fit file applied, or NULL */
 	double idle_W, static_W, tdp_W;
 	char *power_provenance;
 };
@@ -81,8 +88,14 @@ void rv_profile_free(struct rv_profile *p);
  * hardware/ folder of the source tree this binary was built from. */
 const char *rv_profile_dir(const char *opt);
 /* Loads a profile by key from dir, or by path when key_or_path contains '/'
- * or ends in ".json". RV_ENOENT names the folder and how to list keys. */
-int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path);
+ * or ends in ".json". RV_ENOENT names the folder and how to list keys. With
+ * RV_PROFILE_FIT in flags, the generated fit file beside it (<key>.fit.json,
+ * written by roofval calibrate) is applied when it exists. */
+#define RV_PROFILE_FIT 1u
+int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path,
+                    unsigned flags);
+/* The path of the fit file of the profile at profile_path, in out. */
+void rv_profile_fit_path(char *out, size_t size, const char *profile_path);
 /* Sorted paths of the *.json profiles in dir (generated *.fit.json files are
  * skipped). Free with rv_profile_paths_free(). */
 int rv_profile_paths(char ***out, size_t *n, const char *dir);

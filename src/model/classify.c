@@ -28,7 +28,7 @@ int rv_classify(struct rv_classification *out, const struct rv_profile *p, enum 
 	r.flop = fp.ref_flop;
 	r.working_set_B = fp.ref_working_set_B;
 	r.intensity_flop_per_B = fp.ref_intensity_flop_per_B;
-	r.launch_threshold_s = RV_CLASSIFY_LAUNCH_OVERHEADS * p->call_overhead_s;
+	r.launch_threshold_s = RV_CLASSIFY_LAUNCH_OVERHEADS * p->op_overhead_s[op];
 	if (n_cache >= 1)
 		r.l1_capacity_B = p->memory[0].capacity_B;
 	if (n_cache >= 2)

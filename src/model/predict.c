@@ -51,9 +51,23 @@ static double miss_share(const struct rv_profile *p, size_t i, double working_se
 	return fmax(0.0, 1.0 - inner_B / working_set_B);
 }
 
+/* Capacity of tier i that one unit's blocking can use: the last cache tier
+ * is shared by all units (CPU L3, GPU L2); the tiers inside it are private
+ * to a unit (L1 and a CPU's L2 per core, L1 per SM). */
+static double block_capacity_B(const struct rv_profile *p, size_t i)
+{
+	int llc = i + 2 == p->n_memory; /* the tier just inside dram */
+
+	return llc ? p->memory[i].capacity_B : p->memory[i].capacity_B / p->compute_units;
+}
+
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
- * tile (tm, tn): A is re-read once per block column, B once per block row,
- * C written once (twice beyond L1 where writes allocate), bias read once. */
+ * tile (tm, tn). L1 feeds the tile's panels to the registers, so it serves A
+ * once per tile column and B once per tile row. Each outer tier serves the
+ * tier inside it, which holds a square block of C with its panels (3 b^2
+ * elements of the inner tier's capacity, at least one tile): A is re-read
+ * once per block column, B once per block row. C is written once (twice
+ * beyond L1 where writes allocate); the bias is read once. */
 static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, double m,
                          double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
                          double working_set_B)
@@ -61,10 +75,8 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
 
-		/* Beyond the first two tiers, the tier inside holds a square block of C
-		 * with its panels (3 b^2 elements), larger than one tile. */
-		if (i >= 2) {
-			double b = floor(sqrt(p->memory[i - 1].capacity_B / (3 * e)));
+		if (i >= 1) {
+			double b = floor(sqrt(block_capacity_B(p, i - 1) / (3 * e)));
 
 			bm = fmax(tm, fmin(b, m));
 			bn = fmax(tn, fmin(b, n));
@@ -128,10 +140,14 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		double waves = ceil_div(tiles, slots);
 		double body_s;
 
-		/* Each wave takes one tile's time on one slot, whose share of the
-		 * effective peak is 1 / slots. */
-		cand.compute_s =
-		        waves * (2.0 * tm * tn * k) / (c->effective_flop_per_s / slots) / eff_small;
+		/* A tile's work grows with its area and the cost of staging its panels
+		 * with its edges, so a small tile runs at 1 / (1 + e / tm + e / tn) of
+		 * the rate. Each wave takes one tile's time on one slot, whose share of
+		 * the effective peak is 1 / slots. */
+		double eff_edge = 1.0 / (1.0 + g->tile_edge / tm + g->tile_edge / tn);
+
+		cand.compute_s = waves * (2.0 * tm * tn * k) / (c->effective_flop_per_s / slots) /
+		                 (eff_small * eff_edge);
 		cand.tile_m = tm;
 		cand.tile_n = tn;
 		cand.tiles = (uint64_t)tiles;
@@ -139,6 +155,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand.eff_tile = m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn);
 		cand.eff_wave = tiles / (waves * slots);
 		cand.eff_small = eff_small;
+		cand.eff_edge = eff_edge;
 		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn,
 		             r->footprint.working_set_B);
 		body_s = body_time(&cand, p);
@@ -180,7 +197,7 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 	} else {
 		body_s = gemm_body(&r, p, c, s, op, e);
 	}
-	r.overhead_s = p->call_overhead_s;
+	r.overhead_s = p->op_overhead_s[op];
 	r.latency_s = r.overhead_s + body_s;
 	if (r.overhead_s > body_s)
 		r.binding = RV_BOUND_OVERHEAD;

@@ -7,7 +7,8 @@
  * GEMMs (matmul, linear) run as output tiles spread over the compute units in
  * waves; compute time counts whole tiles and whole waves, and small M, N, K
  * lose efficiency as d / (d + half_d). Traffic at each tier comes from reuse:
- * the panels of A and B are re-read once per block of the inner tier, and a
+ * the panels of A and B are re-read once per block that the inner tier holds
+ * (per unit for private tiers, whole for the shared last-level cache), and a
  * tier serves nothing when the working set already fits inside the tier
  * below it (except L1, which is not relied on across calls). Every
  * coefficient comes from the profile (and its fit). Pure: no I/O. */
@@ -38,6 +39,7 @@ struct rv_prediction {
 	unsigned tile_m, tile_n;
 	uint64_t tiles, waves;
 	double eff_tile, eff_wave, eff_small; /* the efficiencies applied to compute */
+	double eff_edge;                      /* panel staging of the chosen tile */
 	/* Terms of the energy. */
 	double static_j, flop_j, bytes_j;
 	struct rv_footprint footprint;

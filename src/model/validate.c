@@ -46,11 +46,12 @@ void rv_validation_free(struct rv_validation *v)
 /* The regime a measurement shows: launch-bound under 5 x the per-call
  * overhead, alu- or dram-bound at 70% of the datasheet rate, else ambiguous. */
 static enum rv_regime measured_regime(const struct rv_profile *p, const struct rv_compute *c,
-                                      const struct rv_footprint *fp, double latency_s)
+                                      enum rv_op op, const struct rv_footprint *fp,
+                                      double latency_s)
 {
 	const struct rv_memory_tier *dram = &p->memory[p->n_memory - 1];
 
-	if (latency_s < RV_CLASSIFY_LAUNCH_OVERHEADS * p->call_overhead_s)
+	if (latency_s < RV_CLASSIFY_LAUNCH_OVERHEADS * p->op_overhead_s[op])
 		return RV_REGIME_LAUNCH;
 	if (fp->ref_flop / (latency_s * c->peak_flop_per_s) >= RV_MEASURED_BOUND_SHARE)
 		return RV_REGIME_ALU;
@@ -225,7 +226,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.shape = e->shape;
 		r.dtype = e->dtype;
 		r.regime_label = label->regime;
-		r.regime_measured = measured_regime(p, c, &pred.footprint, row->latency_s);
+		r.regime_measured = measured_regime(p, c, s->op, &pred.footprint, row->latency_s);
 		r.band = rv_band_of(label->regime);
 		r.latency_pred_s = pred.latency_s;
 		r.latency_meas_s = row->latency_s;

@@ -169,7 +169,47 @@ if [ -d "$ref/baselines" ]; then
 	check 1 "a row for hardware 'i7_12700k' in a baseline validated for 'jetson_orin_nano_8gb'" "" -- validate --hw jetson_orin_nano_8gb --op matmul --purpose calibration --baseline-dir "$scratch/foreign" --sweep-dir "$ref/sweeps"
 	cp "$ref/baselines/i7_12700k_matmul.csv" "$scratch/foreign/i7_12700k_linear.csv"
 	check 1 "a row for op 'matmul' in a baseline validated for 'linear'" "" -- validate --hw i7_12700k --op linear --purpose calibration --baseline-dir "$scratch/foreign" --sweep-dir "$ref/sweeps"
-	# A validation report with every record passing exits 0: validate rows predicted exactly.
+
+	# Calibration, in a copy of the hardware folder.
+	repo=$(cd "$data/../.." && pwd)
+	mkdir -p "$scratch/hwcal"
+	cp "$repo/hardware/i7_12700k.json" "$scratch/hwcal/"
+	check 2 "calibrate: --hw is required" "" -- calibrate
+	check 0 "" "dry run: nothing written" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" --dry-run
+	if [ -e "$scratch/hwcal/i7_12700k.fit.json" ]; then
+		fail=$((fail + 1))
+		echo "FAIL calibrate --dry-run wrote a fit file"
+	else pass=$((pass + 1)); fi
+	check 0 "" "wrote $scratch/hwcal/i7_12700k.fit.json" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}"
+	check 0 "" "leave-one-out" -- calibrate --hw i7_12700k --op vector_add --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/va.fit.json"
+	# The committed fit file is what calibrate makes of the reference rows (but its date).
+	if diff <(grep -v '"date"' "$scratch/hwcal/i7_12700k.fit.json") \
+		<(grep -v '"date"' "$repo/hardware/i7_12700k.fit.json") >/dev/null; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL hardware/i7_12700k.fit.json is not what calibrate makes of the reference rows"
+	fi
+	SOURCE_DATE_EPOCH=0 "$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/a.json" >/dev/null
+	SOURCE_DATE_EPOCH=0 "$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/b.json" >/dev/null
+	if cmp -s "$scratch/a.json" "$scratch/b.json" && grep -q '"date": "1970-01-01"' "$scratch/a.json"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL calibrate is not byte-for-byte deterministic"
+	fi
+	check 1 "no baselines of i7_12700k in $scratch/nobase" "" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" --baseline-dir "$scratch/nobase" --sweep-dir "$ref/sweeps"
+	check 1 "no baseline $scratch/nobase/i7_12700k_linear.csv" "" -- calibrate --hw i7_12700k --op linear --hardware-dir "$scratch/hwcal" --baseline-dir "$scratch/nobase" --sweep-dir "$ref/sweeps"
+	# predict and validate use the fit unless told not to.
+	a=$("$roofval" predict --hw i7_12700k --op matmul --shape 256x256x256 --hardware-dir "$scratch/hwcal")
+	b=$("$roofval" predict --hw i7_12700k --op matmul --shape 256x256x256 --hardware-dir "$scratch/hwcal" --no-fit)
+	if [ "$a" != "$b" ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1))
+		echo "FAIL predict gives the same with and without the fit"
+	fi
+	echo '{"schema": "roofval.fit/1", "hardware": "i7_12700k", "parameters": {"power.static_W": {"value": 500}}}' >"$scratch/hwcal/i7_12700k.fit.json"
+	check 1 "i7_12700k.fit.json:1:97: parameters.power.static_W.value: power.static_W = 500 W is above tdp_W (125 W)" "" -- predict --hw i7_12700k --op matmul --shape 8x8x8 --hardware-dir "$scratch/hwcal"
+	check 0 "" "bound by" -- predict --hw i7_12700k --op matmul --shape 8x8x8 --hardware-dir "$scratch/hwcal" --no-fit
 fi
 
 # Every reference baseline normalizes to the same bytes.

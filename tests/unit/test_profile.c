@@ -131,7 +131,7 @@ static void test_profile__shipped_i7_12700k(void **state)
 	const struct rv_memory_tier *m;
 
 	(void)state;
-	assert_int_equal(rv_profile_find(&p, RV_DATA_DIR "/hardware", "i7_12700k"), 0);
+	assert_int_equal(rv_profile_find(&p, RV_DATA_DIR "/hardware", "i7_12700k", 0), 0);
 	assert_string_equal(p->key, "i7_12700k");
 	assert_int_equal(p->hw_class, RV_HW_CPU);
 	assert_int_equal(p->capture_backend, RV_BACKEND_CPU);
@@ -162,7 +162,7 @@ static void test_profile__shipped_h200(void **state)
 	const struct rv_memory_tier *m;
 
 	(void)state;
-	assert_int_equal(rv_profile_find(&p, RV_DATA_DIR "/hardware", "h200_sxm_141gb"), 0);
+	assert_int_equal(rv_profile_find(&p, RV_DATA_DIR "/hardware", "h200_sxm_141gb", 0), 0);
 	assert_int_equal(p->hw_class, RV_HW_GPU);
 	assert_int_equal(p->capture_backend, RV_BACKEND_CUDA);
 	assert_int_equal(p->default_dtype, RV_DTYPE_FP16);
@@ -419,7 +419,7 @@ static void test_profile__find_by_key(void **state)
 
 	(void)state;
 	(void)snprintf(dir, sizeof(dir), "%s/hardware/good", RV_TEST_DATA_DIR);
-	assert_int_equal(rv_profile_find(&p, dir, "tiny_gpu"), 0);
+	assert_int_equal(rv_profile_find(&p, dir, "tiny_gpu", 0), 0);
 	assert_string_equal(p->key, "tiny_gpu");
 	assert_string_equal(p->path, rv_fixture_path("hardware/good/tiny_gpu.json"));
 	rv_profile_free(p);
@@ -431,19 +431,19 @@ static void test_profile__find_by_path(void **state)
 
 	(void)state;
 	/* A path with '/' is loaded as it is: the folder argument is not used. */
-	assert_int_equal(
-	        rv_profile_find(&p, "/nonexistent", rv_fixture_path("hardware/good/tiny_cpu.json")),
-	        0);
+	assert_int_equal(rv_profile_find(&p, "/nonexistent",
+	                                 rv_fixture_path("hardware/good/tiny_cpu.json"), 0),
+	                 0);
 	assert_string_equal(p->key, "tiny_cpu");
 	rv_profile_free(p);
 	/* So are errors: the loader's message, not "no hardware profile". */
 	rv_assert_error(rv_profile_find(&p, "/nonexistent",
-	                                rv_fixture_path("hardware/bad/unknown_class.json")),
+	                                rv_fixture_path("hardware/bad/unknown_class.json"), 0),
 	                RV_EPARSE, "class: 'tpu' is not one of");
 	assert_null(p);
 	/* A name ending in .json is a path too, relative to the working folder. */
 	assert_int_equal(
-	        rv_profile_find(&p, rv_fixture_path("hardware/good"), "no_such_profile.json"),
+	        rv_profile_find(&p, rv_fixture_path("hardware/good"), "no_such_profile.json", 0),
 	        RV_ENOENT);
 	assert_null(strstr(rv_error_last(), "hardware/good"));
 	assert_null(p);
@@ -456,7 +456,8 @@ static void test_profile__find_unknown_key(void **state)
 
 	(void)state;
 	(void)snprintf(dir, sizeof(dir), "%s/hardware/good", RV_TEST_DATA_DIR);
-	rv_assert_error(rv_profile_find(&p, dir, "no_such_target"), RV_ENOENT, "roofval hw list");
+	rv_assert_error(rv_profile_find(&p, dir, "no_such_target", 0), RV_ENOENT,
+	                "roofval hw list");
 	assert_non_null(strstr(rv_error_last(), "'no_such_target'"));
 	assert_non_null(strstr(rv_error_last(), dir));
 	assert_null(p);
@@ -472,7 +473,7 @@ static void test_profile__find_bad_key(void **state)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		struct rv_profile *p = &sentinel;
 
-		rv_assert_error(rv_profile_find(&p, dir, keys[i]), RV_ENOENT,
+		rv_assert_error(rv_profile_find(&p, dir, keys[i], 0), RV_ENOENT,
 		                "is not a hardware key (a-z, 0-9, _); run 'roofval hw list'");
 		assert_null(p);
 	}
@@ -522,7 +523,7 @@ static void test_profile__paths_skip_fit_and_dot_files(void **state)
 
 	/* The copies are found by key in the scratch folder too. */
 	(void)snprintf(want, sizeof(want), "%s/tiny_cpu.json", dir);
-	assert_int_equal(rv_profile_find(&p, dir, "tiny_cpu"), 0);
+	assert_int_equal(rv_profile_find(&p, dir, "tiny_cpu", 0), 0);
 	assert_string_equal(p->path, want);
 	rv_profile_free(p);
 }

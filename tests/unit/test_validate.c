@@ -259,7 +259,8 @@ static void test_validate__reference_floors(void **state)
 		struct rv_validation v;
 		size_t regime = 0, latency = 0, energy = 0, scored = 0;
 
-		assert_int_equal(rv_profile_find(&p, rv_profile_dir(NULL), floors[i].hw), 0);
+		assert_int_equal(
+		        rv_profile_find(&p, rv_profile_dir(NULL), floors[i].hw, RV_PROFILE_FIT), 0);
 		(void)snprintf(path, sizeof(path), "%s/sweeps/%s_calibration.json", ref,
 		               floors[i].op);
 		assert_int_equal(rv_sweep_load(&s, path), 0);

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/* Model parameters by name, and fit files. */
+#include "hw/fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "io/json.h"
+
+/* Splits "a.b.c" into at most 4 parts in buf; returns the count. */
+static int fit_split(char *buf, size_t size, const char *name, char *parts[4])
+{
+	int n = 0;
+	char *p = buf;
+
+	(void)snprintf(buf, size, "%s", name);
+	while (n < 4) {
+		parts[n++] = p;
+		p = strchr(p, '.');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return p ? 5 : n; /* 5: more parts than any name has */
+}
+
+static int fit_tier(const struct rv_profile *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_memory; i++)
+		if (strcmp(rv_tier_name(p->memory[i].tier), name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int fit_compute(const struct rv_profile *p, const char *name)
+{
+	enum rv_dtype d;
+
+	if (rv_dtype_parse(name, &d) < 0)
+		return -1;
+	for (size_t i = 0; i < p->n_compute; i++)
+		if (p->compute[i].dtype == d)
+			return (int)i;
+	return -1;
+}
+
+int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *name)
+{
+	char buf[96], *x[4];
+	int n = fit_split(buf, sizeof(buf), name, x), i;
+	enum rv_op op;
+
+	memset(out, 0, sizeof(*out));
+	(void)snprintf(out->name, sizeof(out->name), "%s", name);
+	out->upper = HUGE_VAL;
+	if (n == 3 && strcmp(x[0], "call_overhead") == 0 && strcmp(x[2], "latency_s") == 0 &&
+	    rv_op_parse(x[1], &op) == 0) {
+		out->slot = &p->op_overhead_s[op];
+		out->upper = 1.0;
+		out->upper_what = "1 s";
+		out->unit = "s";
+	} else if (n == 3 && strcmp(x[0], "compute") == 0 &&
+	           strcmp(x[2], "effective_flop_per_s") == 0 && (i = fit_compute(p, x[1])) >= 0) {
+		out->slot = &p->compute[i].effective_flop_per_s;
+		out->upper = p->compute[i].peak_flop_per_s;
+		out->upper_what = "the datasheet peak";
+		out->unit = "FLOP/s";
+	} else if (n == 3 && strcmp(x[0], "memory") == 0 && strcmp(x[2], "effective_bw_Bps") == 0 &&
+	           (i = fit_tier(p, x[1])) >= 0) {
+		out->slot = &p->memory[i].effective_bw_Bps;
+		out->upper = p->memory[i].bw_Bps;
+		out->upper_what = "the tier's datasheet bandwidth";
+		out->unit = "B/s";
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_m") == 0) {
+		out->slot = &p->gemm.half_m;
+		out->allow_zero = 1;
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_n") == 0) {
+		out->slot = &p->gemm.half_n;
+		out->allow_zero = 1;
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_k") == 0) {
+		out->slot = &p->gemm.half_k;
+		out->allow_zero = 1;
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "tile_edge_overhead") == 0) {
+		out->slot = &p->gemm.tile_edge;
+		out->allow_zero = 1;
+	} else if (n == 2 && strcmp(x[0], "power") == 0 && strcmp(x[1], "static_W") == 0) {
+		out->slot = &p->static_W;
+		out->upper = p->tdp_W;
+		out->upper_what = "tdp_W";
+		out->unit = "W";
+	} else if (n == 3 && strcmp(x[0], "power") == 0 && strcmp(x[1], "energy_per_flop_J") == 0 &&
+	           (i = fit_compute(p, x[2])) >= 0) {
+		out->slot = &p->compute[i].energy_per_flop_J;
+		out->unit = "J";
+	} else if (n == 3 && strcmp(x[0], "power") == 0 && strcmp(x[1], "energy_per_byte_J") == 0 &&
+	           (i = fit_tier(p, x[2])) >= 0) {
+		out->slot = &p->memory[i].energy_per_byte_J;
+		out->unit = "J";
+	} else {
+		return rv_error_set(RV_ENOENT, "'%s' is not a model parameter of %s", name, p->key);
+	}
+	if (!out->unit)
+		out->unit = "";
+	return 0;
+}
+
+int rv_param_check(const struct rv_param *prm, double value)
+{
+	if (prm->allow_zero && fpclassify(value) == FP_ZERO)
+		return 0;
+	if (!isfinite(value) || !(value > 0))
+		return rv_error_set(RV_ERANGE, "%s = %.6g %s is not a positive finite value",
+		                    prm->name, value, prm->unit);
+	if (value > prm->upper)
+		return rv_error_set(RV_ERANGE, "%s = %.6g %s is above %s (%.6g %s)", prm->name,
+		                    value, prm->unit, prm->upper_what, prm->upper, prm->unit);
+	return 0;
+}
+
+static int fit_apply_doc(struct rv_profile *p, struct rv_json_doc *d)
+{
+	static const char *const keys[] = { "schema",    "hardware",   "generated_by", "date",
+		                            "baselines", "parameters", "latency",      "energy",
+		                            "residuals", NULL };
+	static const char *const required[] = { "schema", "hardware", "parameters", NULL };
+	static const char *const pkeys[] = { "value", "uncertainty", "profile", NULL };
+	static const char *const preq[] = { "value", NULL };
+	json_t *root = rv_json_doc_root(d), *params, *v;
+	const char *s, *name;
+	int err;
+
+	if ((err = rv_json_check_object(d, root, "", keys, required)) < 0 ||
+	    (err = rv_json_get_string(d, root, "", "schema", &s, NULL)) < 0)
+		return err;
+	if (strcmp(s, RV_FIT_SCHEMA) != 0)
+		return rv_json_error(d, "schema", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "'%s' is not %s; recalibrate with this roofval", s,
+		                     RV_FIT_SCHEMA);
+	if ((err = rv_json_get_string(d, root, "", "hardware", &s, NULL)) < 0)
+		return err;
+	if (strcmp(s, p->key) != 0)
+		return rv_json_error(d, "hardware", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "a fit of '%s', not of '%s'; recalibrate %s", s, p->key,
+		                     p->key);
+	params = json_object_get(root, "parameters");
+	if (!json_is_object(params))
+		return rv_json_error(d, "parameters", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an object {name: {value, uncertainty, profile}}");
+	json_object_foreach(params, name, v)
+	{
+		char path[160], vpath[176];
+		struct rv_param prm;
+		double value;
+
+		rv_json_path_key(path, sizeof(path), "parameters", name);
+		if (rv_param_resolve(&prm, p, name) < 0)
+			return rv_json_error(d, path, RV_JSON_AT_KEY, RV_EPARSE, "%s",
+			                     rv_error_last());
+		if ((err = rv_json_check_object(d, v, path, pkeys, preq)) < 0)
+			return err;
+		rv_json_path_key(vpath, sizeof(vpath), path, "value");
+		if (!json_is_number(json_object_get(v, "value")))
+			return rv_json_error(d, vpath, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "expected a number");
+		value = json_number_value(json_object_get(v, "value"));
+		if (rv_param_check(&prm, value) < 0)
+			return rv_json_error(d, vpath, RV_JSON_AT_VALUE, RV_ERANGE, "%s",
+			                     rv_error_last());
+		*prm.slot = value;
+	}
+	return 0;
+}
+
+int rv_fit_apply(struct rv_profile *p, const char *path)
+{
+	struct rv_json_doc *d = NULL;
+	int err = rv_json_doc_load(&d, path);
+
+	if (err == 0)
+		err = fit_apply_doc(p, d);
+	rv_json_doc_free(d);
+	if (err < 0)
+		return err;
+	free(p->fit_path);
+	p->fit_path = malloc(strlen(path) + 1);
+	if (!p->fit_path)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	memcpy(p->fit_path, path, strlen(path) + 1);
+	return 0;
+}

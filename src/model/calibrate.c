@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: MIT */
+/* Robust nonlinear least squares calibration of model parameters with GSL.
+ *
+ * Parameters are fitted in log space (so they stay positive) to the residuals
+ * log(predicted / measured), reweighted with Huber weights until the weights
+ * settle, so that one noisy row cannot pull the fit. A parameter takes part
+ * only when the rows determine it: its change moves the prediction of at
+ * least two rows noticeably at the starting point. Energy parameters are
+ * fitted second, with the latency parameters fixed, on the rows whose energy
+ * was measured over a long enough window. */
+#include "model/calibrate.h"
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/build_info.h"
+#include "core/error.h"
+#include "model/predict.h"
+
+/* A candidate enters the fit when it moves log(prediction) by at least this
+ * share of its own relative change on at least two rows. */
+#define CAL_MIN_SENSITIVITY_LATENCY 0.2
+#define CAL_MIN_SENSITIVITY_ENERGY  0.1
+#define CAL_MIN_SENSITIVE_ROWS      2
+#define CAL_HUBER_K                 1.345
+#define CAL_MAX_REWEIGHTS           20
+/* A parameter whose log has a variance above this (a factor e either way) is
+ * not determined by the rows. */
+#define CAL_MAX_LOG_VARIANCE        1.0
+
+void rv_calibration_free(struct rv_calibration *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const struct rv_sweep *s,
+                     const struct rv_baseline *b, const char *baseline_file)
+{
+	struct rv_cal_source *src;
+	struct rv_cal_row *rows;
+
+	if (s->purpose != RV_PURPOSE_CALIBRATION)
+		return rv_error_set(RV_EPARSE,
+		                    "calibration reads the calibration sweep only, not a "
+		                    "%s sweep",
+		                    rv_purpose_name(s->purpose));
+	if (c->n_sources == RV_OP_COUNT)
+		return rv_error_set(RV_ERANGE, "one baseline per op");
+	rows = realloc(c->rows, (c->n_rows + b->n_rows + 1) * sizeof(*rows));
+	if (!rows)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	c->rows = rows;
+	src = &c->sources[c->n_sources++];
+	memset(src, 0, sizeof(*src));
+	(void)snprintf(src->file, sizeof(src->file), "%s", base_name(baseline_file));
+	src->op = s->op;
+	src->rows_in_file = b->n_rows;
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct rv_baseline_row *row = &b->rows[i];
+		const struct rv_sweep_label *label = NULL;
+		struct rv_cal_row *r;
+
+		if (strcmp(row->hardware, p->key) != 0 || row->op != s->op)
+			return rv_error_set(RV_EPARSE,
+			                    "%s:%u: a row for %s %s in a calibration of %s %s",
+			                    baseline_file, row->line, row->hardware,
+			                    rv_op_name(row->op), p->key, rv_op_name(s->op));
+		for (size_t e = 0; e < s->n_entries && !label; e++)
+			if (s->entries[e].dtype == row->dtype &&
+			    rv_shape_cmp(&s->entries[e].shape, &row->shape) == 0)
+				label = rv_sweep_label_for(&s->entries[e], p->key);
+		if (!label || label->regime == RV_REGIME_UNSUPPORTED ||
+		    !rv_profile_compute(p, row->dtype))
+			continue;
+		r = &c->rows[c->n_rows++];
+		memset(r, 0, sizeof(*r));
+		r->op = row->op;
+		r->shape = row->shape;
+		r->dtype = row->dtype;
+		r->regime = label->regime;
+		r->band = rv_band_of(label->regime);
+		r->latency_s = row->latency_s;
+		r->energy_j = NAN;
+		/* Energy enters as validation scores it: measured, non-zero, and over a
+		 * window long enough for the meter. */
+		if (!isnan(row->energy_j) && row->energy_j > 0 &&
+		    row->latency_s >= RV_ENERGY_MIN_LATENCY_S) {
+			r->energy_j = row->energy_j;
+			src->energy_rows++;
+			c->n_energy_rows++;
+		}
+		src->rows++;
+	}
+	return 0;
+}
+
+/* The fit in progress: which rows, which parameters, on which profile copy. */
+struct fit_ctx {
+	struct rv_calibration *c;
+	struct rv_profile *p;
+	size_t *rows; /* indexes into c->rows */
+	size_t n_rows;
+	size_t *params; /* indexes into c->params */
+	size_t n_params;
+	int energy;
+	int failed; /* a prediction failed: stop */
+};
+
+/* The predicted latency of row r, or its energy when it runs for latency_s:
+ * energy parameters are fitted on the measured latency, so that a latency
+ * error is not absorbed into the power model, and judged on the predicted
+ * one, as validation will see them. */
+static double predict_row(const struct rv_profile *p, const struct rv_cal_row *r, int energy,
+                          double latency_s, int *failed)
+{
+	struct rv_prediction pr;
+
+	if (rv_predict(&pr, p, r->op, &r->shape, r->dtype) < 0) {
+		*failed = 1;
+		return NAN;
+	}
+	return energy ? pr.energy_j - pr.static_j + p->static_W * latency_s : pr.latency_s;
+}
+
+static void set_params(struct fit_ctx *x, const gsl_vector *v)
+{
+	for (size_t j = 0; j < x->n_params; j++)
+		*x->c->params[x->params[j]].prm.slot = exp(gsl_vector_get(v, j));
+}
+
+static int residuals(const gsl_vector *v, void *arg, gsl_vector *f)
+{
+	struct fit_ctx *x = arg;
+
+	set_params(x, v);
+	for (size_t i = 0; i < x->n_rows; i++) {
+		const struct rv_cal_row *r = &x->c->rows[x->rows[i]];
+		double meas = x->energy ? r->energy_j : r->latency_s;
+		double pred = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
+
+		gsl_vector_set(f, i, isfinite(pred) && pred > 0 ? log(pred / meas) : 1e3);
+	}
+	return x->failed ? GSL_EDOM : GSL_SUCCESS;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Huber weights of residuals f; returns the largest change of a weight. */
+static double huber_weights(const gsl_vector *f, gsl_vector *w, double *scratch)
+{
+	size_t n = f->size;
+	double med, mad, cut, change = 0;
+
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = gsl_vector_get(f, i);
+	med = median_of(scratch, n);
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = fabs(gsl_vector_get(f, i) - med);
+	mad = 1.4826 * median_of(scratch, n);
+	/* Below 1% scatter every row is an inlier. */
+	cut = CAL_HUBER_K * fmax(mad, 0.01);
+	for (size_t i = 0; i < n; i++) {
+		double r = fabs(gsl_vector_get(f, i));
+		double nw = r <= cut ? 1.0 : cut / r;
+
+		if (gsl_vector_get(w, i) > 0) { /* 0 marks a row left out */
+			change = fmax(change, fabs(nw - gsl_vector_get(w, i)));
+			gsl_vector_set(w, i, nw);
+		}
+	}
+	return change;
+}
+
+/* Runs the trust-region solver from x0 with weights w; leaves the result in x0. */
+static int solve(struct fit_ctx *x, gsl_vector *x0, const gsl_vector *w, gsl_matrix *covar,
+                 double *chisq)
+{
+	gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+	gsl_multifit_nlinear_fdf fdf;
+	gsl_multifit_nlinear_workspace *ws;
+	int status, info;
+
+	memset(&fdf, 0, sizeof(fdf));
+	fdf.f = residuals;
+	fdf.n = x->n_rows;
+	fdf.p = x->n_params;
+	fdf.params = x;
+	ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, x->n_rows, x->n_params);
+	if (!ws)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	status = gsl_multifit_nlinear_winit(x0, w, &fdf, ws);
+	if (status == GSL_SUCCESS)
+		status = gsl_multifit_nlinear_driver(500, 1e-10, 1e-10, 0.0, NULL, NULL, &info, ws);
+	/* Running out of iterations or of progress still leaves the best point. */
+	if (status == GSL_EMAXITER || status == GSL_ENOPROG)
+		status = GSL_SUCCESS;
+	if (status == GSL_SUCCESS) {
+		gsl_vector_memcpy(x0, gsl_multifit_nlinear_position(ws));
+		if (chisq)
+			(void)gsl_blas_ddot(gsl_multifit_nlinear_residual(ws),
+			                    gsl_multifit_nlinear_residual(ws), chisq);
+		if (covar)
+			status = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(ws), 1e-12,
+			                                    covar);
+	}
+	gsl_multifit_nlinear_free(ws);
+	if (x->failed)
+		return rv_error_wrap(RV_ERROR, "a prediction failed");
+	if (status != GSL_SUCCESS)
+		return rv_error_set(RV_ERROR, "the solver failed: %s", gsl_strerror(status));
+	set_params(x, x0);
+	return 0;
+}
+
+/* d log(prediction) / d log(value) of candidate j on each row, by a 1% step. */
+static size_t sensitive_rows(struct fit_ctx *x, struct rv_param *prm, double min_s)
+{
+	double v0 = *prm->slot;
+	size_t count = 0;
+
+	for (size_t i = 0; i < x->n_rows && !x->failed; i++) {
+		const struct rv_cal_row *r = &x->c->rows[x->rows[i]];
+		double a, b;
+
+		*prm->slot = v0;
+		a = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
+		*prm->slot = v0 * 1.01;
+		b = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
+		if (fabs(log(b / a) / log(1.01)) >= min_s)
+			count++;
+	}
+	*prm->slot = v0;
+	return count;
+}
+
+/* Adds candidate name to the fit when the rows determine it. */
+static int consider(struct fit_ctx *x, const char *name, int energy)
+{
+	struct rv_calibration *c = x->c;
+	struct rv_param prm;
+	double min_s = energy ? CAL_MIN_SENSITIVITY_ENERGY : CAL_MIN_SENSITIVITY_LATENCY;
+
+	if (rv_param_resolve(&prm, x->p, name) < 0 || !(*prm.slot > 0))
+		return 0; /* not a parameter here, or a penalty turned off */
+	for (size_t j = 0; j < c->n_params; j++)
+		if (strcmp(c->params[j].prm.name, name) == 0)
+			return 0;
+	if (sensitive_rows(x, &prm, min_s) < CAL_MIN_SENSITIVE_ROWS)
+		return 0;
+	if (c->n_params == RV_CAL_MAX_PARAMS)
+		return rv_error_set(RV_ERANGE, "more than %d parameters", RV_CAL_MAX_PARAMS);
+	c->params[c->n_params].prm = prm;
+	c->params[c->n_params].profile_value = *prm.slot;
+	c->params[c->n_params].value = *prm.slot;
+	c->params[c->n_params].energy = energy;
+	x->params[x->n_params++] = c->n_params++;
+	return 0;
+}
+
+static int choose_params(struct fit_ctx *x)
+{
+	static const char *const gemm[] = { "gemm.half_efficiency_m", "gemm.half_efficiency_n",
+		                            "gemm.half_efficiency_k", "gemm.tile_edge_overhead" };
+	struct rv_calibration *c = x->c;
+	char name[96];
+	int err = 0;
+
+	if (x->energy) {
+		err = consider(x, "power.static_W", 1);
+		for (size_t i = 0; err == 0 && i < x->p->n_compute; i++) {
+			(void)snprintf(name, sizeof(name), "power.energy_per_flop_J.%s",
+			               rv_dtype_name(x->p->compute[i].dtype));
+			err = consider(x, name, 1);
+		}
+		for (size_t i = 0; err == 0 && i < x->p->n_memory; i++) {
+			(void)snprintf(name, sizeof(name), "power.energy_per_byte_J.%s",
+			               rv_tier_name(x->p->memory[i].tier));
+			err = consider(x, name, 1);
+		}
+		return err;
+	}
+	for (size_t s = 0; err == 0 && s < c->n_sources; s++) {
+		(void)snprintf(name, sizeof(name), "call_overhead.%s.latency_s",
+		               rv_op_name(c->sources[s].op));
+		err = consider(x, name, 0);
+	}
+	for (size_t i = 0; err == 0 && i < x->p->n_compute; i++) {
+		(void)snprintf(name, sizeof(name), "compute.%s.effective_flop_per_s",
+		               rv_dtype_name(x->p->compute[i].dtype));
+		err = consider(x, name, 0);
+	}
+	for (size_t i = 0; err == 0 && i < x->p->n_memory; i++) {
+		(void)snprintf(name, sizeof(name), "memory.%s.effective_bw_Bps",
+		               rv_tier_name(x->p->memory[i].tier));
+		err = consider(x, name, 0);
+	}
+	for (size_t i = 0; err == 0 && i < 4; i++)
+		err = consider(x, gemm[i], 0);
+	return err;
+}
+
+/* Fits the chosen parameters of x (robustly), with their uncertainties, then
+ * the leave-one-out prediction of every row. Returns 1 when it dropped an
+ * undetermined parameter and must run again. */
+static int fit_stage(struct fit_ctx *x)
+{
+	struct rv_calibration *c = x->c;
+	size_t n = x->n_rows, np = x->n_params;
+	gsl_vector *v = NULL, *vfit = NULL, *w = NULL, *f = NULL;
+	gsl_matrix *covar = NULL;
+	double *scratch = NULL, chisq = 0;
+	int err = 0;
+
+	if (np == 0 || n == 0)
+		return 0;
+	if (n <= np)
+		return rv_error_set(RV_ERROR,
+		                    "%zu %s rows for %zu parameters; capture more "
+		                    "calibration shapes (more rows than parameters are needed)",
+		                    n, x->energy ? "energy" : "latency", np);
+	v = gsl_vector_alloc(np);
+	vfit = gsl_vector_alloc(np);
+	w = gsl_vector_alloc(n);
+	f = gsl_vector_alloc(n);
+	covar = gsl_matrix_alloc(np, np);
+	scratch = malloc(n * sizeof(double));
+	if (!v || !vfit || !w || !f || !covar || !scratch) {
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t j = 0; j < np; j++)
+		gsl_vector_set(v, j, log(c->params[x->params[j]].value));
+	gsl_vector_set_all(w, 1.0);
+	for (int it = 0; it < CAL_MAX_REWEIGHTS; it++) {
+		if ((err = solve(x, v, w, NULL, NULL)) < 0)
+			goto out;
+		(void)residuals(v, x, f);
+		if (huber_weights(f, w, scratch) < 1e-6)
+			break;
+	}
+	if ((err = solve(x, v, w, covar, &chisq)) < 0)
+		goto out;
+	/* A parameter the rows cannot tell apart from the others (a zero or huge
+	 * variance) keeps its profile value; the rest are fitted again. */
+	{
+		size_t worst = np;
+		double worst_var = CAL_MAX_LOG_VARIANCE;
+
+		for (size_t j = 0; j < np; j++) {
+			double var = gsl_matrix_get(covar, j, j) * chisq / (double)(n - np);
+
+			if (!(gsl_matrix_get(covar, j, j) > 0) || !isfinite(var))
+				var = HUGE_VAL;
+			if (var > worst_var) {
+				worst = j;
+				worst_var = var;
+			}
+		}
+		if (worst < np) {
+			struct rv_cal_param *cp = &c->params[x->params[worst]];
+			double fitted = exp(gsl_vector_get(v, worst));
+
+			/* A small-dimension penalty driven to zero is a finding (there is
+			 * none), not a lack of information: it is switched off. */
+			if (cp->prm.allow_zero) {
+				if (fitted < 1e-3 * cp->profile_value) {
+					*cp->prm.slot = cp->value = 0;
+					cp->switched_off = 1;
+				}
+			}
+			if (!cp->switched_off) {
+				*cp->prm.slot = cp->value = cp->profile_value;
+				cp->undetermined = 1;
+			}
+			for (size_t j = worst; j + 1 < np; j++)
+				x->params[j] = x->params[j + 1];
+			x->n_params--;
+			for (size_t j = 0; j < x->n_params; j++)
+				c->params[x->params[j]].value =
+				        exp(gsl_vector_get(v, j < worst ? j : j + 1));
+			err = 1; /* fit again with one parameter fewer */
+			goto out;
+		}
+	}
+	for (size_t j = 0; j < np; j++) {
+		struct rv_cal_param *cp = &c->params[x->params[j]];
+		double var = gsl_matrix_get(covar, j, j) * chisq / (double)(n - np);
+
+		cp->value = exp(gsl_vector_get(v, j));
+		cp->uncertainty = sqrt(var);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rv_cal_row *r = &c->rows[x->rows[i]];
+		double keep = gsl_vector_get(w, i);
+
+		*(x->energy ? &r->fit_energy_j : &r->fit_latency_s) =
+		        predict_row(x->p, r, x->energy, r->fit_latency_s, &x->failed);
+		/* Leave row i out: weight 0, start from the full fit. */
+		gsl_vector_memcpy(vfit, v);
+		gsl_vector_set(w, i, 0.0);
+		err = solve(x, vfit, w, NULL, NULL);
+		gsl_vector_set(w, i, keep);
+		if (err < 0)
+			goto out;
+		*(x->energy ? &r->loo_energy_j : &r->loo_latency_s) =
+		        predict_row(x->p, r, x->energy, r->loo_latency_s, &x->failed);
+	}
+	set_params(x, v);
+out:
+	free(scratch);
+	gsl_matrix_free(covar);
+	gsl_vector_free(f);
+	gsl_vector_free(w);
+	gsl_vector_free(vfit);
+	gsl_vector_free(v);
+	return err;
+}
+
+/* Median |relative error| of fitted (or leave-one-out) values, and the share
+ * of leave-one-out values within their band. */
+static void summarize(struct rv_calibration *c, int energy, double *median_fit, double *median_loo,
+                      double *within)
+{
+	double *a = malloc((c->n_rows + 1) * sizeof(double));
+	double *b = malloc((c->n_rows + 1) * sizeof(double));
+	size_t n = 0, in = 0;
+
+	*median_fit = *median_loo = *within = NAN;
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return;
+	}
+	for (size_t i = 0; i < c->n_rows; i++) {
+		const struct rv_cal_row *r = &c->rows[i];
+		double meas = energy ? r->energy_j : r->latency_s;
+		double fit = energy ? r->fit_energy_j : r->fit_latency_s;
+		double loo = energy ? r->loo_energy_j : r->loo_latency_s;
+
+		if (isnan(meas))
+			continue;
+		a[n] = fabs(fit / meas - 1);
+		b[n] = fabs(loo / meas - 1);
+		in += b[n] <= (energy ? r->band.energy : r->band.latency);
+		n++;
+	}
+	if (n) {
+		*median_fit = median_of(a, n);
+		*median_loo = median_of(b, n);
+		*within = (double)in / (double)n;
+	}
+	free(a);
+	free(b);
+}
+
+int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
+{
+	struct fit_ctx x;
+	double saved[RV_CAL_MAX_PARAMS];
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	int err = 0;
+
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.p = p;
+	x.rows = malloc((c->n_rows + 1) * sizeof(size_t));
+	x.params = malloc(RV_CAL_MAX_PARAMS * sizeof(size_t));
+	if (!x.rows || !x.params) {
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (c->n_rows == 0) {
+		err = rv_error_set(RV_ERROR,
+		                   "no calibration rows for %s; capture the "
+		                   "shapes of its calibration sweeps first",
+		                   p->key);
+		goto out;
+	}
+	for (size_t i = 0; i < c->n_rows; i++) {
+		c->rows[i].fit_energy_j = c->rows[i].loo_energy_j = NAN;
+		x.rows[x.n_rows++] = i;
+	}
+	/* Stage 1: latency. The choice of parameters is made again at the fitted
+	 * point (a term can matter only once another one has moved), until no
+	 * new parameter enters. */
+	for (int round = 0; round < 4; round++) {
+		size_t before = c->n_params;
+
+		if ((err = choose_params(&x)) < 0)
+			goto restore;
+		for (size_t j = before; j < c->n_params; j++)
+			saved[j] = c->params[j].profile_value;
+		if (round > 0 && c->n_params == before)
+			break;
+		while ((err = fit_stage(&x)) == 1)
+			;
+		if (err < 0)
+			goto restore;
+	}
+	if (x.n_params == 0) {
+		err = rv_error_set(RV_ERROR,
+		                   "degenerate fit: the %zu calibration rows determine no latency "
+		                   "parameter of %s; capture shapes that exercise its compute, "
+		                   "memory and per-call overhead",
+		                   c->n_rows, p->key);
+		goto restore;
+	}
+	/* Stage 2: energy, on its own rows, with the latency parameters fixed. */
+	x.energy = 1;
+	x.n_rows = x.n_params = 0;
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (!isnan(c->rows[i].energy_j))
+			x.rows[x.n_rows++] = i;
+	if (x.n_rows) {
+		for (int round = 0; round < 4; round++) {
+			size_t before = c->n_params;
+
+			if ((err = choose_params(&x)) < 0)
+				goto restore;
+			for (size_t j = before; j < c->n_params; j++)
+				saved[j] = c->params[j].profile_value;
+			if (round > 0 && c->n_params == before)
+				break;
+			while ((err = fit_stage(&x)) == 1)
+				;
+			if (err < 0)
+				goto restore;
+		}
+	}
+	/* Physical or refused. */
+	for (size_t j = 0; j < c->n_params; j++) {
+		if (c->params[j].undetermined || c->params[j].switched_off)
+			continue;
+		if (rv_param_check(&c->params[j].prm, c->params[j].value) < 0) {
+			err = rv_error_set(RV_ERANGE,
+			                   "refused: %s; the model lacks a term these rows "
+			                   "need, or a baseline is wrong; no fit file was written",
+			                   rv_error_last());
+			goto restore;
+		}
+	}
+	summarize(c, 0, &c->lat_median_ape, &c->lat_loo_median_ape, &c->lat_loo_within_band);
+	summarize(c, 1, &c->en_median_ape, &c->en_loo_median_ape, &c->en_loo_within_band);
+	goto out;
+restore:
+	for (size_t j = 0; j < c->n_params; j++)
+		*c->params[j].prm.slot = saved[j];
+out:
+	free(x.rows);
+	free(x.params);
+	(void)gsl_set_error_handler(old);
+	return err;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
+                        const struct rv_profile *p, const char *date)
+{
+	json_t *root = json_object(), *params = json_object(), *bases = json_array();
+	json_t *resid = json_array();
+	char shape[80], *text = NULL;
+	int bad = !root || !params || !bases || !resid;
+
+	for (size_t i = 0; !bad && i < c->n_sources; i++) {
+		const struct rv_cal_source *s = &c->sources[i];
+
+		bad = json_array_append_new(
+		              bases, json_pack("{s:s, s:s, s:I, s:I, s:I}", "file", s->file, "op",
+		                               rv_op_name(s->op), "rows_in_file",
+		                               (json_int_t)s->rows_in_file, "calibration_rows",
+		                               (json_int_t)s->rows, "energy_rows",
+		                               (json_int_t)s->energy_rows)) != 0;
+	}
+	for (size_t j = 0; !bad && j < c->n_params; j++) {
+		const struct rv_cal_param *cp = &c->params[j];
+
+		if (cp->undetermined)
+			continue;
+		/* A penalty switched off is written as 0 (without an uncertainty). */
+		bad = json_object_set_new(params, cp->prm.name,
+		                          cp->switched_off
+		                                  ? json_pack("{s:f, s:f}", "value", 0.0, "profile",
+		                                              cp->profile_value)
+		                                  : json_pack("{s:f, s:f, s:f}", "value", cp->value,
+		                                              "uncertainty", cp->uncertainty,
+		                                              "profile", cp->profile_value)) != 0;
+	}
+	for (size_t i = 0; !bad && i < c->n_rows; i++) {
+		const struct rv_cal_row *r = &c->rows[i];
+
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		bad = json_array_append_new(
+		              resid, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o}",
+		                               "op", rv_op_name(r->op), "shape", shape, "dtype",
+		                               rv_dtype_name(r->dtype), "latency_measured_s",
+		                               r->latency_s, "latency_fitted_s", r->fit_latency_s,
+		                               "latency_loo_s", r->loo_latency_s,
+		                               "energy_measured_j", num_or_null(r->energy_j),
+		                               "energy_fitted_j", num_or_null(r->fit_energy_j),
+		                               "energy_loo_j", num_or_null(r->loo_energy_j))) != 0;
+	}
+	if (!bad)
+		bad = json_object_set_new(root, "schema", json_string(RV_FIT_SCHEMA)) ||
+		      json_object_set_new(root, "hardware", json_string(p->key)) ||
+		      json_object_set_new(root, "generated_by",
+		                          json_string("roofval calibrate " RV_VERSION)) ||
+		      json_object_set_new(root, "date", json_string(date)) ||
+		      json_object_set(root, "baselines", bases) ||
+		      json_object_set(root, "parameters", params) ||
+		      json_object_set(root, "residuals", resid) ||
+		      json_object_set_new(
+		              root, "latency",
+		              json_pack("{s:I, s:o, s:o, s:o}", "rows", (json_int_t)c->n_rows,
+		                        "median_abs_error", num_or_null(c->lat_median_ape),
+		                        "loo_median_abs_error", num_or_null(c->lat_loo_median_ape),
+		                        "loo_within_band", num_or_null(c->lat_loo_within_band))) ||
+		      json_object_set_new(
+		              root, "energy",
+		              json_pack("{s:I, s:o, s:o, s:o}", "rows",
+		                        (json_int_t)c->n_energy_rows, "median_abs_error",
+		                        num_or_null(c->en_median_ape), "loo_median_abs_error",
+		                        num_or_null(c->en_loo_median_ape), "loo_within_band",
+		                        num_or_null(c->en_loo_within_band)));
+	if (!bad)
+		text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_decref(bases);
+	json_decref(params);
+	json_decref(resid);
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM, "out of memory while writing the fit file");
+	rv_buf_puts(out, text);
+	rv_buf_putc(out, '\n');
+	free(text);
+	return rv_buf_check(out);
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of calibration: it recovers known parameters from synthetic measurements, reads
+ * only calibration rows, is deterministic, refuses unphysical fits and too few rows, and
+ * its fit files apply to profiles strictly. */
+#include "hw/fit.h"
+#include "io/file.h"
+#include "model/calibrate.h"
+#include "model/predict.h"
+#include "rv_test.h"
+
+static struct rv_profile *toy(void)
+{
+	struct rv_profile *p;
+
+	if (rv_profile_load(&p, rv_fixture_path("hardware/model/toy_gpu.json")) != 0)
+		fail_msg("%s", rv_error_last());
+	return p;
+}
+
+/* The calibration shapes: launch-, compute- and memory-bound GEMMs. */
+static const char *const cal_shapes[] = {
+	"64x64x64",       "64x128x64",     "128x64x128",     "256x256x256",    "512x512x512",
+	"1024x1024x1024", "2048x2048x512", "512x2048x2048",  "4096x256x4096",  "256x4096x256",
+	"8192x64x8192",   "64x8192x64",    "1024x4096x1024", "3072x3072x3072", "16x16384x16",
+};
+#define N_CAL (sizeof(cal_shapes) / sizeof(cal_shapes[0]))
+
+/* Writes a calibration sweep of cal_shapes and a baseline measured on a
+ * "true" toy_gpu (effective rate 0.8e12, DRAM 0.7e11 B/s, overhead 3 us)
+ * with a deterministic +-3% scatter; extra adds rows that only a
+ * validation sweep lists. */
+static void write_data(const char *dir, int extra)
+{
+	struct rv_profile *truth = toy();
+	struct rv_buf sweep = RV_BUF_INIT, csv = RV_BUF_INIT;
+	char path[4200];
+
+	truth->compute[0].effective_flop_per_s = 0.8e12;
+	truth->memory[2].effective_bw_Bps = 0.7e11;
+	truth->op_overhead_s[RV_OP_MATMUL] = 3e-6;
+	rv_buf_puts(&sweep, "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": [");
+	rv_buf_puts(&csv, "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n");
+	for (size_t i = 0; i < N_CAL + (extra ? 3 : 0); i++) {
+		static const char *const more[] = { "100x100x100", "5000x100x5000",
+			                            "300x3000x300" };
+		const char *text = i < N_CAL ? cal_shapes[i] : more[i - N_CAL];
+		struct rv_prediction r;
+		struct rv_shape s;
+		double scatter = 1 + 0.03 * ((double)((i * 7) % 5) - 2) / 2;
+		unsigned long long m, k, n;
+
+		assert_int_equal(rv_shape_parse(text, RV_OP_MATMUL, &s), 0);
+		assert_int_equal(rv_predict(&r, truth, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+		(void)sscanf(text, "%llux%llux%llu", &m, &k, &n);
+		if (i < N_CAL)
+			rv_buf_printf(&sweep,
+			              "%s{\"shape\": [%llu, %llu, %llu], \"dtype\": \"fp16\", "
+			              "\"regime_per_hw\": {\"toy_gpu\": \"alu_bound\"}}",
+			              i ? ", " : "", m, k, n);
+		rv_buf_printf(&csv, "toy_gpu,matmul,%s,fp16,%.17g,%.17g,11,\n", text,
+		              r.latency_s * scatter, r.energy_j * scatter);
+	}
+	rv_buf_puts(&sweep, "]}");
+	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", dir);
+	rv_spit(path, sweep.data);
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu_matmul.csv", dir);
+	rv_spit(path, csv.data);
+	rv_buf_free(&sweep);
+	rv_buf_free(&csv);
+	rv_profile_free(truth);
+}
+
+/* Calibrates toy_gpu from dir; returns the fit file text (free it). */
+static char *calibrate_dir(const char *dir, struct rv_profile **fitted, int *rc)
+{
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	struct rv_buf out = RV_BUF_INIT;
+	char path[4200];
+
+	memset(&c, 0, sizeof(c));
+	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", dir);
+	assert_int_equal(rv_sweep_load(&s, path), 0);
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu_matmul.csv", dir);
+	assert_int_equal(rv_baseline_load(&b, path), 0);
+	assert_int_equal(rv_calibrate_add(&c, p, s, b, path), 0);
+	*rc = rv_calibrate_fit(&c, p);
+	if (*rc == 0)
+		assert_int_equal(rv_calibrate_render(&out, &c, p, "2026-11-30"), 0);
+	rv_calibration_free(&c);
+	rv_sweep_free(s);
+	rv_baseline_free(b);
+	if (fitted)
+		*fitted = p;
+	else
+		rv_profile_free(p);
+	return out.data;
+}
+
+static void test_calibrate__recovers_known_parameters(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_recover");
+	struct rv_profile *p;
+	char *fit;
+	int rc;
+
+	(void)state;
+	write_data(dir, 0);
+	fit = calibrate_dir(dir, &p, &rc);
+	if (rc != 0)
+		fail_msg("%s", rv_error_last());
+	rv_assert_close(p->compute[0].effective_flop_per_s, 0.8e12, 0.03, 0);
+	rv_assert_close(p->op_overhead_s[RV_OP_MATMUL], 3e-6, 0.10, 0);
+	assert_non_null(strstr(fit, "\"compute.fp16.effective_flop_per_s\""));
+	assert_non_null(strstr(fit, "\"schema\": \"roofval.fit/1\""));
+	assert_non_null(strstr(fit, "\"loo_median_abs_error\""));
+	free(fit);
+	rv_profile_free(p);
+}
+
+static void test_calibrate__validation_rows_change_nothing(void **state)
+{
+	const char *a = rv_scratch_dir("cal_without"), *b;
+	char da[4200], *fa, *fb;
+	int rc;
+
+	(void)state;
+	(void)snprintf(da, sizeof(da), "%s", a);
+	write_data(da, 0);
+	b = rv_scratch_dir("cal_with");
+	write_data(b, 1);
+	fa = calibrate_dir(da, NULL, &rc);
+	assert_int_equal(rc, 0);
+	fb = calibrate_dir(b, NULL, &rc);
+	assert_int_equal(rc, 0);
+	/* Only the baseline's row count differs: mask it, then compare bytes. */
+	assert_non_null(strstr(fa, "\"rows_in_file\": 15"));
+	assert_non_null(strstr(fb, "\"rows_in_file\": 18"));
+	memcpy(strstr(fb, "\"rows_in_file\": 18"), "\"rows_in_file\": 15", 18);
+	assert_string_equal(fa, fb);
+	free(fa);
+	free(fb);
+}
+
+static void test_calibrate__deterministic(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_determinism");
+	char *f1, *f2;
+	int rc;
+
+	(void)state;
+	write_data(dir, 0);
+	f1 = calibrate_dir(dir, NULL, &rc);
+	f2 = calibrate_dir(dir, NULL, &rc);
+	assert_string_equal(f1, f2);
+	free(f1);
+	free(f2);
+}
+
+static void test_calibrate__too_few_rows(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	/* Two rows on which both the overhead and the compute rate matter. */
+	static const char sweep[] =
+	        "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": "
+	        "[{\"shape\": [64, 64, 64], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}},"
+	        "{\"shape\": [64, 32, 64], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}}]}";
+	static const char csv[] = "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+	                          "toy_gpu,matmul,64x64x64,fp16,3.5e-06,,11,\n"
+	                          "toy_gpu,matmul,64x32x64,fp16,2.2e-06,,11,\n";
+	double before = p->compute[0].effective_flop_per_s;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(rv_sweep_parse(&s, sweep, strlen(sweep), "s.json"), 0);
+	assert_int_equal(rv_baseline_parse(&b, csv, strlen(csv), "b.csv"), 0);
+	assert_int_equal(rv_calibrate_add(&c, p, s, b, "b.csv"), 0);
+	rv_assert_error(rv_calibrate_fit(&c, p), RV_ERROR, "2 latency rows for 2 parameters");
+	/* The profile is left as it was. */
+	rv_assert_close(p->compute[0].effective_flop_per_s, before, 0, 0);
+	rv_calibration_free(&c);
+	rv_sweep_free(s);
+	rv_baseline_free(b);
+	/* With one row, no parameter moves two rows: nothing is determined. */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(rv_sweep_parse(&s, sweep, strlen(sweep), "s.json"), 0);
+	assert_int_equal(
+	        rv_baseline_parse(&b, csv, strstr(csv, "toy_gpu,matmul,64x32") - csv, "b.csv"), 0);
+	assert_int_equal(b->n_rows, 1);
+	assert_int_equal(rv_calibrate_add(&c, p, s, b, "b.csv"), 0);
+	rv_assert_error(rv_calibrate_fit(&c, p), RV_ERROR, "determine no latency parameter");
+	rv_calibration_free(&c);
+	rv_sweep_free(s);
+	rv_baseline_free(b);
+	rv_profile_free(p);
+}
+
+static void test_calibrate__refuses_unphysical(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_unphysical");
+	struct rv_buf csv = RV_BUF_INIT;
+	char path[4200], *text;
+	int rc;
+
+	(void)state;
+	write_data(dir, 0);
+	/* Every latency 10x shorter: only a rate far above the 2e12 peak explains it. */
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu_matmul.csv", dir);
+	text = rv_slurp(path, NULL);
+	rv_buf_puts(&csv, "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n");
+	for (char *line = strchr(text, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+		char shape[64];
+		double lat, en;
+
+		assert_int_equal(
+		        sscanf(line, "toy_gpu,matmul,%63[^,],fp16,%lf,%lf", shape, &lat, &en), 3);
+		rv_buf_printf(&csv, "toy_gpu,matmul,%s,fp16,%.17g,,11,\n", shape, lat / 10);
+	}
+	rv_spit(path, csv.data);
+	free(text);
+	rv_buf_free(&csv);
+	text = calibrate_dir(dir, NULL, &rc);
+	assert_null(text);
+	rv_assert_error(rc, RV_ERANGE, "above the datasheet peak");
+	assert_non_null(strstr(rv_error_last(), "refused"));
+}
+
+static void test_calibrate__fit_file_applies(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_apply");
+	struct rv_profile *fitted, *p = toy();
+	char path[4200], *fit;
+	int rc;
+
+	(void)state;
+	write_data(dir, 0);
+	fit = calibrate_dir(dir, &fitted, &rc);
+	assert_int_equal(rc, 0);
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu.fit.json", dir);
+	rv_spit(path, fit);
+	assert_int_equal(rv_fit_apply(p, path), 0);
+	rv_assert_close(p->compute[0].effective_flop_per_s, fitted->compute[0].effective_flop_per_s,
+	                0, 0);
+	rv_assert_close(p->op_overhead_s[RV_OP_MATMUL], fitted->op_overhead_s[RV_OP_MATMUL], 0, 0);
+	assert_string_equal(p->fit_path, path);
+	free(fit);
+	rv_profile_free(p);
+	rv_profile_free(fitted);
+}
+
+static void test_calibrate__bad_fit_files(void **state)
+{
+	static const struct {
+		const char *text;
+		int code;
+		const char *msg;
+	} cases[] = {
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"other\", \"parameters\": {}}",
+		  RV_EPARSE, "1:41: hardware: a fit of 'other', not of 'toy_gpu'" },
+		{ "{\"schema\": \"roofval.fit/2\", \"hardware\": \"toy_gpu\", \"parameters\": {}}",
+		  RV_EPARSE, "schema: 'roofval.fit/2' is not roofval.fit/1" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"compute.fp64.effective_flop_per_s\": {\"value\": 1}}}",
+		  RV_EPARSE,
+		  "'compute.fp64.effective_flop_per_s' is not a model parameter of toy_gpu" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"compute.fp16.effective_flop_per_s\": {\"value\": 3e12}}}",
+		  RV_ERANGE, "above the datasheet peak" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"power.static_W\": {\"value\": -1}}}",
+		  RV_ERANGE, "power.static_W = -1 W is not a positive finite value" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"gemm.half_efficiency_k\": {\"value\": 0, \"sigma\": 1}}}",
+		  RV_EPARSE, "sigma: unknown key" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": {}, "
+		  "\"comment\": 1}",
+		  RV_EPARSE, "comment: unknown key" },
+	};
+	const char *dir = rv_scratch_dir("cal_badfit");
+	char path[4200];
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu.fit.json", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rv_profile *p = toy();
+		int rc;
+
+		rv_spit(path, cases[i].text);
+		rc = rv_fit_apply(p, path);
+		if (rc != cases[i].code || !strstr(rv_error_last(), cases[i].msg))
+			fail_msg("case %zu: got %d '%s'", i, rc, rv_error_last());
+		rv_profile_free(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calibrate__recovers_known_parameters),
+		cmocka_unit_test(test_calibrate__validation_rows_change_nothing),
+		cmocka_unit_test(test_calibrate__deterministic),
+		cmocka_unit_test(test_calibrate__too_few_rows),
+		cmocka_unit_test(test_calibrate__refuses_unphysical),
+		cmocka_unit_test(test_calibrate__fit_file_applies),
+		cmocka_unit_test(test_calibrate__bad_fit_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
