@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* roofval hw list | show | lint: hardware profiles. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "hw/fit.h"
 #include "hw/profile.h"
 
 static const struct rv_opt hw_opts[] = {
@@ -57,6 +59,10 @@ static void hw_print(const struct rv_profile *p)
 
 	printf("%s: %s\n", p->key, p->name);
 	printf("  file             %s\n", p->path);
+	if (p->fit_path)
+		printf("  fit              %s (fitted values below replace the profile's; the "
+		       "provenance is the profile's)\n",
+		       p->fit_path);
 	printf("  class            %s, captured with the %s backend\n",
 	       rv_hw_class_name(p->hw_class), rv_backend_name(p->capture_backend));
 	printf("  default dtype    %s\n", rv_dtype_name(p->default_dtype));
@@ -96,7 +102,15 @@ static void hw_print(const struct rv_profile *p)
 		printf("                     %s\n", m->provenance);
 	}
 	rv_fmt_si(a, sizeof(a), p->call_overhead_s, "s");
-	printf("  call overhead    %s\n                   %s\n", a, p->overhead_provenance);
+	printf("  call overhead    %s", a);
+	for (int op = 0; op < RV_OP_COUNT; op++) {
+		if (p->op_overhead_s[op] < p->call_overhead_s ||
+		    p->op_overhead_s[op] > p->call_overhead_s) {
+			rv_fmt_si(a, sizeof(a), p->op_overhead_s[op], "s");
+			printf("; %s %s", rv_op_name((enum rv_op)op), a);
+		}
+	}
+	printf("\n                   %s\n", p->overhead_provenance);
 	printf("  power            idle %g W, static %g W, TDP %g W\n                   %s\n",
 	       p->idle_W, p->static_W, p->tdp_W, p->power_provenance);
 	if (p->notes)
@@ -122,11 +136,61 @@ static int hw_show(int argc, char **argv)
 	return RV_EXIT_OK;
 }
 
+/* Appends to paths the fit file of each profile that has one. */
+static int add_fit_paths(char ***paths, size_t *n)
+{
+	size_t n0 = *n;
+	char **grown = realloc(*paths, (2 * n0 + 1) * sizeof(char *));
+
+	if (!grown)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	*paths = grown;
+	for (size_t i = 0; i < n0; i++) {
+		char fit[4096];
+		FILE *fp;
+
+		rv_profile_fit_path(fit, sizeof(fit), grown[i]);
+		fp = fopen(fit, "r");
+		if (!fp)
+			continue;
+		(void)fclose(fp);
+		grown[*n] = malloc(strlen(fit) + 1);
+		if (!grown[*n])
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		memcpy(grown[(*n)++], fit, strlen(fit) + 1);
+	}
+	return 0;
+}
+
+/* Loads a profile, or for a fit file (<key>.fit.json) the profile beside it
+ * with the fit applied, so that both kinds of file are checked by the real
+ * loaders. */
+static int lint_one(struct rv_profile **out, const char *path)
+{
+	size_t len = strlen(path);
+	char profile[4096];
+	int err;
+
+	if (len <= 9 || strcmp(path + len - 9, ".fit.json") != 0)
+		return rv_profile_load(out, path);
+	(void)snprintf(profile, sizeof(profile), "%.*s.json", (int)(len - 9), path);
+	err = rv_profile_load(out, profile);
+	if (err == RV_ENOENT)
+		return rv_error_set(RV_ENOENT, "%s: no profile %s beside this fit file", path,
+		                    profile);
+	if (err == 0 && (err = rv_fit_apply(*out, path)) < 0) {
+		rv_profile_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
 static int hw_lint(int argc, char **argv)
 {
 	static const struct rv_cmd_spec spec = { "hw lint [FILE...]",
-		                                 "Check hardware profiles with the real loader "
-		                                 "(default: every profile in the hardware folder).",
+		                                 "Check hardware profiles and fit files with the "
+		                                 "real loaders (default: every profile in the "
+		                                 "hardware folder and its fit file).",
 		                                 hw_opts, 0, -1 };
 	struct rv_opt_result res;
 	char **paths = NULL;
@@ -138,7 +202,7 @@ static int hw_lint(int argc, char **argv)
 	if (res.n_args == 0) {
 		const char *dir = rv_profile_dir(res.value[0]);
 
-		if (rv_profile_paths(&paths, &n, dir) < 0)
+		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0)
 			return rv_cli_fail("hw lint");
 		if (n == 0) {
 			fprintf(stderr, "roofval: hw lint: no profiles (*.json) in %s\n", dir);
@@ -149,7 +213,7 @@ static int hw_lint(int argc, char **argv)
 		const char *path = paths ? paths[i] : res.args[i];
 		struct rv_profile *p;
 
-		if (rv_profile_load(&p, path) < 0) {
+		if (lint_one(&p, path) < 0) {
 			(void)rv_cli_fail("hw lint");
 			bad++;
 			continue;
