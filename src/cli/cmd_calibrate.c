@@ -50,17 +50,6 @@ static void fit_date(char out[16])
 	(void)strftime(out, 16, "%Y-%m-%d", &tm);
 }
 
-static const char *baseline_dir(const char *opt)
-{
-	const char *env = getenv("ROOFVAL_BASELINE_DIR");
-
-	if (opt && *opt)
-		return opt;
-	if (env && *env)
-		return env;
-	return RV_DATA_DIR "/results/baselines";
-}
-
 /* Adds one op's calibration rows; a missing baseline is skipped unless required. */
 static int add_op(struct rv_calibration *c, const struct rv_profile *p, enum rv_op op,
                   const char *bdir, const char *sdir, int required)
@@ -228,7 +217,7 @@ int rv_cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "roofval: calibrate: %s\n", rv_error_last());
 		return RV_EXIT_USAGE;
 	}
-	bdir = baseline_dir(res.value[OPT_BDIR]);
+	bdir = rv_baseline_dir(res.value[OPT_BDIR]);
 	sdir = rv_sweep_dir(res.value[OPT_SDIR]);
 	hdir = rv_profile_dir(res.value[OPT_HDIR]);
 	memset(&c, 0, sizeof(c));

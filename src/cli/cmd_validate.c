@@ -45,17 +45,6 @@ static const struct rv_opt validate_opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-static const char *baseline_dir(const char *opt)
-{
-	const char *env = getenv("ROOFVAL_BASELINE_DIR");
-
-	if (opt && *opt)
-		return opt;
-	if (env && *env)
-		return env;
-	return RV_DATA_DIR "/results/baselines";
-}
-
 struct job {
 	char hw[64];
 	enum rv_op op;
@@ -271,7 +260,7 @@ int rv_cmd_validate(int argc, char **argv)
 		return validate_usage(&spec, rv_error_last());
 	if (res.value[OPT_OP] && rv_op_parse(res.value[OPT_OP], &op) < 0)
 		return validate_usage(&spec, rv_error_last());
-	bdir = baseline_dir(res.value[OPT_BDIR]);
+	bdir = rv_baseline_dir(res.value[OPT_BDIR]);
 	sdir = rv_sweep_dir(res.value[OPT_SDIR]);
 	hdir = rv_profile_dir(res.value[OPT_HDIR]);
 

@@ -96,3 +96,17 @@ void rv_buf_free(struct rv_buf *b)
 	b->len = b->cap = 0;
 	b->oom = 0;
 }
+
+char *rv_strdup(const char *s)
+{
+	size_t n;
+	char *d;
+
+	if (!s)
+		return NULL;
+	n = strlen(s) + 1;
+	d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}

@@ -27,6 +27,8 @@ const char *rv_buf_str(const struct rv_buf *b);
 /* RV_ENOMEM (with a message) if any append failed, else 0. */
 int rv_buf_check(const struct rv_buf *b);
 void rv_buf_reset(struct rv_buf *b);
+/* A malloc'ed copy of s (NULL when s is NULL or memory runs out). */
+char *rv_strdup(const char *s);
 void rv_buf_free(struct rv_buf *b);
 
 #endif

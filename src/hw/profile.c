@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 #include "core/strnum.h" /* RV_DOUBLE_STR */
 #include "hw/fit.h"
+#include "io/file.h"
 #include "io/json.h"
 
 #define RV_PROFILE_SCHEMA "roofval.hardware/1"
@@ -60,20 +62,6 @@ static const char *num(double v)
 	return b;
 }
 
-static char *profile_strdup(const char *s)
-{
-	size_t n;
-	char *d;
-
-	if (!s)
-		return NULL;
-	n = strlen(s) + 1;
-	d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 void rv_profile_free(struct rv_profile *p)
 {
 	if (!p)
@@ -100,7 +88,7 @@ void rv_profile_free(struct rv_profile *p)
 /* Copies s into *dst; RV_ENOMEM. NULL s leaves *dst NULL. */
 static int profile_keep(char **dst, const char *s)
 {
-	*dst = profile_strdup(s);
+	*dst = rv_strdup(s);
 	return (s && !*dst) ? rv_error_set(RV_ENOMEM, "out of memory") : 0;
 }
 
@@ -567,13 +555,7 @@ int rv_profile_load(struct rv_profile **out, const char *path)
 
 const char *rv_profile_dir(const char *opt)
 {
-	const char *env = getenv("ROOFVAL_HARDWARE_DIR");
-
-	if (opt && *opt)
-		return opt;
-	if (env && *env)
-		return env;
-	return RV_DATA_DIR "/hardware";
+	return rv_dir_choice(opt, "ROOFVAL_HARDWARE_DIR", RV_DATA_DIR "/hardware");
 }
 
 void rv_profile_fit_path(char *out, size_t size, const char *profile_path)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "io/csv.h"
@@ -22,16 +23,6 @@ enum { COL_HW, COL_OP, COL_SHAPE, COL_DTYPE, COL_LAT, COL_ENERGY, COL_TRIALS, CO
 
 /* Seconds to wait for another writer of the same folder. */
 #define BASELINE_LOCK_TIMEOUT_S 30.0
-
-static char *baseline_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
 
 static void baseline_row_clear(struct rv_baseline_row *r, size_t n_extra)
 {
@@ -120,7 +111,7 @@ static int baseline_check_header(struct rv_baseline *b, const struct rv_csv_reco
 				return rv_error_set(
 				        RV_EPARSE, "%s:%u:%u: header column '%s' appears twice",
 				        name, rec->line, rec->col[RV_BASELINE_FIXED_COLS + i], col);
-		b->extra_cols[i] = baseline_strdup(col);
+		b->extra_cols[i] = rv_strdup(col);
 		if (!b->extra_cols[i])
 			return rv_error_set(RV_ENOMEM, "out of memory");
 	}
@@ -188,8 +179,8 @@ static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_rec
 	if (r->trial_count == 0)
 		BAD(COL_TRIALS, RV_ERANGE, "0 trials; a measured row has at least one");
 #undef BAD
-	r->hardware = baseline_strdup(f[COL_HW]);
-	r->notes = baseline_strdup(f[COL_NOTES]);
+	r->hardware = rv_strdup(f[COL_HW]);
+	r->notes = rv_strdup(f[COL_NOTES]);
 	if (!r->hardware || !r->notes)
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	if (n_extra) {
@@ -197,7 +188,7 @@ static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_rec
 		if (!r->extra)
 			return rv_error_set(RV_ENOMEM, "out of memory");
 		for (size_t i = 0; i < n_extra; i++) {
-			r->extra[i] = baseline_strdup(f[RV_BASELINE_FIXED_COLS + i]);
+			r->extra[i] = rv_strdup(f[RV_BASELINE_FIXED_COLS + i]);
 			if (!r->extra[i])
 				return rv_error_set(RV_ENOMEM, "out of memory");
 		}
@@ -415,7 +406,7 @@ static long baseline_extra_col(struct rv_baseline *b, const char *name)
 	if (!cols)
 		return -1;
 	b->extra_cols = cols;
-	copy = baseline_strdup(name);
+	copy = rv_strdup(name);
 	if (!copy)
 		return -1;
 	b->extra_cols[b->n_extra] = copy;
@@ -432,8 +423,8 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row,
 	for (size_t i = 0; i < n_extra; i++)
 		if (baseline_extra_col(b, extra_cols[i]) < 0)
 			return rv_error_set(RV_ENOMEM, "out of memory");
-	r.hardware = baseline_strdup(row->hardware);
-	r.notes = baseline_strdup(row->notes ? row->notes : "");
+	r.hardware = rv_strdup(row->hardware);
+	r.notes = rv_strdup(row->notes ? row->notes : "");
 	r.extra = b->n_extra ? calloc(b->n_extra, sizeof(char *)) : NULL;
 	r.line = 0;
 	if (!r.hardware || !r.notes || (b->n_extra && !r.extra))
@@ -442,7 +433,7 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row,
 		long col = baseline_extra_col(b, extra_cols[i]);
 
 		free(r.extra[col]);
-		r.extra[col] = baseline_strdup(row->extra[i] ? row->extra[i] : "");
+		r.extra[col] = rv_strdup(row->extra[i] ? row->extra[i] : "");
 		if (!r.extra[col])
 			goto oom;
 	}
@@ -484,4 +475,9 @@ int rv_baseline_store(const char *path, const struct rv_baseline_row *row,
 	rv_baseline_free(b);
 	rv_file_unlock(&lk);
 	return err;
+}
+
+const char *rv_baseline_dir(const char *opt)
+{
+	return rv_dir_choice(opt, "ROOFVAL_BASELINE_DIR", RV_DATA_DIR "/results/baselines");
 }

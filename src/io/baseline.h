@@ -69,6 +69,10 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row,
 int rv_baseline_store(const char *path, const struct rv_baseline_row *row,
                       const char *const *extra_cols, size_t n_extra);
 
+/* The baseline folder: opt when given, else $ROOFVAL_BASELINE_DIR, else the
+ * results/baselines/ folder of the source tree this binary was built from. */
+const char *rv_baseline_dir(const char *opt);
+
 /* Index of the row with this key, or -1. */
 long rv_baseline_find(const struct rv_baseline *b, const char *hardware, enum rv_op op,
                       const struct rv_shape *shape, enum rv_dtype dtype);

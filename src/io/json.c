@@ -37,16 +37,6 @@ struct json_scan {
 	int oom;
 };
 
-static char *json_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *c = malloc(n);
-
-	if (c)
-		memcpy(c, s, n);
-	return c;
-}
-
 int rv_json_doc_parse(struct rv_json_doc **out, const char *text, size_t len, const char *name)
 {
 	struct rv_json_doc *d;
@@ -56,7 +46,7 @@ int rv_json_doc_parse(struct rv_json_doc **out, const char *text, size_t len, co
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	d->name = json_strdup(name);
+	d->name = rv_strdup(name);
 	d->text = malloc(len + 1);
 	if (!d->name || !d->text) {
 		rv_json_doc_free(d);
@@ -170,7 +160,7 @@ static void scan_record(struct json_scan *s, enum rv_json_at at, unsigned line, 
 		d->pos = pos;
 		d->cap_pos = cap;
 	}
-	d->pos[d->n_pos].path = json_strdup(rv_buf_str(&s->path));
+	d->pos[d->n_pos].path = rv_strdup(rv_buf_str(&s->path));
 	if (!d->pos[d->n_pos].path) {
 		s->oom = 1;
 		return;

@@ -480,6 +480,31 @@ static void summarize(struct rv_calibration *c, int energy, double *median_fit, 
 	free(b);
 }
 
+/* Chooses parameters and fits them, again at the fitted point (a term can
+ * matter only once another has moved) until no new parameter enters. The
+ * profile value of each parameter that enters is kept in saved. */
+static int fit_rounds(struct fit_ctx *x, double *saved)
+{
+	struct rv_calibration *c = x->c;
+	int err = 0;
+
+	for (int round = 0; round < 4; round++) {
+		size_t before = c->n_params;
+
+		if ((err = choose_params(x)) < 0)
+			return err;
+		for (size_t j = before; j < c->n_params; j++)
+			saved[j] = c->params[j].profile_value;
+		if (round > 0 && c->n_params == before)
+			break;
+		while ((err = fit_stage(x)) == 1)
+			;
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 {
 	struct fit_ctx x;
@@ -507,23 +532,9 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		c->rows[i].fit_energy_j = c->rows[i].loo_energy_j = NAN;
 		x.rows[x.n_rows++] = i;
 	}
-	/* Stage 1: latency. The choice of parameters is made again at the fitted
-	 * point (a term can matter only once another one has moved), until no
-	 * new parameter enters. */
-	for (int round = 0; round < 4; round++) {
-		size_t before = c->n_params;
-
-		if ((err = choose_params(&x)) < 0)
-			goto restore;
-		for (size_t j = before; j < c->n_params; j++)
-			saved[j] = c->params[j].profile_value;
-		if (round > 0 && c->n_params == before)
-			break;
-		while ((err = fit_stage(&x)) == 1)
-			;
-		if (err < 0)
-			goto restore;
-	}
+	/* Stage 1: latency. */
+	if ((err = fit_rounds(&x, saved)) < 0)
+		goto restore;
 	if (x.n_params == 0) {
 		err = rv_error_set(RV_ERROR,
 		                   "degenerate fit: the %zu calibration rows determine no latency "
@@ -539,20 +550,8 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		if (!isnan(c->rows[i].energy_j))
 			x.rows[x.n_rows++] = i;
 	if (x.n_rows) {
-		for (int round = 0; round < 4; round++) {
-			size_t before = c->n_params;
-
-			if ((err = choose_params(&x)) < 0)
-				goto restore;
-			for (size_t j = before; j < c->n_params; j++)
-				saved[j] = c->params[j].profile_value;
-			if (round > 0 && c->n_params == before)
-				break;
-			while ((err = fit_stage(&x)) == 1)
-				;
-			if (err < 0)
-				goto restore;
-		}
+		if ((err = fit_rounds(&x, saved)) < 0)
+			goto restore;
 	}
 	/* Physical or refused. */
 	for (size_t j = 0; j < c->n_params; j++) {

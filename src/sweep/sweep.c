@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 #include "io/file.h"
 #include "io/json.h"
@@ -46,23 +47,7 @@ const char *rv_purpose_name(enum rv_purpose p)
 
 const char *rv_sweep_dir(const char *opt)
 {
-	const char *env = getenv("ROOFVAL_SWEEP_DIR");
-
-	if (opt && *opt)
-		return opt;
-	if (env && *env)
-		return env;
-	return RV_DATA_DIR "/sweeps";
-}
-
-static char *sweep_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-
-	if (d)
-		memcpy(d, s, n);
-	return d;
+	return rv_dir_choice(opt, "ROOFVAL_SWEEP_DIR", RV_DATA_DIR "/sweeps");
 }
 
 static void sweep_list_free(struct rv_sweep_list *l)
@@ -155,7 +140,7 @@ static int sweep_list(struct rv_json_doc *d, json_t *root, const char *key, stru
 		if (!json_is_string(v) || !sweep_valid_hw(json_string_value(v)))
 			return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
 			                     "expected a hardware key (letters, digits, _ - .)");
-		l->items[i] = sweep_strdup(json_string_value(v));
+		l->items[i] = rv_strdup(json_string_value(v));
 		if (!l->items[i])
 			return rv_error_set(RV_ENOMEM, "out of memory");
 		l->n = i + 1;
@@ -222,7 +207,7 @@ static int sweep_entry(struct rv_sweep *s, struct rv_json_doc *d, json_t *obj, s
 			return rv_json_error(d, lab, RV_JSON_AT_VALUE, RV_EPARSE, "%s",
 			                     json_is_string(v) ? rv_error_last()
 			                                       : "expected a regime label string");
-		l->hw = sweep_strdup(hw);
+		l->hw = rv_strdup(hw);
 		if (!l->hw)
 			return rv_error_set(RV_ENOMEM, "out of memory");
 		e->n_labels++;
