@@ -304,19 +304,15 @@ out:
 	return err;
 }
 
+static int baseline_parse_cb(void *out, const char *text, size_t len, const char *name)
+{
+	return rv_baseline_parse(out, text, len, name);
+}
+
 int rv_baseline_load(struct rv_baseline **out, const char *path)
 {
-	char *text;
-	size_t len;
-	int err;
-
 	*out = NULL;
-	err = rv_file_read(&text, &len, path);
-	if (err < 0)
-		return err;
-	err = rv_baseline_parse(out, text, len, path);
-	free(text);
-	return err;
+	return rv_file_load(path, baseline_parse_cb, out);
 }
 
 void rv_baseline_sort(struct rv_baseline *b)

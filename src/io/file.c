@@ -85,6 +85,20 @@ out:
 	return err;
 }
 
+int rv_file_load(const char *path,
+                 int (*parse)(void *out, const char *text, size_t len, const char *name), void *out)
+{
+	char *text;
+	size_t len;
+	int err = rv_file_read(&text, &len, path);
+
+	if (err < 0)
+		return err;
+	err = parse(out, text, len, path);
+	free(text);
+	return err;
+}
+
 /* The folder part of path ("." when there is none), in buf. */
 static void file_dirname(char *buf, size_t size, const char *path)
 {

@@ -16,6 +16,12 @@
  * read error). Messages name the path. */
 int rv_file_read(char **out, size_t *len_out, const char *path);
 
+/* Reads path and hands its text to parse(out, text, len, path); the text is
+ * freed afterwards. Returns rv_file_read()'s error or parse's result. */
+int rv_file_load(const char *path,
+                 int (*parse)(void *out, const char *text, size_t len, const char *name),
+                 void *out);
+
 /* Replaces path with data atomically, keeping the old file's mode. On any
  * failure the old file is untouched and the temporary file is removed.
  * RV_ENOENT (folder missing), RV_EPERM, RV_EIO (disk full, rename failed). */

@@ -85,19 +85,15 @@ int rv_json_doc_parse(struct rv_json_doc **out, const char *text, size_t len, co
 	return 0;
 }
 
+static int json_parse_cb(void *out, const char *text, size_t len, const char *name)
+{
+	return rv_json_doc_parse(out, text, len, name);
+}
+
 int rv_json_doc_load(struct rv_json_doc **out, const char *path)
 {
-	char *text;
-	size_t len;
-	int err;
-
 	*out = NULL;
-	err = rv_file_read(&text, &len, path);
-	if (err < 0)
-		return err;
-	err = rv_json_doc_parse(out, text, len, path);
-	free(text);
-	return err;
+	return rv_file_load(path, json_parse_cb, out);
 }
 
 void rv_json_doc_free(struct rv_json_doc *d)

@@ -339,19 +339,15 @@ int rv_sweep_parse(struct rv_sweep **out, const char *text, size_t len, const ch
 	return 0;
 }
 
+static int sweep_parse_cb(void *out, const char *text, size_t len, const char *name)
+{
+	return rv_sweep_parse(out, text, len, name);
+}
+
 int rv_sweep_load(struct rv_sweep **out, const char *path)
 {
-	char *text;
-	size_t len;
-	int err;
-
 	*out = NULL;
-	err = rv_file_read(&text, &len, path);
-	if (err < 0)
-		return err;
-	err = rv_sweep_parse(out, text, len, path);
-	free(text);
-	return err;
+	return rv_file_load(path, sweep_parse_cb, out);
 }
 
 const struct rv_sweep_label *rv_sweep_label_for(const struct rv_sweep_entry *e, const char *hw)
