@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-dev}
 
-need=(gcc make cmake pkg-config libjansson-dev libcmocka-dev libgsl-dev)
+need=(gcc make cmake pkg-config libjansson-dev libcmocka-dev libgsl-dev libopenblas-dev)
 missing=()
 for pkg in "${need[@]}"; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||

@@ -7,9 +7,10 @@
 
 enum rv_exit {
 	RV_EXIT_OK = 0,
-	RV_EXIT_ERROR = 1,    /* the command failed; the message says why */
-	RV_EXIT_USAGE = 2,    /* unknown command or option, wrong arguments */
-	RV_EXIT_MISMATCH = 3, /* validation ran and at least one point failed */
+	RV_EXIT_ERROR = 1,         /* the command failed; the message says why */
+	RV_EXIT_USAGE = 2,         /* unknown command or option, wrong arguments */
+	RV_EXIT_MISMATCH = 3,      /* validation ran and at least one point failed */
+	RV_EXIT_INTERRUPTED = 130, /* stopped by SIGINT or SIGTERM; finished work kept */
 };
 
 struct rv_cmd {
@@ -60,8 +61,13 @@ int rv_cli_main(int argc, char **argv);
 int rv_cmd_hw(int argc, char **argv);
 int rv_cmd_baseline(int argc, char **argv);
 int rv_cmd_calibrate(int argc, char **argv);
+int rv_cmd_capture(int argc, char **argv);
+int rv_cmd_kernels(int argc, char **argv);
+int rv_cmd_meters(int argc, char **argv);
+int rv_cmd_sweep(int argc, char **argv);
 int rv_cmd_classify(int argc, char **argv);
 int rv_cmd_predict(int argc, char **argv);
+int rv_cmd_probe(int argc, char **argv);
 int rv_cmd_validate(int argc, char **argv);
 int rv_cmd_version(int argc, char **argv);
 int rv_cmd_help(int argc, char **argv);

@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "core/build_info.h"
 #include "core/error.h"
+#include "kernel/kernel.h"
+#include "meter/meter.h"
 
 /* clang-format off */
 static const struct rv_cmd rv_cmds[] = {
@@ -15,6 +17,11 @@ static const struct rv_cmd rv_cmds[] = {
 	{ "predict",  rv_cmd_predict,  "Predict latency and energy of one shape on a target" },
 	{ "validate", rv_cmd_validate, "Score the model against baselines, per regime" },
 	{ "calibrate", rv_cmd_calibrate, "Fit model parameters on calibration rows only" },
+	{ "capture",  rv_cmd_capture,  "Measure a sweep on this machine into a baseline" },
+	{ "probe",    rv_cmd_probe,    "Measure this machine and write a profile for it" },
+	{ "kernels",  rv_cmd_kernels,  "List kernel backends and why any cannot run here" },
+	{ "meters",   rv_cmd_meters,   "List meter backends and why any cannot run here" },
+	{ "sweep",    rv_cmd_sweep,    "augment sweep files for another target" },
 	{ "version",  rv_cmd_version,  "Print version, commit and enabled backends" },
 	{ "help",     rv_cmd_help,     "Show help for a command" },
 	{ NULL, NULL, NULL },
@@ -71,7 +78,13 @@ int rv_cmd_version(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? RV_EXIT_OK : rc;
 	printf("roofval %s (commit %s)\n", RV_VERSION, RV_GIT_COMMIT);
-	printf("capture backends: none built yet (cpu, cuda and jetson arrive with capture)\n");
+	printf("kernels:");
+	for (size_t i = 0; i < rv_kernel_count(); i++)
+		printf(" %s", rv_kernel_at(i)->name);
+	printf("\nmeters:");
+	for (size_t i = 0; i < rv_meter_count(); i++)
+		printf(" %s", rv_meter_at(i)->name);
+	printf("\n");
 	return RV_EXIT_OK;
 }
 

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* The measurement core shared by every backend: warm-up, timed trials and
+ * their statistics, and an energy window long enough for the meter's
+ * sensor, aligned on counter updates, with idle power measured just before. */
+#ifndef RV_CAPTURE_CAPTURE_H
+#define RV_CAPTURE_CAPTURE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "core/env.h"
+#include "kernel/kernel.h"
+#include "meter/meter.h"
+
+struct rv_capture_opts {
+	unsigned warmup;     /* untimed calls first (default 3) */
+	unsigned trials;     /* timed calls, odd (default 11) */
+	double min_window_s; /* energy window; 0: 100 sensor updates and at least 0.1 s */
+	uint64_t seed;       /* input generator seed */
+};
+
+#define RV_CAPTURE_OPTS_DEFAULT \
+	{                       \
+		3, 11, 0.0, 1   \
+	}
+
+/* Extra baseline columns a capture writes after notes, in this order. */
+#define RV_CAPTURE_N_EXTRA 11
+extern const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA];
+
+struct rv_capture_result {
+	double latency_s; /* median of the trials */
+	double min_s, p10_s, p90_s, mad_s, cv;
+	unsigned trials;
+	double energy_j;     /* gross energy per call; NAN when not measured */
+	double energy_net_j; /* energy_j minus idle power over the call; NAN */
+	double idle_w;       /* power before the shape; NAN */
+	double window_s;     /* the energy window; 0 without energy */
+	uint64_t window_calls;
+	double cpu_freq_hz; /* NAN when unknown */
+	double busy_share;  /* share of CPU time others used during the idle check */
+	char notes[512];    /* every missing or doubtful number explained */
+};
+
+/* Measures op on shape s in dtype d with kernel backend k (setup, warm-up,
+ * trials, energy window with meter m when it is not NULL, teardown). A meter
+ * failure is not an error: energy stays NAN and notes say why. Errors are the
+ * kernel's (RV_ENOTSUP, RV_ENOMEM before allocating, RV_ERANGE). stop, when
+ * not NULL, is polled so that a signal can cut a long window short. */
+int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
+                   const struct rv_kernel_ops *k, struct rv_meter *m, const char *meter_note,
+                   enum rv_op op, const struct rv_shape *s, enum rv_dtype d,
+                   const struct rv_capture_opts *o, volatile const sig_atomic_t *stop);
+
+/* Formats the extra columns of r, RV_CAPTURE_N_EXTRA strings of at most
+ * 31 characters, into cells. */
+void rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r);
+
+/* Robust statistics of n samples (sorted in place). */
+struct rv_stats {
+	double median, min, p10, p90, mad, mean, cv;
+};
+void rv_stats_of(struct rv_stats *out, double *x, unsigned n);
+
+/* CLOCK_MONOTONIC in seconds. */
+double rv_now_s(void);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* roofval kernels | meters: every backend, and whether it works on this machine. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "kernel/kernel.h"
+#include "meter/meter.h"
+
+/* Prints "name  ok" or "name  unavailable: why" for one backend. */
+static void backend_line(const char *name, const char *summary, int rc)
+{
+	printf("%-12s %-12s %s\n", name, rc == 0 ? "ok" : "unavailable", summary);
+	if (rc < 0)
+		printf("%-12s %-12s %s\n", "", "", rv_error_last());
+}
+
+static int list_usage(int argc, char **argv, const char *usage, const char *summary)
+{
+	const struct rv_cmd_spec spec = { usage, summary, NULL, 0, 0 };
+	struct rv_opt_result res;
+
+	return rv_opt_parse(&spec, argc, argv, &res);
+}
+
+int rv_cmd_kernels(int argc, char **argv)
+{
+	int rc = list_usage(argc, argv, "kernels",
+	                    "List the kernel backends and whether each "
+	                    "runs on this machine, with the reason when not.");
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	for (size_t i = 0; i < rv_kernel_count(); i++) {
+		const struct rv_kernel_ops *k = rv_kernel_at(i);
+
+		backend_line(k->name, k->summary, k->probe(&rv_env_host));
+	}
+	return RV_EXIT_OK;
+}
+
+int rv_cmd_meters(int argc, char **argv)
+{
+	int rc = list_usage(argc, argv, "meters",
+	                    "List the meter backends and whether each "
+	                    "works on this machine, with the reason when not.");
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	for (size_t i = 0; i < rv_meter_count(); i++) {
+		const struct rv_meter_ops *m = rv_meter_at(i);
+
+		backend_line(m->name, m->summary, m->probe(&rv_env_host));
+	}
+	return RV_EXIT_OK;
+}

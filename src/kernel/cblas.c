@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* The cblas kernel: matmul, linear and vector_add in fp32 and fp64 on the CPU
+ * through OpenBLAS, with a naive double-precision reference for check(). */
+#include <cblas.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "kernel/cblas_internal.h"
+#include "model/opcount.h"
+
+extern const struct rv_kernel_ops rv_kernel_cblas;
+
+/* CBLAS takes dimensions as blasint (int unless OpenBLAS is built with
+ * 64-bit integers). */
+#define CBLAS_DIM_MAX       ((((uint64_t)1) << (sizeof(blasint) * CHAR_BIT - 1)) - 1)
+/* The reference is a naive loop: up to 2^27 multiply-adds (a second or so),
+ * or 2^24 additions for vector_add. */
+#define CBLAS_CHECK_MAX_MAC ((uint64_t)1 << 27)
+#define CBLAS_CHECK_MAX_ADD ((uint64_t)1 << 24)
+#define CBLAS_ALIGN_B       64
+/* Output elements the matmul reference accumulates at once. */
+#define CBLAS_REF_BLOCK     256
+
+struct cblas_buf_spec {
+	void **p;
+	size_t count;
+	const char *what;
+};
+
+static int cblas_probe(const struct rv_env *env)
+{
+	(void)env;
+	return 0;
+}
+
+static int cblas_supports(enum rv_op op, enum rv_dtype d)
+{
+	return (op == RV_OP_MATMUL || op == RV_OP_LINEAR || op == RV_OP_VECTOR_ADD) &&
+	       (d == RV_DTYPE_FP32 || d == RV_DTYPE_FP64);
+}
+
+/* "matmul 64x128x32 fp32", for messages. */
+static void cblas_describe(char *out, size_t size, const struct rv_kernel *k)
+{
+	char shape[96];
+
+	(void)rv_shape_format(shape, sizeof(shape), &k->shape);
+	(void)snprintf(out, size, "%s %s %s", rv_op_name(k->op), shape, rv_dtype_name(k->dtype));
+}
+
+static uint64_t cblas_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0.5, 1.5), every value exact in the dtype (23 or 52 random
+ * bits). Positive inputs keep every dot product free of cancellation, so the
+ * relative error of a correct result is bounded and check() can be strict. */
+static void cblas_fill(void *p, size_t count, enum rv_dtype d, uint64_t *state)
+{
+	if (d == RV_DTYPE_FP32) {
+		float *f = p;
+
+		for (size_t i = 0; i < count; i++)
+			f[i] = (float)(0.5 + (double)(cblas_splitmix64(state) >> 41) * 0x1p-23);
+	} else {
+		double *f = p;
+
+		for (size_t i = 0; i < count; i++)
+			f[i] = 0.5 + (double)(cblas_splitmix64(state) >> 12) * 0x1p-52;
+	}
+}
+
+static void cblas_teardown(struct rv_kernel *base)
+{
+	struct rv_cblas_kernel *k = (struct rv_cblas_kernel *)base;
+
+	if (!k)
+		return;
+	free(k->a);
+	free(k->b);
+	free(k->bias);
+	free(k->c);
+	free(k);
+}
+
+static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
+                       const struct rv_shape *s, enum rv_dtype d, uint64_t seed)
+{
+	struct rv_footprint fp;
+	struct rv_cblas_kernel *k;
+	char what[160];
+	size_t elem_B;
+	uint64_t rng = seed;
+	int err;
+
+	*out = NULL;
+	if (op != RV_OP_MATMUL && op != RV_OP_LINEAR && op != RV_OP_VECTOR_ADD)
+		return rv_error_set(RV_ENOTSUP, "op %d is unsupported on the cblas backend",
+		                    (int)op);
+	if (!cblas_supports(op, d))
+		return rv_error_set(
+		        RV_ENOTSUP,
+		        "%s is unsupported on the cblas backend (it runs fp32 and fp64)",
+		        rv_dtype_name(d));
+	err = rv_shape_check(s, op);
+	if (err < 0)
+		return err;
+	err = rv_footprint_of(&fp, op, s, d);
+	if (err < 0)
+		return err;
+	if (op != RV_OP_VECTOR_ADD) {
+		for (unsigned i = 0; i < 3; i++) {
+			if (s->dim[i] > CBLAS_DIM_MAX) {
+				char shape[96];
+
+				(void)rv_shape_format(shape, sizeof(shape), s);
+				return rv_error_set(
+				        RV_ENOTSUP,
+				        "%s %s: %s = %llu is beyond the %llu CBLAS takes",
+				        rv_op_name(op), shape, rv_op_dim_name(op, i),
+				        (unsigned long long)s->dim[i],
+				        (unsigned long long)CBLAS_DIM_MAX);
+			}
+		}
+	}
+	/* Before any allocation: an oversized shape fails here with the sizes,
+	 * not later in the OOM killer. The footprint counts exactly our buffers. */
+	err = rv_kernel_check_fits(env, fp.working_set_B, op, s);
+	if (err < 0)
+		return err;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return rv_error_set(RV_ENOMEM, "cblas: cannot allocate an instance");
+	k->base.ops = &rv_kernel_cblas;
+	k->base.op = op;
+	k->base.shape = *s;
+	k->base.dtype = d;
+	if (op == RV_OP_VECTOR_ADD) {
+		k->m = 1;
+		k->k = 1;
+		k->n = (size_t)s->dim[0];
+	} else {
+		k->m = (size_t)s->dim[0];
+		k->k = (size_t)s->dim[1];
+		k->n = (size_t)s->dim[2];
+	}
+	elem_B = d == RV_DTYPE_FP32 ? sizeof(float) : sizeof(double);
+
+	{
+		/* Inputs first, in a fixed order, so a seed gives the same data. */
+		const struct cblas_buf_spec bufs[] = {
+			{ &k->a, op == RV_OP_VECTOR_ADD ? k->n : k->m * k->k, "the first input" },
+			/* KxN, OUTxIN, or N (k = 1): k * n in every op. */
+			{ &k->b, k->k * k->n, "the second input" },
+			{ &k->bias, op == RV_OP_LINEAR ? k->n : 0, "the bias" },
+			{ &k->c, k->m * k->n, "the output" },
+		};
+
+		for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+			size_t bytes = bufs[i].count * elem_B;
+			int rc;
+
+			if (!bufs[i].count)
+				continue;
+			rc = posix_memalign(bufs[i].p, CBLAS_ALIGN_B, bytes);
+			if (rc != 0) {
+				char size[32];
+
+				*bufs[i].p = NULL;
+				cblas_describe(what, sizeof(what), &k->base);
+				rv_fmt_bytes(size, sizeof(size), (double)bytes);
+				err = rv_error_set(RV_ENOMEM,
+				                   "cblas: cannot allocate %s (%s) of %s",
+				                   bufs[i].what, size, what);
+				goto fail;
+			}
+			k->base.allocated_B += (double)bytes;
+			/* The output too: its pages are touched before any timed run,
+			 * and a run that writes nothing cannot pass check(). */
+			cblas_fill(*bufs[i].p, bufs[i].count, d, &rng);
+		}
+	}
+	*out = &k->base;
+	return 0;
+fail:
+	cblas_teardown(&k->base);
+	return err;
+}
+
+/* One pass, c = a + b: each element read and written once, the 3N elements of
+ * traffic opcount assumes and what a framework's elementwise add does.
+ * cblas_?copy + cblas_?axpy would take two passes (5N elements). The fixed
+ * 64-byte inner loop is what gcc -O2 (its "very cheap" vectoriser, which
+ * refuses loops needing a scalar epilogue) turns into vector adds; restrict
+ * tells it the buffers do not overlap. */
+static void cblas_add_f32(float *restrict c, const float *restrict a, const float *restrict b,
+                          size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16)
+		for (size_t j = 0; j < 16; j++)
+			c[i + j] = a[i + j] + b[i + j];
+	for (; i < n; i++)
+		c[i] = a[i] + b[i];
+}
+
+static void cblas_add_f64(double *restrict c, const double *restrict a, const double *restrict b,
+                          size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		for (size_t j = 0; j < 8; j++)
+			c[i + j] = a[i + j] + b[i + j];
+	for (; i < n; i++)
+		c[i] = a[i] + b[i];
+}
+
+/* linear as a framework's addmm: y = bias in every row, then y += x W^T. */
+static void cblas_linear(struct rv_cblas_kernel *k)
+{
+	const blasint m = (blasint)k->m, kk = (blasint)k->k, n = (blasint)k->n;
+
+	if (k->base.dtype == RV_DTYPE_FP32) {
+		float *y = k->c;
+
+		for (size_t i = 0; i < k->m; i++)
+			memcpy(y + i * k->n, k->bias, k->n * sizeof(float));
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, kk, 1.0f, k->a, kk, k->b,
+		            kk, 1.0f, y, n);
+	} else {
+		double *y = k->c;
+
+		for (size_t i = 0; i < k->m; i++)
+			memcpy(y + i * k->n, k->bias, k->n * sizeof(double));
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, kk, 1.0, k->a, kk, k->b,
+		            kk, 1.0, y, n);
+	}
+}
+
+static int cblas_run(struct rv_kernel *base, uint64_t iters)
+{
+	struct rv_cblas_kernel *k = (struct rv_cblas_kernel *)base;
+	const blasint m = (blasint)k->m, kk = (blasint)k->k, n = (blasint)k->n;
+	const int fp32 = base->dtype == RV_DTYPE_FP32;
+
+	for (uint64_t it = 0; it < iters; it++) {
+		switch (base->op) {
+		case RV_OP_MATMUL:
+			if (fp32)
+				cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk,
+				            1.0f, k->a, kk, k->b, n, 0.0f, k->c, n);
+			else
+				cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, kk,
+				            1.0, k->a, kk, k->b, n, 0.0, k->c, n);
+			break;
+		case RV_OP_LINEAR:
+			cblas_linear(k);
+			break;
+		case RV_OP_VECTOR_ADD:
+			if (fp32)
+				cblas_add_f32(k->c, k->a, k->b, k->n);
+			else
+				cblas_add_f64(k->c, k->a, k->b, k->n);
+			/* Each iteration writes the same values: the empty asm with a
+			 * memory clobber keeps the compiler from merging iterations. */
+			__asm__ __volatile__("" : : : "memory");
+			break;
+		default:
+			return rv_error_set(RV_ENOTSUP, "op %d is unsupported on the cblas backend",
+			                    (int)base->op);
+		}
+	}
+	if (iters)
+		k->ran = 1;
+	return 0;
+}
+
+static double cblas_get(const void *p, size_t i, enum rv_dtype d)
+{
+	return d == RV_DTYPE_FP32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+}
+
+/* Largest relative error a correct result may show, for a sum of `terms`
+ * products. Inputs are positive (cblas_fill), so there is no cancellation
+ * and the classic bound holds: |error| <= terms * u * |ref| in the worst
+ * case, about sqrt(terms) * u * |ref| in practice (u = 2^-24 for fp32,
+ * 2^-53 for fp64), whatever the summation order, blocking or FMA use.
+ *   fp32: 1e-5 * sqrt(terms): above the worst-case bound up to 28000 terms
+ *     and ~170 times the typical error beyond, yet below what a wrong index,
+ *     transpose or missing bias gives (~0.4 / sqrt(terms) for inputs in
+ *     [0.5, 1.5), usually far more).
+ *   fp64: 1e-12 * terms: ~10^4 times the worst-case bound. */
+static double cblas_tolerance(enum rv_dtype d, size_t terms)
+{
+	if (d == RV_DTYPE_FP32)
+		return 1e-5 * sqrt((double)terms);
+	return 1e-12 * (double)terms;
+}
+
+/* The reference of output element (i, j) of linear or vector_add, in double
+ * precision; matmul's is computed by rows in cblas_check(). */
+static double cblas_ref(const struct rv_cblas_kernel *k, size_t i, size_t j)
+{
+	const enum rv_dtype d = k->base.dtype;
+	double ref = 0;
+
+	switch (k->base.op) {
+	case RV_OP_LINEAR:
+		ref = cblas_get(k->bias, j, d);
+		for (size_t l = 0; l < k->k; l++)
+			ref += cblas_get(k->a, i * k->k + l, d) * cblas_get(k->b, j * k->k + l, d);
+		break;
+	case RV_OP_VECTOR_ADD:
+		ref = cblas_get(k->a, j, d) + cblas_get(k->b, j, d);
+		break;
+	default:
+		break;
+	}
+	return ref;
+}
+
+static int cblas_check(struct rv_kernel *base, double *max_rel_err)
+{
+	const struct rv_cblas_kernel *k = (const struct rv_cblas_kernel *)base;
+	const enum rv_dtype d = base->dtype;
+	/* matmul walks B row by row into a block of accumulators: reading B
+	 * by columns is many times slower once B outgrows the caches. */
+	double acc[CBLAS_REF_BLOCK];
+	double worst = 0, worst_got = 0, worst_ref = 0, tol;
+	size_t worst_i = 0, worst_j = 0, terms;
+	char what[160];
+
+	*max_rel_err = HUGE_VAL;
+	cblas_describe(what, sizeof(what), base);
+	if (!k->ran)
+		return rv_error_set(RV_ERROR, "%s: check() before run(): no result yet", what);
+	if (base->op == RV_OP_VECTOR_ADD ? k->n > CBLAS_CHECK_MAX_ADD
+	                                 : (uint64_t)k->m * k->k * k->n > CBLAS_CHECK_MAX_MAC)
+		return rv_error_set(RV_ENOTSUP,
+		                    "%s is too large to check (the reference is a naive "
+		                    "loop of at most 2^27 multiply-adds or 2^24 additions)",
+		                    what);
+
+	for (size_t i = 0; i < k->m; i++) {
+		for (size_t j0 = 0; j0 < k->n; j0 += CBLAS_REF_BLOCK) {
+			size_t nj = k->n - j0 < CBLAS_REF_BLOCK ? k->n - j0 : CBLAS_REF_BLOCK;
+
+			if (base->op == RV_OP_MATMUL) {
+				memset(acc, 0, sizeof(acc));
+				for (size_t l = 0; l < k->k; l++) {
+					double a = cblas_get(k->a, i * k->k + l, d);
+
+					for (size_t jj = 0; jj < nj; jj++)
+						acc[jj] +=
+						        a * cblas_get(k->b, l * k->n + j0 + jj, d);
+				}
+			} else {
+				for (size_t jj = 0; jj < nj; jj++)
+					acc[jj] = cblas_ref(k, i, j0 + jj);
+			}
+			for (size_t jj = 0; jj < nj; jj++) {
+				double got = cblas_get(k->c, i * k->n + j0 + jj, d), ref = acc[jj];
+				double err = fabs(got - ref) / fmax(fabs(ref), 1e-300);
+
+				/* NaN compares false: it becomes the worst error there is. */
+				if (!(err <= worst)) {
+					worst = isnan(err) ? HUGE_VAL : err;
+					worst_i = i;
+					worst_j = j0 + jj;
+					worst_got = got;
+					worst_ref = ref;
+				}
+			}
+		}
+	}
+	terms = base->op == RV_OP_LINEAR ? k->k + 1 : k->k;
+	tol = cblas_tolerance(d, terms);
+	*max_rel_err = worst;
+	if (worst > tol)
+		return rv_error_set(RV_ERANGE,
+		                    "%s: relative error %.3g at [%zu][%zu] (got %.17g, want %.17g) "
+		                    "is beyond the %s tolerance %.3g",
+		                    what, worst, worst_i, worst_j, worst_got, worst_ref,
+		                    rv_dtype_name(d), tol);
+	return 0;
+}
+
+/* Rebuilt on each call, so it tells the thread count in force; the static
+ * buffer makes it unsafe to call from two threads at once. */
+static const char *cblas_provider(void)
+{
+	static char buf[512];
+	const char *config = openblas_get_config();
+	const char *version_end =
+	        strncmp(config, "OpenBLAS ", 9) == 0 ? strchr(config + 9, ' ') : NULL;
+	int threads = openblas_get_num_threads();
+	const char *unit = threads == 1 ? "thread" : "threads";
+
+	/* config is "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ... SkylakeX MAX_THREADS=64". */
+	if (version_end && version_end[strspn(version_end, " ")] != '\0')
+		(void)snprintf(buf, sizeof(buf), "%.*s (config: %s), %d %s",
+		               (int)(version_end - config), config,
+		               version_end + strspn(version_end, " "), threads, unit);
+	else
+		(void)snprintf(buf, sizeof(buf), "%s, %d %s", config, threads, unit);
+	return buf;
+}
+
+const struct rv_kernel_ops rv_kernel_cblas = {
+	.name = "cblas",
+	.version = RV_KERNEL_OPS_VERSION,
+	.summary = "matmul, linear and vector_add in fp32 and fp64 on the CPU (OpenBLAS)",
+	.probe = cblas_probe,
+	.supports = cblas_supports,
+	.setup = cblas_setup,
+	.run = cblas_run,
+	.check = cblas_check,
+	.teardown = cblas_teardown,
+	.provider = cblas_provider,
+};

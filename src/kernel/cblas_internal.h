@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The cblas kernel's instance, for its unit tests: they reach the buffers to
+ * check alignment and to corrupt a result on purpose. Nothing else uses it. */
+#ifndef RV_KERNEL_CBLAS_INTERNAL_H
+#define RV_KERNEL_CBLAS_INTERNAL_H
+
+#include <stddef.h>
+
+#include "kernel/kernel.h"
+
+/* Buffers are row-major, 64-byte aligned, of fp32 or fp64 elements (base.dtype).
+ *   op          m    k    n     a          b           bias      c
+ *   matmul      M    K    N     A (MxK)    B (KxN)     NULL      C (MxN)
+ *   linear      B    IN   OUT   x (BxIN)   W (OUTxIN)  b (OUT)   y (BxOUT)
+ *   vector_add  1    1    N     a (N)      b (N)       NULL      c (N)      */
+struct rv_cblas_kernel {
+	struct rv_kernel base;
+	size_t m, k, n;
+	void *a, *b, *bias, *c;
+	int ran; /* run() has completed once: c holds a result */
+};
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernel registry, built from kernels.def, and the memory check every
+ * backend makes before it allocates buffers. */
+#include "kernel/kernel.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/units.h"
+
+#define RV_KERNEL(name) extern const struct rv_kernel_ops rv_kernel_##name;
+#include "kernel/kernels.def"
+#undef RV_KERNEL
+
+static const struct rv_kernel_ops *const rv_kernels[] = {
+#define RV_KERNEL(name) &rv_kernel_##name,
+#include "kernel/kernels.def"
+#undef RV_KERNEL
+};
+
+#define RV_KERNEL_N (sizeof(rv_kernels) / sizeof(rv_kernels[0]))
+
+/* Fraction of MemAvailable that buffers may take: the rest is left to the
+ * page cache, the BLAS library's own workspace and everything else running. */
+#define RV_KERNEL_MEM_USABLE 0.9
+
+size_t rv_kernel_count(void)
+{
+	return RV_KERNEL_N;
+}
+
+const struct rv_kernel_ops *rv_kernel_at(size_t i)
+{
+	return i < RV_KERNEL_N ? rv_kernels[i] : NULL;
+}
+
+const struct rv_kernel_ops *rv_kernel_find(const char *name)
+{
+	char known[256] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < RV_KERNEL_N; i++) {
+		if (name && strcmp(rv_kernels[i]->name, name) == 0)
+			return rv_kernels[i];
+		if (len < sizeof(known))
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+			                        i ? ", " : "", rv_kernels[i]->name);
+	}
+	(void)rv_error_set(RV_ENOENT, "no kernel called '%s'; known kernels: %s",
+	                   name ? name : "(null)", known);
+	return NULL;
+}
+
+int rv_mem_available(double *out_B, const struct rv_env *env)
+{
+	/* proc/meminfo is about 1.5 KiB; MemAvailable is its third line. */
+	char text[8192], path[4096];
+	const char *line = text;
+	unsigned long long kB;
+	char *end;
+	int err;
+
+	err = rv_env_read(text, sizeof(text), env, "proc/meminfo");
+	if (err < 0)
+		return rv_error_wrap(err, "cannot tell the available memory");
+	rv_env_path(path, sizeof(path), env, "proc/meminfo");
+	while (strncmp(line, "MemAvailable:", 13) != 0) {
+		line = strchr(line, '\n');
+		if (!line)
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s has no MemAvailable line (Linux 3.14 or later has one)", path);
+		line++;
+	}
+	line += 13;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	errno = 0;
+	kB = strtoull(line, &end, 10);
+	if (end == line || errno != 0 || strncmp(end, " kB", 3) != 0)
+		return rv_error_set(RV_EPARSE, "%s: MemAvailable is not a number of kB", path);
+	*out_B = (double)kB * 1024.0;
+	return 0;
+}
+
+int rv_kernel_check_fits(const struct rv_env *env, double need_B, enum rv_op op,
+                         const struct rv_shape *s)
+{
+	char shape[96], need[32], avail[32];
+	double avail_B = 0;
+	int err = rv_mem_available(&avail_B, env);
+
+	if (err < 0)
+		return err;
+	if (need_B <= RV_KERNEL_MEM_USABLE * avail_B)
+		return 0;
+	(void)rv_shape_format(shape, sizeof(shape), s);
+	rv_fmt_bytes(need, sizeof(need), need_B);
+	rv_fmt_bytes(avail, sizeof(avail), avail_B);
+	return rv_error_set(RV_ENOMEM,
+	                    "%s %s needs %s of buffers, %s are available (10%% is kept free); "
+	                    "pick a smaller shape",
+	                    rv_op_name(op), shape, need, avail);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel backends: the workloads a capture times. A backend is a const table
+ * of function pointers with a probe that says why it cannot run here. The
+ * list is kernels.def; "null" does no work and lets tests drive the whole
+ * capture path, "cblas" runs matmul, linear and vector_add on the CPU
+ * through CBLAS (OpenBLAS). */
+#ifndef RV_KERNEL_KERNEL_H
+#define RV_KERNEL_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/dtype.h"
+#include "core/env.h"
+#include "core/op.h"
+
+#define RV_KERNEL_OPS_VERSION 1
+
+/* An instance: backends embed it as their first member. */
+struct rv_kernel {
+	const struct rv_kernel_ops *ops;
+	enum rv_op op;
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+	double allocated_B; /* bytes of buffers held */
+};
+
+struct rv_kernel_ops {
+	const char *name; /* "null", "cblas" */
+	unsigned version; /* RV_KERNEL_OPS_VERSION */
+	const char *summary;
+	/* 0 when usable here, else RV_ENOTSUP with rv_error_last() saying why. */
+	int (*probe)(const struct rv_env *env);
+	/* Whether it runs op in dtype. */
+	int (*supports)(enum rv_op op, enum rv_dtype d);
+	/* Allocates and fills the inputs from a seeded generator (never zeros).
+	 * RV_ENOTSUP for an unsupported (op, dtype), RV_ENOMEM when the buffers
+	 * would not fit in available memory (checked before allocating). */
+	int (*setup)(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
+	             const struct rv_shape *s, enum rv_dtype d, uint64_t seed);
+	/* Runs the op iters times back to back; returns when the work is done. */
+	int (*run)(struct rv_kernel *k, uint64_t iters);
+	/* Compares the last result with a naive reference computed here: the
+	 * largest relative error goes to *max_rel_err; RV_ERANGE when it is
+	 * beyond the dtype's tolerance. For small shapes (tests, smoke checks). */
+	int (*check)(struct rv_kernel *k, double *max_rel_err);
+	void (*teardown)(struct rv_kernel *k);
+	/* The library doing the work and its version ("OpenBLAS 0.3.21 ..."). */
+	const char *(*provider)(void);
+};
+
+size_t rv_kernel_count(void);
+const struct rv_kernel_ops *rv_kernel_at(size_t i);
+/* The backend called name, or NULL (RV_ENOENT message lists the known ones). */
+const struct rv_kernel_ops *rv_kernel_find(const char *name);
+
+/* Bytes of memory available for new buffers (MemAvailable of proc/meminfo
+ * under env's root). */
+int rv_mem_available(double *out_B, const struct rv_env *env);
+/* RV_ENOMEM, naming the shape and both sizes, when need_B does not fit in
+ * the available memory with a 10% margin. */
+int rv_kernel_check_fits(const struct rv_env *env, double need_B, enum rv_op op,
+                         const struct rv_shape *s);
+
+#endif

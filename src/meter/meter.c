@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* The meter registry, built from meters.def, and counter deltas with wraparound. */
+#include "meter/meter.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+
+#define RV_METER(name) extern const struct rv_meter_ops rv_meter_##name;
+#include "meter/meters.def"
+#undef RV_METER
+
+static const struct rv_meter_ops *const rv_meters[] = {
+#define RV_METER(name) &rv_meter_##name,
+#include "meter/meters.def"
+#undef RV_METER
+};
+
+size_t rv_meter_count(void)
+{
+	return sizeof(rv_meters) / sizeof(rv_meters[0]);
+}
+
+const struct rv_meter_ops *rv_meter_at(size_t i)
+{
+	return i < rv_meter_count() ? rv_meters[i] : NULL;
+}
+
+const struct rv_meter_ops *rv_meter_find(const char *name)
+{
+	char known[256] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < rv_meter_count(); i++) {
+		if (name && strcmp(rv_meters[i]->name, name) == 0)
+			return rv_meters[i];
+		if (len < sizeof(known))
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+			                        i ? ", " : "", rv_meters[i]->name);
+	}
+	(void)rv_error_set(RV_ENOENT, "no meter called '%s'; known meters: %s",
+	                   name ? name : "(null)", known);
+	return NULL;
+}
+
+double rv_meter_delta_j(double before_j, double after_j, double range_j)
+{
+	double d_j = after_j - before_j;
+
+	if (d_j >= 0.0)
+		return d_j;
+	/* A counter that went down passed its wrap point once (the caller reads
+	 * often enough for no more): what it lacked to the top, plus its new value. */
+	if (range_j > 0.0)
+		return d_j + range_j;
+	/* A counter that never wraps went backwards (a reset, a driver reload):
+	 * no energy can be inferred. */
+	return (double)NAN;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* Meter backends: energy (cumulative counters in joules) or power (samples in
+ * watts), read by the capture core. A backend only opens, reads and closes
+ * and converts to SI at its boundary; windows, wraps and integration are the
+ * capture core's. The list is meters.def. */
+#ifndef RV_METER_METER_H
+#define RV_METER_METER_H
+
+#include <stddef.h>
+
+#include "core/env.h"
+
+#define RV_METER_OPS_VERSION 1
+#define RV_METER_MAX_DOMAINS 16
+
+enum rv_meter_kind {
+	RV_METER_ENERGY = 1, /* read() gives cumulative joules per domain */
+	RV_METER_POWER = 2,  /* read() gives instantaneous watts per domain */
+};
+
+/* An instance: backends embed it as their first member. */
+struct rv_meter {
+	const struct rv_meter_ops *ops;
+	size_t n_domains;
+	char domain[RV_METER_MAX_DOMAINS][48]; /* "package-0", "VDD_IN", "gpu0" */
+	double range_j[RV_METER_MAX_DOMAINS];  /* energy counters wrap at this; 0: never */
+	double update_period_s;                /* how often the sensor updates; 0 when unknown */
+	char note[256]; /* caveats for the CSV notes ("perf_event: sysfs unreadable") */
+};
+
+struct rv_meter_ops {
+	const char *name; /* "fake", "rapl", "rapl_perf", ... */
+	unsigned version; /* RV_METER_OPS_VERSION */
+	enum rv_meter_kind kind;
+	const char *summary;
+	/* 0 when usable here, else RV_ENOTSUP / RV_EPERM / RV_ENOENT with
+	 * rv_error_last() saying why and what to do. */
+	int (*probe)(const struct rv_env *env);
+	int (*open)(struct rv_meter **out, const struct rv_env *env);
+	/* Reads every domain into values (J or W) and the time of the read
+	 * (CLOCK_MONOTONIC seconds) into *t_s. RV_EIO when a domain became
+	 * unreadable. */
+	int (*read)(struct rv_meter *m, double *t_s, double *values);
+	void (*close)(struct rv_meter *m);
+};
+
+size_t rv_meter_count(void);
+const struct rv_meter_ops *rv_meter_at(size_t i);
+const struct rv_meter_ops *rv_meter_find(const char *name);
+
+/* Energy between two readings of a counter that wraps at range_j (one wrap
+ * at most between readings: the caller reads often enough). */
+double rv_meter_delta_j(double before_j, double after_j, double range_j);
+
+#endif
