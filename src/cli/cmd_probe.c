@@ -33,6 +33,7 @@ static const struct rv_opt probe_opts[] = {
 struct cache_level {
 	int level;
 	double capacity_B; /* aggregate over the CPUs */
+	double one_B;      /* what one CPU sees */
 };
 
 /* Data and unified caches of cpu0, aggregated over the CPUs sharing none of them. */
@@ -75,6 +76,7 @@ static size_t read_caches(struct cache_level out[3], unsigned ncpu)
 		}
 		out[n].level = (int)level;
 		out[n].capacity_B = bytes * fmax(1.0, ncpu / sharing);
+		out[n].one_B = bytes;
 		n++;
 	}
 	return n;
@@ -208,13 +210,14 @@ int rv_cmd_probe(int argc, char **argv)
 		peak[i] = (double)ncpu * 2 * 2 * (16.0 / (i + 1)) * (isnan(mhz) ? 3e3 : mhz) * 1e6;
 		peak[i] = fmax(peak[i], eff[i]);
 	}
-	/* Bandwidth: a streaming add over a working set half of each cache level,
-	 * and eight times the last level for DRAM (at least 256 MiB); the bytes
-	 * count the write-allocate read of the output, as the model does. */
+	/* Bandwidth: a one-thread streaming add over half of what one CPU sees of
+	 * each cache level, and eight times the last level for DRAM (at least
+	 * 256 MiB); the bytes count the write-allocate read of the output, as the
+	 * model does. */
 	n_cache = read_caches(caches, (unsigned)ncpu);
 	n_tier = 0;
 	for (size_t i = 0; err == 0 && i <= n_cache; i++) {
-		double ws = i < n_cache ? caches[i].capacity_B / 2
+		double ws = i < n_cache ? caches[i].one_B / 2
 		                        : fmax(8 * (n_cache ? caches[n_cache - 1].capacity_B : 0),
 		                               256.0 * 1048576);
 		unsigned long long n_el;
@@ -288,7 +291,7 @@ int rv_cmd_probe(int argc, char **argv)
 		(void)snprintf(prov, sizeof(prov),
 		               "capacity from sysfs cache index, aggregated over the CPUs sharing "
 		               "it [measured]%s; bandwidth = a one-thread streaming add over half "
-		               "of it, counting the write-allocate read [measured]",
+		               "of one CPU's share, counting the write-allocate read [measured]",
 		               i == n_tier - 1 ? " (dram: physical memory)" : "");
 		(void)json_array_append_new(
 		        memory,

@@ -8,7 +8,9 @@
 #include "cli/cli.h"
 #include "core/error.h"
 #include "hw/profile.h"
+#include "io/baseline.h"
 #include "model/classify.h"
+#include "model/validate.h"
 #include "sweep/sweep.h"
 
 enum { OPT_HW, OPT_OP, OPT_PURPOSE, OPT_ALL, OPT_SDIR, OPT_HDIR };
@@ -138,11 +140,16 @@ static int sweep_augment(int argc, char **argv)
 			if (err == 0 && changed)
 				err = rv_sweep_save(s, path);
 			if (err == 0) {
+				const char *sep = " (";
+
 				printf("%s: %zu entries labelled for %s", path, added, p->key);
-				for (int g = 0; g < RV_REGIME_COUNT; g++)
-					if (count[g])
-						printf("%s%zu %s", g ? ", " : " (", count[g],
+				for (int g = 0; g < RV_REGIME_COUNT; g++) {
+					if (count[g]) {
+						printf("%s%zu %s", sep, count[g],
 						       rv_regime_name((enum rv_regime)g));
+						sep = ", ";
+					}
+				}
 				printf("%s\n", added ? ")" : "");
 			}
 			rv_sweep_free(s);
@@ -152,9 +159,116 @@ static int sweep_augment(int argc, char **argv)
 	return err < 0 ? rv_cli_fail("sweep augment") : RV_EXIT_OK;
 }
 
+/* Relabels the entries of s labelled for p whose baseline row shows a
+ * conclusive regime; prints each change. */
+static int relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,
+                   const char *path, size_t *changed)
+{
+	int err;
+
+	for (size_t i = 0; i < s->n_entries; i++) {
+		struct rv_sweep_entry *e = &s->entries[i];
+		struct rv_sweep_label *l = NULL;
+		enum rv_regime measured;
+		char shape[80];
+		long row;
+
+		for (size_t j = 0; j < e->n_labels; j++)
+			if (strcmp(e->labels[j].hw, p->key) == 0)
+				l = &e->labels[j];
+		row = l ? rv_baseline_find(b, p->key, s->op, &e->shape, e->dtype) : -1;
+		if (row < 0 || l->regime == RV_REGIME_UNSUPPORTED)
+			continue;
+		if ((err = rv_measured_regime(&measured, p, s->op, &e->shape, e->dtype,
+		                              b->rows[row].latency_s)) < 0)
+			return err;
+		if (measured == RV_REGIME_AMBIGUOUS || measured == l->regime)
+			continue;
+		(void)rv_shape_format(shape, sizeof(shape), &e->shape);
+		printf("%s: %s %s: %s -> %s (measured %.4g s)\n", path, shape,
+		       rv_dtype_name(e->dtype), rv_regime_name(l->regime), rv_regime_name(measured),
+		       b->rows[row].latency_s);
+		l->regime = measured;
+		(*changed)++;
+	}
+	return 0;
+}
+
+static int sweep_relabel(int argc, char **argv)
+{
+	static const struct rv_opt opts[] = {
+		{ "hw", 0, "KEY", "hardware key (required)" },
+		{ "from-baseline", 0, NULL,
+		  "take labels from the committed measurements (required)" },
+		{ "baseline-dir", 0, "DIR", "baseline folder (default: results/baselines/)" },
+		{ "sweep-dir", 0, "DIR", "sweep folder (default: sweeps/)" },
+		{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
+		{ NULL, 0, NULL, NULL },
+	};
+	static const struct rv_cmd_spec spec = {
+		"sweep relabel --hw KEY --from-baseline",
+		"Where a committed measurement is conclusive (launch-bound, or at 70% of the peak "
+		"FLOP/s or DRAM bandwidth), make KEY's label follow it; nothing else moves.",
+		opts, 0, 0
+	};
+	struct rv_opt_result res;
+	struct rv_profile *p = NULL;
+	int rc = rv_opt_parse(&spec, argc, argv, &res), err = 0;
+
+	if (rc)
+		return rc == 1 ? RV_EXIT_OK : rc;
+	if (!res.value[0] || !res.value[1]) {
+		fprintf(stderr,
+		        "roofval: sweep relabel: --hw and --from-baseline are required\n"
+		        "usage: roofval %s\n",
+		        spec.usage);
+		return RV_EXIT_USAGE;
+	}
+	if (rv_profile_find(&p, rv_profile_dir(res.value[4]), res.value[0], RV_PROFILE_FIT) < 0)
+		return rv_cli_fail("sweep relabel");
+	for (int op = 0; err == 0 && op < RV_OP_COUNT; op++) {
+		struct rv_baseline *b = NULL;
+		char bpath[4200];
+
+		(void)snprintf(bpath, sizeof(bpath), "%s/%s_%s.csv", rv_baseline_dir(res.value[2]),
+		               p->key, rv_op_name((enum rv_op)op));
+		err = rv_baseline_load(&b, bpath);
+		if (err == RV_ENOENT) {
+			err = 0;
+			continue;
+		}
+		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
+			struct rv_sweep *s = NULL;
+			char spath[4200];
+			size_t changed = 0;
+
+			(void)snprintf(spath, sizeof(spath), "%s/%s_%s.json",
+			               rv_sweep_dir(res.value[3]), rv_op_name((enum rv_op)op),
+			               rv_purpose_name((enum rv_purpose)pu));
+			err = rv_sweep_load(&s, spath);
+			if (err == 0)
+				err = relabel(s, p, b, spath, &changed);
+			if (err == 0 && changed) {
+				int added =
+				        list_add(&s->augmented_with_hardware_from_baseline, p->key);
+
+				err = added < 0 ? added : rv_sweep_save(s, spath);
+			}
+			if (err == 0)
+				printf("%s: %zu labels of %s follow the measurement now\n", spath,
+				       changed, p->key);
+			rv_sweep_free(s);
+		}
+		rv_baseline_free(b);
+	}
+	rv_profile_free(p);
+	return err < 0 ? rv_cli_fail("sweep relabel") : RV_EXIT_OK;
+}
+
 /* clang-format off */
 static const struct rv_cmd sweep_cmds[] = {
 	{ "augment", sweep_augment, "Label existing sweeps for one more target" },
+	{ "relabel", sweep_relabel, "Make labels follow conclusive committed measurements" },
 	{ NULL, NULL, NULL },
 };
 /* clang-format on */

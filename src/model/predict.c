@@ -37,18 +37,27 @@ static int write_allocates(const struct rv_profile *p)
 	return p->hw_class == RV_HW_CPU;
 }
 
-/* Share of the traffic tier i must serve, given that data resident in the
- * tier inside it survives between calls. L1 (i - 1 == 0) is not relied on:
- * GPUs invalidate it at kernel launch and on CPUs it is too small to matter
- * beside the per-call overhead. */
+/* Share of the traffic tier i must serve on a repeated call, given what the
+ * tier inside it (i - 1) still holds from the call before:
+ * - nothing comes from tier i when the working set fits inside (i - 1),
+ *   except that GPUs invalidate L1 at every kernel launch;
+ * - a working set larger than a private cache (L1, a CPU's L2) streams
+ *   through it with no hits: its replacement is close to LRU, which a cyclic
+ *   stream defeats;
+ * - the shared last-level cache replaces adaptively and keeps about its own
+ *   capacity of a larger working set, so only the rest comes from DRAM. */
 static double miss_share(const struct rv_profile *p, size_t i, double working_set_B)
 {
 	double inner_B;
 
-	if (i < 2)
+	if (i == 0 || (i == 1 && p->hw_class != RV_HW_CPU))
 		return 1.0;
 	inner_B = p->memory[i - 1].capacity_B;
-	return fmax(0.0, 1.0 - inner_B / working_set_B);
+	if (working_set_B <= inner_B)
+		return 0.0;
+	if (i + 1 < p->n_memory) /* the inner tier is private */
+		return 1.0;
+	return 1.0 - inner_B / working_set_B;
 }
 
 /* Capacity of tier i that one unit's blocking can use: the last cache tier

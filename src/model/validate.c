@@ -60,6 +60,22 @@ static enum rv_regime measured_regime(const struct rv_profile *p, const struct r
 	return RV_REGIME_AMBIGUOUS;
 }
 
+int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
+                       const struct rv_shape *s, enum rv_dtype d, double latency_s)
+{
+	const struct rv_compute *c = rv_profile_compute(p, d);
+	struct rv_footprint fp;
+	int err;
+
+	if (!c)
+		return rv_error_set(RV_ENOTSUP, "%s is unsupported on %s", rv_dtype_name(d),
+		                    p->key);
+	if ((err = rv_footprint_of(&fp, op, s, d)) < 0)
+		return err;
+	*out = measured_regime(p, c, op, &fp, latency_s);
+	return 0;
+}
+
 /* A measurement can never be attributed to one cache level, so a label of
  * l2_bound is satisfied by a measurement that is ambiguous or launch-bound. */
 static int regime_matches(enum rv_regime label, enum rv_regime measured)

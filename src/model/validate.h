@@ -80,6 +80,12 @@ struct rv_validation {
 	size_t n_sources;
 };
 
+/* The regime a measurement shows (launch_bound under 5 x the per-call
+ * overhead, alu_bound or dram_bound at 70% of the datasheet rate, else
+ * ambiguous). RV_ENOTSUP for a dtype the profile lacks. */
+int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
+                       const struct rv_shape *s, enum rv_dtype d, double latency_s);
+
 /* Scores every entry of sweep s labelled for profile p against baseline b
  * and appends the records to v. RV_EPARSE when the sweep is for another op,
  * or the baseline holds rows of another hardware or op (messages name the

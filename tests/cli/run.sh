@@ -212,6 +212,81 @@ if [ -d "$ref/baselines" ]; then
 	check 0 "" "bound by" -- predict --hw i7_12700k --op matmul --shape 8x8x8 --hardware-dir "$scratch/hwcal" --no-fit
 fi
 
+# Capture, end to end, with the null kernel and the fake meter.
+mkdir -p "$scratch/cap"
+cat >"$scratch/cap/matmul_calibration.json" <<'JSON'
+{"op": "matmul", "purpose": "calibration", "shapes": [
+ {"shape": [64, 64, 64], "dtype": "fp32", "regime_per_hw": {"i7_12700k": "launch_bound"}},
+ {"shape": [128, 64, 64], "dtype": "fp32", "regime_per_hw": {"i7_12700k": "ambiguous"}},
+ {"shape": [256, 256, 256], "dtype": "fp32", "regime_per_hw": {"i7_12700k": "l2_bound"}},
+ {"shape": [512, 512, 512], "dtype": "fp32", "regime_per_hw": {"other": "l2_bound"}},
+ {"shape": [1024, 64, 64], "dtype": "fp16", "regime_per_hw": {"i7_12700k": "l2_bound"}}]}
+JSON
+cap=(--hw i7_12700k --op matmul --purpose calibration --sweep-dir "$scratch/cap" --baseline-dir "$scratch/cap")
+check 2 "capture: --op is required" "" -- capture --hw i7_12700k --purpose calibration
+check 2 "--trials 4: give an odd number" "" -- capture "${cap[@]}" --trials 4
+check 2 "--min-window 'x' is not a number" "" -- capture "${cap[@]}" --min-window x
+check 0 "rows written" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --limit 1
+check 0 "[3/3] 1024x64x64 fp16" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02
+rows=$(grep -c '^i7_12700k,matmul,' "$scratch/cap/i7_12700k_matmul.csv")
+if [ "$rows" = 3 ] && grep -q '"roofval.manifest/1"' "$scratch/cap/i7_12700k_matmul.meta.json" &&
+	head -1 "$scratch/cap/i7_12700k_matmul.csv" | grep -q ',notes,latency_min_s,' &&
+	grep -q 'fake meter' "$scratch/cap/i7_12700k_matmul.csv"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL capture wrote $rows rows, or no manifest, statistics columns or meter note"
+fi
+check 0 "" "3 rows, CRLF line ends; extra columns: latency_min_s" -- baseline show "$scratch/cap/i7_12700k_matmul.csv"
+# The cblas kernel refuses fp16 on a CPU, and says so, without failing the capture.
+check 0 "skipped: fp16 is unsupported" "" -- capture "${cap[@]}" --meter none --trials 3 --warmup 1
+# A meter that vanishes in the middle leaves the latency and says why there is no energy.
+rm -f "$scratch/cap/i7_12700k_matmul.csv"
+ROOFVAL_FAKE_METER_FAIL_AFTER=3 "$roofval" capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --limit 1 2>/dev/null
+if grep -q 'vanished; energy not recorded' "$scratch/cap/i7_12700k_matmul.csv" &&
+	grep '^i7_12700k,matmul,64x64x64,fp32,[0-9.e-]*,,' "$scratch/cap/i7_12700k_matmul.csv" >/dev/null; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL a vanished meter did not leave an empty energy with a note"
+	cat "$scratch/cap/i7_12700k_matmul.csv"
+fi
+# SIGINT in the middle keeps every finished row and a valid file.
+rm -f "$scratch/cap/i7_12700k_matmul.csv"
+"$roofval" capture "${cap[@]}" --kernel null --meter fake --min-window 2 2>"$scratch/int.err" &
+cpid=$!
+sleep 3
+kill -INT $cpid
+wait $cpid
+crc=$?
+if [ "$crc" = 130 ] && grep -q "interrupted after 1 of 3 shapes" "$scratch/int.err" &&
+	"$roofval" baseline show "$scratch/cap/i7_12700k_matmul.csv" >/dev/null; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL SIGINT: exit $crc, $(cat "$scratch/int.err")"
+fi
+check 1 "kpu_t64 has no capture backend (predictions only)" "" -- capture --hw kpu_t64 --op matmul --purpose calibration --sweep-dir "$scratch/cap"
+check 1 "h200_sxm_141gb is captured with the cuda backend, whose cublas kernels this build lacks" "" -- capture --hw h200_sxm_141gb --op matmul --purpose calibration --sweep-dir "$scratch/cap"
+check 1 "labels no shape for jetson_orin_nano_8gb" "" -- capture --hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$scratch/cap" --kernel null
+check 1 "meter rapl" "" -- capture "${cap[@]}" --kernel null --meter rapl
+check 0 "" "cblas" -- kernels
+check 0 "" "fake" -- meters
+
+# Sweep augment is additive and idempotent.
+cp "$scratch/cap/matmul_calibration.json" "$scratch/cap/aug.json"
+mkdir -p "$scratch/aug" && cp "$scratch/cap/matmul_calibration.json" "$scratch/aug/"
+check 0 "" "4 entries labelled for xeon_amx_2vcpu (2 l2_bound, 2 ambiguous)" -- sweep augment --hw xeon_amx_2vcpu --op matmul --purpose calibration --sweep-dir "$scratch/aug"
+check 0 "" "0 entries labelled for xeon_amx_2vcpu" -- sweep augment --hw xeon_amx_2vcpu --op matmul --purpose calibration --sweep-dir "$scratch/aug"
+if grep -q '"i7_12700k": "launch_bound"' "$scratch/aug/matmul_calibration.json" &&
+	grep -q '"other": "l2_bound"' "$scratch/aug/matmul_calibration.json"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL sweep augment changed another target's label"
+fi
+check 2 "--all goes without --op and --purpose" "" -- sweep augment --hw x --all --op matmul
+
 # Every reference baseline normalizes to the same bytes.
 if [ -d "$ref/baselines" ]; then
 	for f in "$ref"/baselines/*.csv; do

@@ -236,13 +236,15 @@ static void test_validate__foreign_rows_are_errors(void **state)
 	rv_profile_free(p);
 }
 
-/* Pass counts of the model on the reference harness's calibration baselines,
- * pinned as floors: a model change that lowers one fails here. Raise a floor
- * when the model improves; never lower one without saying why in the commit. */
-static void test_validate__reference_floors(void **state)
+/* Pass counts of the model, pinned as floors: a model change that lowers one
+ * fails here. Raise a floor when the model improves; never lower one without
+ * saying why in the commit. "reference" rows read the reference harness's
+ * calibration baselines in ../shared (skipped when it is absent); "repo" rows
+ * read the project's own sweeps and baselines. */
+static void test_validate__floors(void **state)
 {
 	static const struct {
-		const char *hw, *op;
+		const char *source, *hw, *op, *purpose;
 		size_t records, regime, latency, energy_scored, energy;
 	} floors[] = {
 #include "validate_floors.inc"
@@ -250,21 +252,29 @@ static void test_validate__reference_floors(void **state)
 	const char *ref = rv_reference_dir();
 
 	(void)state;
-	RV_SKIP_WITHOUT_REFERENCE(ref);
 	for (size_t i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
 		char path[4400];
+		int repo = strcmp(floors[i].source, "repo") == 0;
+		const char *base = repo ? RV_DATA_DIR : ref;
 		struct rv_profile *p;
 		struct rv_sweep *s;
 		struct rv_baseline *b;
 		struct rv_validation v;
 		size_t regime = 0, latency = 0, energy = 0, scored = 0;
 
+		if (!repo && !ref) {
+			print_message("[  SKIPPED ] %s %s: ../shared/reference/upstream-v4 is "
+			              "absent\n",
+			              floors[i].hw, floors[i].op);
+			continue;
+		}
 		assert_int_equal(
 		        rv_profile_find(&p, rv_profile_dir(NULL), floors[i].hw, RV_PROFILE_FIT), 0);
-		(void)snprintf(path, sizeof(path), "%s/sweeps/%s_calibration.json", ref,
-		               floors[i].op);
+		(void)snprintf(path, sizeof(path), "%s/sweeps/%s_%s.json", base, floors[i].op,
+		               floors[i].purpose);
 		assert_int_equal(rv_sweep_load(&s, path), 0);
-		(void)snprintf(path, sizeof(path), "%s/baselines/%s_%s.csv", ref, floors[i].hw,
+		(void)snprintf(path, sizeof(path), "%s/%s/%s_%s.csv", base,
+		               repo ? "results/baselines" : "baselines", floors[i].hw,
 		               floors[i].op);
 		assert_int_equal(rv_baseline_load(&b, path), 0);
 		memset(&v, 0, sizeof(v));
@@ -275,18 +285,21 @@ static void test_validate__reference_floors(void **state)
 			scored += v.records[r].pass_energy != RV_CHECK_SKIP;
 			energy += v.records[r].pass_energy == RV_CHECK_PASS;
 		}
-		print_message("%s %s: %zu records, regime %zu, latency %zu, energy %zu of %zu\n",
-		              floors[i].hw, floors[i].op, v.n_records, regime, latency, energy,
-		              scored);
+		print_message("{ \"%s\", \"%s\", \"%s\", \"%s\", %zu, %zu, %zu, %zu, %zu },\n",
+		              floors[i].source, floors[i].hw, floors[i].op, floors[i].purpose,
+		              v.n_records, regime, latency, scored, energy);
 		if (getenv("RV_PRINT_FLOORS"))
-			continue;
+			goto next;
 		if (v.n_records != floors[i].records || regime < floors[i].regime ||
 		    latency < floors[i].latency || scored != floors[i].energy_scored ||
 		    energy < floors[i].energy)
-			fail_msg("%s %s fell below its floor (records %zu, regime >= %zu, latency "
+			fail_msg("%s %s %s fell below its floor (records %zu, regime >= %zu, "
+			         "latency "
 			         ">= %zu, energy scored %zu, energy >= %zu)",
-			         floors[i].hw, floors[i].op, floors[i].records, floors[i].regime,
-			         floors[i].latency, floors[i].energy_scored, floors[i].energy);
+			         floors[i].hw, floors[i].op, floors[i].purpose, floors[i].records,
+			         floors[i].regime, floors[i].latency, floors[i].energy_scored,
+			         floors[i].energy);
+	next:
 		rv_validation_free(&v);
 		rv_baseline_free(b);
 		rv_sweep_free(s);
@@ -301,7 +314,7 @@ int main(void)
 		cmocka_unit_test(test_validate__scoring_rules),
 		cmocka_unit_test(test_validate__energy_window_and_failures),
 		cmocka_unit_test(test_validate__foreign_rows_are_errors),
-		cmocka_unit_test(test_validate__reference_floors),
+		cmocka_unit_test(test_validate__floors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
