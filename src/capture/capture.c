@@ -26,7 +26,7 @@ const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
 #define CAPTURE_MIN_UPDATES     10
 /* A trial shorter than this times several back-to-back calls, so that the
  * two clock reads (tens of ns) stay under 1% of what is measured. */
-#define CAPTURE_MIN_TRIAL_S 10e-6
+#define CAPTURE_MIN_TRIAL_S     10e-6
 /* Other processes using more than this share of the CPU make the machine busy. */
 #define CAPTURE_BUSY_SHARE      0.25
 
@@ -305,7 +305,8 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	}
 	if (reps > 1)
 		note(&r, "each trial timed %llu back-to-back calls (one call is under 10 us)",
-		     (unsigned long long)reps);	if (stop && *stop) {
+		     (unsigned long long)reps);
+	if (stop && *stop) {
 		err = rv_error_set(RV_ERROR, "interrupted");
 		goto out;
 	}
