@@ -215,10 +215,11 @@ static int energy_window(struct rv_capture_result *r, const struct rv_env *env, 
 	t_start = t;
 	memcpy(prev, v, sizeof(prev));
 	do {
-		double tp = t;
+		double tp = t, t_run = rv_now_s();
 
 		if ((err = k->ops->run(k, batch)) < 0)
 			return err;
+		r->kernel_s += rv_now_s() - t_run;
 		calls += batch;
 		if ((err = m->ops->read(m, &t, v)) < 0)
 			return err;
@@ -293,7 +294,8 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	for (unsigned i = 0; i < o->warmup; i++)
 		if ((err = kops->run(k, 1)) < 0)
 			goto out;
-	t_warm = o->warmup ? (rv_now_s() - t_warm) / o->warmup : 0;
+	r.kernel_s = rv_now_s() - t_warm;
+	t_warm = o->warmup ? r.kernel_s / o->warmup : 0;
 	if (t_warm < CAPTURE_MIN_TRIAL_S)
 		reps = (uint64_t)ceil(CAPTURE_MIN_TRIAL_S / fmax(t_warm, 1e-9));
 	for (unsigned i = 0; i < o->trials && !(stop && *stop); i++) {
@@ -302,6 +304,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 		if ((err = kops->run(k, reps)) < 0)
 			goto out;
 		lat[i] = (rv_now_s() - t0) / (double)reps;
+		r.kernel_s += lat[i] * (double)reps;
 	}
 	if (reps > 1)
 		note(&r, "each trial timed %llu back-to-back calls (one call is under 10 us)",

@@ -39,6 +39,7 @@ struct rv_capture_result {
 	uint64_t window_calls;
 	double cpu_freq_hz; /* NAN when unknown */
 	double busy_share;  /* share of CPU time others used during the idle check */
+	double kernel_s;    /* wall time spent inside the kernel's run() */
 	char notes[512];    /* every missing or doubtful number explained */
 };
 

@@ -223,7 +223,7 @@ int rv_cmd_capture(int argc, char **argv)
 	enum rv_purpose purpose;
 	unsigned long long limit = ~0ull, v;
 	size_t total = 0, done = 0, skipped = 0;
-	double t_begin = rv_now_s();
+	double t_begin = rv_now_s(), kernel_s = 0;
 	struct sigaction sa, old_int, old_term;
 	int rc = rv_opt_parse(&spec, argc, argv, &res), err = 0;
 
@@ -377,6 +377,7 @@ int rv_cmd_capture(int argc, char **argv)
 		                             RV_CAPTURE_N_EXTRA)) < 0)
 			break;
 		done++;
+		kernel_s += r.kernel_s;
 		elapsed = rv_now_s() - t_begin;
 		rv_fmt_si(lat, sizeof(lat), r.latency_s, "s");
 		if (isnan(r.energy_j))
@@ -396,8 +397,10 @@ int rv_cmd_capture(int argc, char **argv)
 		m->ops->close(m);
 	if (err < 0 && !capture_stop)
 		goto fail;
-	fprintf(stderr, "%s: %zu rows written, %zu shapes skipped, in %.1f s\n", csv_path, done,
-	        skipped, rv_now_s() - t_begin);
+	fprintf(stderr,
+	        "%s: %zu rows written, %zu shapes skipped, in %.2f s (%.2f s inside the "
+	        "kernels)\n",
+	        csv_path, done, skipped, rv_now_s() - t_begin, kernel_s);
 	rv_sweep_free(s);
 	rv_profile_free(p);
 	if (capture_stop) {

@@ -2,6 +2,7 @@
 /* The cblas kernel: matmul, linear and vector_add in fp32 and fp64 on the CPU
  * through OpenBLAS, with a naive double-precision reference for check(). */
 #include <cblas.h>
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -97,16 +98,78 @@ static void cblas_fill(void *p, size_t count, enum rv_dtype d, uint64_t *state)
 	}
 }
 
+/* Buffers kept from one shape to the next. In a capture, first-touch page
+ * faults and the kernel's zeroing of fresh pages cost more than the kernels
+ * themselves on large operands (3.5 of 5.8 s for 3.2 GB in the development
+ * VM; transparent huge pages made it slower, 7.8 s): reusing pages that are
+ * already mapped removes that cost. Not thread-safe: captures are serial. */
+#define CBLAS_POOL 4
+static struct {
+	void *p;
+	size_t bytes;
+} cblas_pool[CBLAS_POOL];
+
+/* A buffer of at least bytes: the smallest pooled one that fits (and is at
+ * most 4x too large), else a new one. NULL when out of memory. */
+static void *pool_get(size_t bytes, size_t *got)
+{
+	int best = -1;
+	void *p = NULL;
+
+	for (int i = 0; i < CBLAS_POOL; i++)
+		if (cblas_pool[i].p && cblas_pool[i].bytes >= bytes &&
+		    cblas_pool[i].bytes / 4 <= bytes &&
+		    (best < 0 || cblas_pool[i].bytes < cblas_pool[best].bytes))
+			best = i;
+	if (best >= 0) {
+		p = cblas_pool[best].p;
+		*got = cblas_pool[best].bytes;
+		cblas_pool[best].p = NULL;
+		return p;
+	}
+	*got = bytes;
+	return posix_memalign(&p, CBLAS_ALIGN_B, bytes) == 0 ? p : NULL;
+}
+
+/* Keeps a buffer for later, dropping the smallest pooled one when full. */
+static void pool_put(void *p, size_t bytes)
+{
+	int slot = 0;
+
+	if (!p)
+		return;
+	for (int i = 0; i < CBLAS_POOL; i++) {
+		if (!cblas_pool[i].p) {
+			slot = i;
+			break;
+		}
+		if (cblas_pool[i].bytes < cblas_pool[slot].bytes)
+			slot = i;
+	}
+	free(cblas_pool[slot].p);
+	cblas_pool[slot].p = p;
+	cblas_pool[slot].bytes = bytes;
+}
+
+/* Frees every pooled buffer (before a memory check that failed, and in tests). */
+void rv_kernel_cblas__release(void)
+{
+	for (int i = 0; i < CBLAS_POOL; i++) {
+		free(cblas_pool[i].p);
+		cblas_pool[i].p = NULL;
+	}
+}
+
 static void cblas_teardown(struct rv_kernel *base)
 {
 	struct rv_cblas_kernel *k = (struct rv_cblas_kernel *)base;
 
 	if (!k)
 		return;
-	free(k->a);
-	free(k->b);
-	free(k->bias);
-	free(k->c);
+	pool_put(k->a, k->cap[0]);
+	pool_put(k->b, k->cap[1]);
+	pool_put(k->bias, k->cap[2]);
+	pool_put(k->c, k->cap[3]);
 	free(k);
 }
 
@@ -153,6 +216,10 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 	/* Before any allocation: an oversized shape fails here with the sizes,
 	 * not later in the OOM killer. The footprint counts exactly our buffers. */
 	err = rv_kernel_check_fits(env, fp.working_set_B, op, s);
+	if (err == RV_ENOMEM) { /* pooled buffers count as used: give them back and retry */
+		rv_kernel_cblas__release();
+		err = rv_kernel_check_fits(env, fp.working_set_B, op, s);
+	}
 	if (err < 0)
 		return err;
 
@@ -190,11 +257,8 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 
 			if (!bufs[i].count)
 				continue;
-			/* First-touch page faults and the kernel's zeroing of fresh pages
-			 * dominate the setup of gigabyte operands (3.5 of 5.8 s for 3.2 GB
-			 * in the development VM); transparent huge pages made it slower
-			 * there (7.8 s), so plain pages it is. */
-			rc = posix_memalign(bufs[i].p, CBLAS_ALIGN_B, bytes);
+			*bufs[i].p = pool_get(bytes, &k->cap[i]);
+			rc = *bufs[i].p ? 0 : ENOMEM;
 			if (rc != 0) {
 				char size[32];
 

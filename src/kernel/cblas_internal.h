@@ -17,7 +17,11 @@ struct rv_cblas_kernel {
 	struct rv_kernel base;
 	size_t m, k, n;
 	void *a, *b, *bias, *c;
-	int ran; /* run() has completed once: c holds a result */
+	size_t cap[4]; /* bytes held by a, b, bias and c (pooled buffers may be larger) */
+	int ran;       /* run() has completed once: c holds a result */
 };
+
+/* Frees the buffers the cblas kernel keeps between setups. */
+void rv_kernel_cblas__release(void);
 
 #endif
