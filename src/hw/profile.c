@@ -374,6 +374,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	if (json_object_get(obj, "tile_edge_overhead") &&
 	    (err = profile_nonneg(d, obj, "gemm", "tile_edge_overhead", &g->tile_edge)) < 0)
 		return err;
+
 	g->tiles_per_unit = (unsigned)tpu;
 	tiles = json_object_get(obj, "tiles");
 	if (!json_is_array(tiles) || json_array_size(tiles) == 0 ||

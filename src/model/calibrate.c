@@ -321,7 +321,7 @@ static int choose_params(struct fit_ctx *x)
 		               rv_tier_name(x->p->memory[i].tier));
 		err = consider(x, name, 0);
 	}
-	for (size_t i = 0; err == 0 && i < 4; i++)
+	for (size_t i = 0; err == 0 && i < sizeof(gemm) / sizeof(gemm[0]); i++)
 		err = consider(x, gemm[i], 0);
 	return err;
 }

@@ -93,6 +93,13 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 		q = e * (m * k * ceil_div(n, bn) + k * n * ceil_div(m, bm) + m * n) + bias_B;
 		if (i >= 1 && write_allocates(p))
 			q += e * m * n;
+		/* A CPU BLAS's GEMM kernels first copy B into packed panels (written,
+		 * then read again): two more passes over B beyond L1, which only a
+		 * large M amortizes and which a skinny GEMM through a big weight pays
+		 * in full from wherever B lives. A single-row tile is the library's
+		 * matrix-vector kernel, which streams B as it is. */
+		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1)
+			q += 2 * e * k * n;
 		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B);
 	}
 }
@@ -149,6 +156,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		double waves = ceil_div(tiles, slots);
 		double body_s;
 
+		/* A single-row tile is a matrix-vector kernel: libraries use it for a
+		 * single row only. */
+		if (tm == 1 && m > 1 && g->n_tiles > 1)
+			continue;
 		/* A tile's work grows with its area and the cost of staging its panels
 		 * with its edges, so a small tile runs at 1 / (1 + e / tm + e / tn) of
 		 * the rate. Each wave takes one tile's time on one slot, whose share of
