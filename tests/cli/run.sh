@@ -8,6 +8,7 @@ data=$2
 scratch=$3
 shared=$4
 ref=$shared/reference/upstream-v4
+repo=$(cd "$data/../.." && pwd)
 rm -rf "$scratch" && mkdir -p "$scratch"
 pass=0
 fail=0
@@ -286,6 +287,29 @@ else
 	echo "FAIL sweep augment changed another target's label"
 fi
 check 2 "--all goes without --op and --purpose" "" -- sweep augment --hw x --all --op matmul
+
+# Adding a target, end to end: one profile file, sweeps labelled for it,
+# capture (real cblas kernel, fake meter), calibrate, validate. No code change.
+mkdir -p "$scratch/e2e/hw" "$scratch/e2e/sw" "$scratch/e2e/base"
+cp "$data/hardware/e2e/newcpu.json" "$scratch/e2e/hw/"
+cp "$repo/hardware/i7_12700k.json" "$scratch/e2e/hw/"
+e2e=(--hardware-dir "$scratch/e2e/hw" --sweep-dir "$scratch/e2e/sw")
+check 0 "" "vector_add_calibration.json" -- sweep generate --op vector_add --seed 7 --targets i7_12700k --per-regime 8 --max-bytes 5e7 --output-dir "$scratch/e2e/sw" --hardware-dir "$scratch/e2e/hw"
+check 0 "" "entries labelled for newcpu" -- sweep augment --hw newcpu --op vector_add "${e2e[@]}"
+for pu in calibration validation; do
+	check 0 "rows written" "" -- capture --hw newcpu --op vector_add --purpose $pu --meter fake --min-window 0.02 --trials 5 "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
+done
+check 0 "" "wrote $scratch/e2e/hw/newcpu.fit.json" -- calibrate --hw newcpu "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
+"$roofval" validate --hw newcpu --purpose validation "${e2e[@]}" --baseline-dir "$scratch/e2e/base" >"$scratch/e2e/report.txt" 2>&1
+vrc=$?
+if { [ $vrc = 0 ] || [ $vrc = 3 ]; } && grep -q "records" "$scratch/e2e/report.txt"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL validate of the new target: exit $vrc"
+	cat "$scratch/e2e/report.txt"
+fi
+check 0 "" "ok $scratch/e2e/hw/newcpu.fit.json" -- hw lint "$scratch/e2e/hw/newcpu.json" "$scratch/e2e/hw/newcpu.fit.json"
 
 # Every reference baseline normalizes to the same bytes.
 if [ -d "$ref/baselines" ]; then
