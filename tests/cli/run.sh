@@ -311,6 +311,25 @@ else
 fi
 check 0 "" "ok $scratch/e2e/hw/newcpu.fit.json" -- hw lint "$scratch/e2e/hw/newcpu.json" "$scratch/e2e/hw/newcpu.fit.json"
 
+# sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
+mkdir -p "$scratch/g1/other" "$scratch/g2"
+for g in g1 g2; do
+	"$roofval" sweep generate --op matmul --seed 11 --targets i7_12700k,h200_sxm_141gb --per-regime 2 --output-dir "$scratch/$g" >/dev/null
+done
+"$roofval" sweep generate --op matmul --seed 12 --targets i7_12700k,h200_sxm_141gb --per-regime 2 --output-dir "$scratch/g1/other" >/dev/null
+if cmp -s "$scratch/g1/matmul_validation.json" "$scratch/g2/matmul_validation.json" &&
+	! cmp -s "$scratch/g1/matmul_validation.json" "$scratch/g1/other/matmul_validation.json" &&
+	grep -q '"generator_seed": 11' "$scratch/g1/matmul_calibration.json" &&
+	[ -z "$(comm -12 <(grep -A3 '"shape"' "$scratch/g1/matmul_calibration.json" | tr -d ' \n' | sed 's/"shape"/\n/g' | sort) \
+		<(grep -A3 '"shape"' "$scratch/g1/matmul_validation.json" | tr -d ' \n' | sed 's/"shape"/\n/g' | sort) | grep -v '^$')" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL sweep generate is not deterministic, ignores its seed, or mixes purposes"
+fi
+check 2 "--op, --seed (an integer) and --targets are required" "" -- sweep generate --op matmul --seed x --targets i7_12700k
+check 1 "no hardware profile 'nosuch'" "" -- sweep generate --op matmul --seed 1 --targets nosuch --output-dir "$scratch/g1"
+
 # Every reference baseline normalizes to the same bytes.
 if [ -d "$ref/baselines" ]; then
 	for f in "$ref"/baselines/*.csv; do
