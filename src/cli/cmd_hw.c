@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/buf.h"
 #include "core/error.h"
 #include "core/units.h"
 #include "hw/fit.h"
@@ -154,10 +155,10 @@ static int add_fit_paths(char ***paths, size_t *n)
 		if (!fp)
 			continue;
 		(void)fclose(fp);
-		grown[*n] = malloc(strlen(fit) + 1);
+		grown[*n] = rv_strdup(fit);
 		if (!grown[*n])
 			return rv_error_set(RV_ENOMEM, "out of memory");
-		memcpy(grown[(*n)++], fit, strlen(fit) + 1);
+		(*n)++;
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/buf.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "hw/profile.h"
@@ -47,10 +48,9 @@ static int list_add(struct rv_sweep_list *l, const char *key)
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	l->items = items;
 	memmove(items + at + 1, items + at, (l->n - at) * sizeof(*items));
-	items[at] = malloc(strlen(key) + 1);
+	items[at] = rv_strdup(key);
 	if (!items[at])
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	memcpy(items[at], key, strlen(key) + 1);
 	l->n++;
 	l->present = 1;
 	return 1;
@@ -75,10 +75,9 @@ static int augment(struct rv_sweep *s, const struct rv_profile *p, size_t *added
 		if (!labels)
 			return rv_error_set(RV_ENOMEM, "out of memory");
 		e->labels = labels;
-		labels[e->n_labels].hw = malloc(strlen(p->key) + 1);
+		labels[e->n_labels].hw = rv_strdup(p->key);
 		if (!labels[e->n_labels].hw)
 			return rv_error_set(RV_ENOMEM, "out of memory");
-		memcpy(labels[e->n_labels].hw, p->key, strlen(p->key) + 1);
 		labels[e->n_labels].regime = c.regime;
 		e->n_labels++;
 		count[c.regime]++;
@@ -344,12 +343,11 @@ static int gen_write(const struct gen_cand *c, size_t n, enum rv_op op, enum rv_
 		for (size_t j = 0; j < n_t; j++) {
 			if (c[i].regime[j] == RV_REGIME_COUNT)
 				continue;
-			e->labels[e->n_labels].hw = malloc(strlen(t[j]->key) + 1);
+			e->labels[e->n_labels].hw = rv_strdup(t[j]->key);
 			if (!e->labels[e->n_labels].hw) {
 				err = rv_error_set(RV_ENOMEM, "out of memory");
 				break;
 			}
-			memcpy(e->labels[e->n_labels].hw, t[j]->key, strlen(t[j]->key) + 1);
 			e->labels[e->n_labels++].regime = c[i].regime[j];
 		}
 	}
