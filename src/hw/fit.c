@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/error.h"
 #include "io/json.h"
 
@@ -185,9 +186,6 @@ int rv_fit_apply(struct rv_profile *p, const char *path)
 	if (err < 0)
 		return err;
 	free(p->fit_path);
-	p->fit_path = malloc(strlen(path) + 1);
-	if (!p->fit_path)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	memcpy(p->fit_path, path, strlen(path) + 1);
-	return 0;
+	p->fit_path = rv_strdup(path);
+	return p->fit_path ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
 }
