@@ -7,5 +7,6 @@ if(RV_WERROR)
   list(APPEND RV_WARNING_FLAGS -Werror)
 endif()
 function(rv_enable_warnings target)
-  target_compile_options(${target} PRIVATE ${RV_WARNING_FLAGS})
+  # C only: nvcc does not take gcc's warning flags.
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:C>:${RV_WARNING_FLAGS}>)
 endfunction()

@@ -83,7 +83,7 @@ void rv_stats_of(struct rv_stats *out, double *x, unsigned n)
 	out->cv = out->mean > 0 ? sqrt(var) / out->mean : (double)NAN;
 	dev = malloc(n * sizeof(*dev));
 	if (!dev) {
-		out->mad = NAN;
+		out->mad = (double)NAN;
 		return;
 	}
 	for (unsigned i = 0; i < n; i++)
@@ -134,7 +134,7 @@ static double cpu_freq_hz(const struct rv_env *env)
 	unsigned long long khz;
 
 	if (rv_env_read_u64(&khz, env, "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq") < 0)
-		return NAN;
+		return (double)NAN;
 	return 1e3 * (double)khz;
 }
 
@@ -257,7 +257,7 @@ static int energy_window(struct rv_capture_result *r, const struct rv_env *env, 
 	if (!(r->energy_j > 0)) {
 		note(r, "%s: %.3g J per call over the window is not positive; energy not recorded",
 		     m->ops->name, r->energy_j);
-		r->energy_j = r->energy_net_j = NAN;
+		r->energy_j = r->energy_net_j = (double)NAN;
 	}
 	return 0;
 }
@@ -275,8 +275,8 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	int err;
 
 	memset(&r, 0, sizeof(r));
-	r.energy_j = r.energy_net_j = r.idle_w = NAN;
-	r.busy_share = NAN;
+	r.energy_j = r.energy_net_j = r.idle_w = (double)NAN;
+	r.busy_share = (double)NAN;
 	if (o->trials == 0 || o->trials % 2 == 0)
 		return rv_error_set(RV_ERANGE,
 		                    "%u trials: give an odd number, so the median is a "
@@ -299,11 +299,19 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	if (t_warm < CAPTURE_MIN_TRIAL_S)
 		reps = (uint64_t)ceil(CAPTURE_MIN_TRIAL_S / fmax(t_warm, 1e-9));
 	for (unsigned i = 0; i < o->trials && !(stop && *stop); i++) {
-		double t0 = rv_now_s();
+		double t0 = rv_now_s(), device_s;
 
-		if ((err = kops->run(k, reps)) < 0)
-			goto out;
-		lat[i] = (rv_now_s() - t0) / (double)reps;
+		/* A device kernel is timed by the device (cudaEvent pairs): the host
+		 * clock would add launch and synchronisation. */
+		if (kops->time_run) {
+			if ((err = kops->time_run(k, reps, &device_s)) < 0)
+				goto out;
+			lat[i] = device_s / (double)reps;
+		} else {
+			if ((err = kops->run(k, reps)) < 0)
+				goto out;
+			lat[i] = (rv_now_s() - t0) / (double)reps;
+		}
 		r.kernel_s += lat[i] * (double)reps;
 	}
 	if (reps > 1)
@@ -332,7 +340,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 			goto out;
 		if (err < 0) {
 			note(&r, "%s; energy not recorded", rv_error_last());
-			r.energy_j = r.energy_net_j = NAN;
+			r.energy_j = r.energy_net_j = (double)NAN;
 			r.window_s = 0;
 			r.window_calls = 0;
 			err = 0;

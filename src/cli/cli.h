@@ -5,6 +5,8 @@
 #ifndef RV_CLI_CLI_H
 #define RV_CLI_CLI_H
 
+#include <stddef.h>
+
 enum rv_exit {
 	RV_EXIT_OK = 0,
 	RV_EXIT_ERROR = 1,         /* the command failed; the message says why */
@@ -57,6 +59,19 @@ int rv_cli_fail(const char *what);
 /* The whole program: returns the exit status. */
 int rv_cli_main(int argc, char **argv);
 
+/* Validates the baselines <hw>_<op>.csv in bdir as validate does (only those
+ * of hw when hw is not NULL, of op when op >= 0), for one purpose, or for
+ * both when purpose < 0 (calibration then validation, skipping a sweep that
+ * labels nothing for the target, as validate --all), appending the records
+ * to v. Profiles come from hdir (with their fit when fit_flags has
+ * RV_PROFILE_FIT), sweeps from sdir. With n_baselines NULL, a folder without
+ * such baselines is RV_ENOENT; else their number is stored there and none is
+ * no error. The errors of the loaders otherwise (v keeps what was added). */
+struct rv_validation;
+int rv_cli_validation_load(struct rv_validation *v, const char *bdir, const char *sdir,
+                           const char *hdir, const char *hw, int op, int purpose,
+                           unsigned fit_flags, size_t *n_baselines);
+
 /* Commands. */
 int rv_cmd_hw(int argc, char **argv);
 int rv_cmd_baseline(int argc, char **argv);
@@ -69,6 +84,8 @@ int rv_cmd_classify(int argc, char **argv);
 int rv_cmd_predict(int argc, char **argv);
 int rv_cmd_probe(int argc, char **argv);
 int rv_cmd_validate(int argc, char **argv);
+int rv_cmd_plot(int argc, char **argv);
+int rv_cmd_report(int argc, char **argv);
 int rv_cmd_version(int argc, char **argv);
 int rv_cmd_help(int argc, char **argv);
 

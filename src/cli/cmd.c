@@ -16,6 +16,8 @@ static const struct rv_cmd rv_cmds[] = {
 	{ "classify", rv_cmd_classify, "Classify one shape's regime on a target" },
 	{ "predict",  rv_cmd_predict,  "Predict latency and energy of one shape on a target" },
 	{ "validate", rv_cmd_validate, "Score the model against baselines, per regime" },
+	{ "plot",     rv_cmd_plot,     "roofline | compare | heatmap pictures as SVG (or PNG)" },
+	{ "report",   rv_cmd_report,   "Write an HTML report with tables and every plot" },
 	{ "calibrate", rv_cmd_calibrate, "Fit model parameters on calibration rows only" },
 	{ "capture",  rv_cmd_capture,  "Measure a sweep on this machine into a baseline" },
 	{ "probe",    rv_cmd_probe,    "Measure this machine and write a profile for it" },

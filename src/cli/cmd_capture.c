@@ -78,13 +78,16 @@ static const char *backend_kernel(enum rv_backend b)
 
 /* Meters tried in order for a backend when none is named. */
 static const char *const cpu_meters[] = { "rapl", "rapl_perf", NULL };
+static const char *const cuda_meters[] = { "nvml", "nvml_power", NULL };
 
 /* Opens the meter: the one named, or the first of the backend's that works.
  * *note explains a missing meter for the CSV notes. */
 static int open_meter(struct rv_meter **m, const char **name, char *note, size_t note_size,
                       const char *want, enum rv_backend b)
 {
-	const char *const *list = b == RV_BACKEND_CPU ? cpu_meters : NULL;
+	const char *const *list = b == RV_BACKEND_CPU    ? cpu_meters
+	                          : b == RV_BACKEND_CUDA ? cuda_meters
+	                                                 : NULL;
 	const char *one[2] = { want, NULL };
 	size_t len = 0;
 

@@ -112,7 +112,7 @@ static void cpu_info(char *model, size_t size, double *mhz)
 	FILE *fp = fopen("/proc/cpuinfo", "r");
 
 	(void)snprintf(model, size, "unknown CPU");
-	*mhz = NAN;
+	*mhz = (double)NAN;
 	if (!fp)
 		return;
 	while (fgets(line, sizeof(line), fp)) {

@@ -42,6 +42,7 @@ static const struct rv_opt validate_opts[] = {
 	{ "hardware-dir", 0, "DIR",
 	  "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else "
 	  "hardware/)" },
+	{ "no-fit", 0, NULL, "ignore the fit files: validate the hand-edited profiles alone" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -310,4 +311,42 @@ int rv_cmd_validate(int argc, char **argv)
 	if (err < 0)
 		return rv_cli_fail("validate");
 	return sum.failed ? RV_EXIT_MISMATCH : RV_EXIT_OK;
+}
+
+int rv_cli_validation_load(struct rv_validation *v, const char *bdir, const char *sdir,
+                           const char *hdir, const char *hw, int op, int purpose,
+                           unsigned fit_flags, size_t *n_baselines)
+{
+	struct job *jobs = NULL;
+	struct cache cache;
+	size_t n_jobs = 0;
+	int err;
+
+	if (n_baselines)
+		*n_baselines = 0;
+	memset(&cache, 0, sizeof(cache));
+	cache.fit_flags = fit_flags;
+	err = list_jobs(&jobs, &n_jobs, bdir, hw, op);
+	if (err == 0 && n_jobs == 0 && !n_baselines)
+		err = rv_error_set(RV_ENOENT,
+		                   "no baselines (<hw>_<op>.csv)%s%s in %s; capture one on the "
+		                   "target, or give their folder with --baseline-dir",
+		                   hw ? " for " : "", hw ? hw : "", bdir);
+	if (n_baselines)
+		*n_baselines = n_jobs;
+	for (size_t i = 0; err == 0 && i < n_jobs; i++) {
+		if (purpose < 0) {
+			err = run_job(v, &cache, &jobs[i], RV_PURPOSE_CALIBRATION, 0, bdir, sdir,
+			              hdir);
+			if (err == 0)
+				err = run_job(v, &cache, &jobs[i], RV_PURPOSE_VALIDATION, 0, bdir,
+				              sdir, hdir);
+		} else {
+			err = run_job(v, &cache, &jobs[i], (enum rv_purpose)purpose, 1, bdir, sdir,
+			              hdir);
+		}
+	}
+	free(jobs);
+	cache_free(&cache);
+	return err;
 }

@@ -164,7 +164,7 @@ static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_rec
 	if (!(r->latency_s > 0) || r->latency_s > RV_BASELINE_MAX_LATENCY_S)
 		BAD(COL_LAT, RV_ERANGE, "%s s is not a plausible latency (0 < latency_s <= 86400)",
 		    f[COL_LAT]);
-	r->energy_j = NAN;
+	r->energy_j = (double)NAN;
 	if (*f[COL_ENERGY]) {
 		if ((err = rv_parse_double(f[COL_ENERGY], &v)) < 0)
 			BAD(COL_ENERGY, err, "%s", rv_error_last());

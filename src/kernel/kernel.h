@@ -47,6 +47,10 @@ struct rv_kernel_ops {
 	void (*teardown)(struct rv_kernel *k);
 	/* The library doing the work and its version ("OpenBLAS 0.3.21 ..."). */
 	const char *(*provider)(void);
+	/* Optional (NULL on CPUs, where the host clock is the truth): runs the op
+	 * iters times and gives the device's own time for them, such as a
+	 * cudaEvent pair around the calls on the kernel's stream. */
+	int (*time_run)(struct rv_kernel *k, uint64_t iters, double *seconds);
 };
 
 size_t rv_kernel_count(void);

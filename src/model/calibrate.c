@@ -94,7 +94,7 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		r->regime = label->regime;
 		r->band = rv_band_of(label->regime);
 		r->latency_s = row->latency_s;
-		r->energy_j = NAN;
+		r->energy_j = (double)NAN;
 		/* Energy enters as validation scores it: measured, non-zero, and over a
 		 * window long enough for the meter. */
 		if (!isnan(row->energy_j) && row->energy_j > 0 &&
@@ -131,7 +131,7 @@ static double predict_row(const struct rv_profile *p, const struct rv_cal_row *r
 
 	if (rv_predict(&pr, p, r->op, &r->shape, r->dtype) < 0) {
 		*failed = 1;
-		return NAN;
+		return (double)NAN;
 	}
 	return energy ? pr.energy_j - pr.static_j + p->static_W * latency_s : pr.latency_s;
 }
@@ -167,7 +167,7 @@ static int cmp_double(const void *a, const void *b)
 static double median_of(double *v, size_t n)
 {
 	if (n == 0)
-		return NAN;
+		return (double)NAN;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
@@ -452,7 +452,7 @@ static void summarize(struct rv_calibration *c, int energy, double *median_fit, 
 	double *b = malloc((c->n_rows + 1) * sizeof(double));
 	size_t n = 0, in = 0;
 
-	*median_fit = *median_loo = *within = NAN;
+	*median_fit = *median_loo = *within = (double)NAN;
 	if (!a || !b) {
 		free(a);
 		free(b);
@@ -529,7 +529,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		goto out;
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
-		c->rows[i].fit_energy_j = c->rows[i].loo_energy_j = NAN;
+		c->rows[i].fit_energy_j = c->rows[i].loo_energy_j = (double)NAN;
 		x.rows[x.n_rows++] = i;
 	}
 	/* Stage 1: latency. */

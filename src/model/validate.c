@@ -98,7 +98,7 @@ static void score_energy(struct rv_record *r, const struct rv_baseline *b,
                          const struct rv_baseline_row *row)
 {
 	r->pass_energy = RV_CHECK_SKIP;
-	r->energy_err = NAN;
+	r->energy_err = (double)NAN;
 	if (isnan(r->energy_meas_j)) {
 		(void)snprintf(r->notes, sizeof(r->notes), "energy not measured");
 	} else if (fpclassify(r->energy_meas_j) == FP_ZERO) {
@@ -276,7 +276,7 @@ static void accuracy_of(struct rv_accuracy *acc, double *err, size_t n)
 	size_t w10 = 0, w25 = 0;
 
 	acc->n = n;
-	acc->median_ape = NAN;
+	acc->median_ape = (double)NAN;
 	acc->within_10 = acc->within_25 = 0;
 	if (n == 0)
 		return;

@@ -268,7 +268,7 @@ else
 	echo "FAIL SIGINT: exit $crc, $(cat "$scratch/int.err")"
 fi
 check 1 "kpu_t64 has no capture backend (predictions only)" "" -- capture --hw kpu_t64 --op matmul --purpose calibration --sweep-dir "$scratch/cap"
-check 1 "h200_sxm_141gb is captured with the cuda backend, whose cublas kernels this build lacks" "" -- capture --hw h200_sxm_141gb --op matmul --purpose calibration --sweep-dir "$scratch/cap"
+check 1 "kernel cublas cannot run here" "" -- capture --hw h200_sxm_141gb --op matmul --purpose calibration --sweep-dir "$scratch/cap"
 check 1 "labels no shape for jetson_orin_nano_8gb" "" -- capture --hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$scratch/cap" --kernel null
 check 1 "meter rapl" "" -- capture "${cap[@]}" --kernel null --meter rapl
 check 0 "" "cblas" -- kernels
@@ -329,6 +329,71 @@ else
 fi
 check 2 "--op, --seed (an integer) and --targets are required" "" -- sweep generate --op matmul --seed x --targets i7_12700k
 check 1 "no hardware profile 'nosuch'" "" -- sweep generate --op matmul --seed 1 --targets nosuch --output-dir "$scratch/g1"
+
+# Pictures: plot and report write SVG and HTML, well-formed and the same every time.
+mkdir -p "$scratch/plot" "$scratch/nopath"
+check 2 "plot roofline: give one --hw KEY" "" -- plot roofline
+check 2 "plot compare: give two different targets" "" -- plot compare --hw xeon_amx_2vcpu
+check 2 "unknown op 'conv'" "" -- plot roofline --hw xeon_amx_2vcpu --op conv
+check 2 "--png needs a file, not '-'" "" -- plot heatmap --png -o -
+check 2 "report: --output DIR is required" "" -- report
+check 0 "" "usage: roofval plot roofline --hw KEY" -- plot roofline --help
+check 0 "" "heatmap" -- plot --help
+check 1 "no baselines (<hw>_<op>.csv) for xeon_amx_2vcpu in $scratch/nobase" "" -- plot roofline --hw xeon_amx_2vcpu --baseline-dir "$scratch/nobase"
+check 1 "no hardware profile 'nosuch'" "" -- plot roofline --hw nosuch
+check 0 "" "wrote $scratch/plot/roof.svg" -- plot roofline --hw xeon_amx_2vcpu -o "$scratch/plot/roof.svg"
+check 0 "" "Measured points" -- plot roofline --hw xeon_amx_2vcpu --op matmul --op vector_add --purpose validation -o -
+check 0 "" "wrote $scratch/plot/heat.svg" -- plot heatmap --hw xeon_amx_2vcpu -o "$scratch/plot/heat.svg"
+# Without rsvg-convert on PATH, --png says what to install (and the SVG is kept).
+if PATH="$scratch/nopath" "$roofval" plot heatmap --png -o "$scratch/plot/nopng.svg" >/dev/null 2>"$scratch/stderr"; then
+	fail=$((fail + 1))
+	echo "FAIL plot --png without rsvg-convert exited 0"
+elif grep -q "roofval: plot heatmap: .*apt-get install librsvg2-bin" "$scratch/stderr" &&
+	[ -s "$scratch/plot/nopng.svg" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL plot --png without rsvg-convert: $(cat "$scratch/stderr")"
+fi
+if command -v rsvg-convert >/dev/null; then
+	check 0 "" "wrote $scratch/plot/heat.png" -- plot heatmap -o "$scratch/plot/heat.svg" --png
+else
+	echo "SKIP plot --png: rsvg-convert is absent (apt-get install librsvg2-bin)"
+fi
+if [ -d "$ref/baselines" ]; then
+	rb=(--baseline-dir "$ref/baselines" --sweep-dir "$ref/sweeps")
+	check 0 "" "wrote $scratch/plot/i7.svg" -- plot roofline --hw i7_12700k "${rb[@]}" -o "$scratch/plot/i7.svg"
+	check 0 "" "wrote $scratch/plot/cmp.svg" -- plot compare --hw xeon_amx_2vcpu --hw i7_12700k --baseline-dir "$repo/results/baselines" --sweep-dir "$repo/sweeps" "${rb[@]}" -o "$scratch/plot/cmp.svg"
+	check 0 "" "pictures of 3 targets" -- report --output "$scratch/report1" "${rb[@]}"
+	check 0 "" "" -- report --output "$scratch/report2" "${rb[@]}"
+	if [ -f "$scratch/report1/index.html" ] && diff -r "$scratch/report1" "$scratch/report2" >/dev/null &&
+		grep -q '<img src="i7_12700k_roofline.svg"' "$scratch/report1/index.html" &&
+		[ -f "$scratch/report1/compare_i7_12700k_jetson_orin_nano_8gb.svg" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL report is incomplete, or differs between two runs"
+	fi
+fi
+if command -v xmllint >/dev/null; then
+	for f in "$scratch"/plot/*.svg "$scratch"/report1/*.svg; do
+		[ -f "$f" ] || continue
+		if xmllint --noout "$f" 2>"$scratch/stderr"; then pass=$((pass + 1)); else
+			fail=$((fail + 1))
+			echo "FAIL $f is not well-formed: $(head -3 "$scratch/stderr")"
+		fi
+	done
+else
+	echo "SKIP SVG well-formedness: xmllint is absent (apt-get install libxml2-utils)"
+fi
+
+# validate with and without the committed fits gives different reports.
+a=$("$roofval" validate --hw xeon_amx_2vcpu --purpose validation --format json 2>/dev/null | grep median_ape | sed -n 2p)
+b=$("$roofval" validate --hw xeon_amx_2vcpu --purpose validation --format json --no-fit 2>/dev/null | grep median_ape | sed -n 2p)
+if [ -n "$a" ] && [ "$a" != "$b" ]; then pass=$((pass + 1)); else
+	fail=$((fail + 1))
+	echo "FAIL validate --no-fit does not change the report ($a / $b)"
+fi
 
 # Every reference baseline normalizes to the same bytes.
 if [ -d "$ref/baselines" ]; then

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The GPU check, for a session that is lent the device machine (one H200):
+#   run: bash scripts/device-check.sh      (with $OUT set by the device tool)
+# It builds roofval with CUDA, runs the unit tests, checks the cuBLAS
+# workloads against a host reference, measures the NVML energy counter's
+# update period, and captures the h200_sxm_141gb baselines (matmul, linear,
+# vector_add; calibration first, then validation) into $OUT/baselines, well
+# inside one 10-minute command: it starts no new capture after
+# DEVICE_CHECK_BUDGET_S seconds (default 420), and every finished row is kept.
+# Everything it learns goes to $OUT/report.txt; the session copies
+# $OUT/baselines/* to results/baselines/, then calibrates and validates.
+# On a machine without a GPU it runs the same steps with the null kernel and
+# the fake meter (ROOFVAL_DEVICE_DRY=1 forces that), so it can be tried here.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/roofval-device-check}
+budget_s=${DEVICE_CHECK_BUDGET_S:-420}
+hw=${DEVICE_CHECK_HW:-h200_sxm_141gb}
+start=$(date +%s)
+mkdir -p "$OUT/baselines"
+report=$OUT/report.txt
+: >"$report"
+say() { printf '%s\n' "$*" | tee -a "$report"; }
+elapsed() { echo $(($(date +%s) - start)); }
+
+say "== device check $(date -u +%FT%TZ) on $(hostname)"
+{
+	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \
+		--format=csv 2>&1 || echo "nvidia-smi: not found"
+	command -v nvcc >/dev/null && nvcc --version | tail -1 || echo "nvcc: not found"
+	for t in gcc cmake pkg-config; do command -v $t >/dev/null && echo "$t: $($t --version | head -1)" || echo "$t: not found"; done
+	for p in jansson cmocka gsl openblas; do pkg-config --exists $p && echo "$p: $(pkg-config --modversion $p)" || echo "$p: missing"; done
+} >>"$report" 2>&1
+
+# 1. Build. The device machine reaches no package registry: the build uses
+# what it has. scripts/build.sh installs nothing when everything is there.
+say "== build ($(elapsed) s)"
+if ! scripts/build.sh >>"$OUT/build.log" 2>&1; then
+	say "build failed: see build.log (missing Debian packages cannot be installed there:"
+	say "carry a build made here, e.g. build-device/, with the run tool's carry)"
+	cp -r build/CMakeFiles/CMakeOutput.log "$OUT/" 2>/dev/null
+	exit 1
+fi
+roofval=build/roofval
+"$roofval" --version >>"$report" 2>&1
+"$roofval" kernels >>"$report" 2>&1
+"$roofval" meters >>"$report" 2>&1
+
+kernel=cublas
+meter=""
+if [ "${ROOFVAL_DEVICE_DRY:-0}" = 1 ] || ! "$roofval" kernels | grep -q '^cublas *ok'; then
+	say "no usable GPU here: dry run with the null kernel and the fake meter"
+	kernel=null
+	meter="--meter fake --min-window 0.02"
+fi
+
+# 2. Unit tests (quick; the GPU is not needed for them).
+say "== tests ($(elapsed) s)"
+ctest --test-dir build --output-on-failure >"$OUT/ctest.log" 2>&1
+tail -3 "$OUT/ctest.log" | tee -a "$report"
+
+# 3. cuBLAS results against the host reference, small shapes of every op and dtype.
+say "== kernel check ($(elapsed) s)"
+build/tests/test_cuda >>"$report" 2>&1; rc=$?
+[ $rc = 0 ] && say "kernel check: passed" || say "kernel check: exit $rc (77: skipped, no GPU; else FAILED, see above)"
+
+# 4. NVML: the energy counter's update period (measured when the meter opens).
+say "== nvml ($(elapsed) s)"
+"$roofval" meters >>"$report" 2>&1
+
+# 5. Captures, calibration rows first: they are what a fit needs.
+say "== captures ($(elapsed) s)"
+for purpose in calibration validation; do
+	for op in matmul linear vector_add; do
+		if [ "$(elapsed)" -ge "$budget_s" ]; then
+			say "time budget spent: $op $purpose not started"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		"$roofval" capture --hw "$hw" --op "$op" --purpose "$purpose" --kernel "$kernel" \
+			$meter --baseline-dir "$OUT/baselines" 2>>"$OUT/capture.log" | tee -a "$report"
+		tail -1 "$OUT/capture.log" | tee -a "$report"
+	done
+done
+say "== done in $(elapsed) s; baselines in $OUT/baselines"

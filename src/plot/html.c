@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* The pieces of the HTML report: a page that opens from disk (no scripts, no
+ * server, pictures by relative path) with the validation as tables. Numbers
+ * are formatted by the report module's helpers, as in the text report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/op.h"
+#include "core/regime.h"
+#include "plot/plot.h"
+#include "plot/svg.h"
+#include "report/report_internal.h"
+
+void rv_plot_html_begin(struct rv_buf *out, const char *title)
+{
+	rv_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	                 "<title>");
+	rv_svg_escape(out, title);
+	rv_buf_puts(out,
+	            "</title>\n<style>\n"
+	            "body { font-family: \"DejaVu Sans\", Helvetica, Arial, sans-serif; color: "
+	            "#222; max-width: 1520px; margin: 24px auto; padding: 0 16px; }\n"
+	            "h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }\n"
+	            "table { border-collapse: collapse; margin: 8px 0 16px; }\n"
+	            "th, td { border: 1px solid #ccc; padding: 3px 8px; font-size: 13px; }\n"
+	            "th { background: #f0f0f0; text-align: left; }\n"
+	            "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	            "td.fail { background: #f6d2cd; font-weight: bold; }\n"
+	            "figure { margin: 12px 0 20px; }\n"
+	            "figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
+	            "figcaption { color: #555; font-size: 13px; }\n"
+	            "summary { cursor: pointer; margin: 8px 0; }\n"
+	            "</style>\n</head>\n<body>\n<h1>");
+	rv_svg_escape(out, title);
+	rv_buf_puts(out, "</h1>\n");
+}
+
+void rv_plot_html_end(struct rv_buf *out)
+{
+	rv_buf_puts(out, "</body>\n</html>\n");
+}
+
+void rv_plot_html_heading(struct rv_buf *out, int level, const char *text)
+{
+	int h = level == 3 ? 3 : 2;
+
+	rv_buf_printf(out, "<h%d>", h);
+	rv_svg_escape(out, text);
+	rv_buf_printf(out, "</h%d>\n", h);
+}
+
+void rv_plot_html_para(struct rv_buf *out, const char *text)
+{
+	rv_buf_puts(out, "<p>");
+	rv_svg_escape(out, text);
+	rv_buf_puts(out, "</p>\n");
+}
+
+void rv_plot_html_figure(struct rv_buf *out, const char *src, const char *caption)
+{
+	rv_buf_puts(out, "<figure><a href=\"");
+	rv_svg_escape(out, src);
+	rv_buf_puts(out, "\"><img src=\"");
+	rv_svg_escape(out, src);
+	rv_buf_puts(out, "\" alt=\"");
+	rv_svg_escape(out, caption);
+	rv_buf_puts(out, "\"></a><figcaption>");
+	rv_svg_escape(out, caption);
+	rv_buf_puts(out, "</figcaption></figure>\n");
+}
+
+/* <td> with text, right-aligned for numbers, marked when failed. */
+static void td(struct rv_buf *out, const char *text, int number, int failed)
+{
+	const char *cls = failed ? (number ? " class=\"n fail\"" : " class=\"fail\"")
+	                         : (number ? " class=\"n\"" : "");
+
+	rv_buf_printf(out, "<td%s>", cls);
+	rv_svg_escape(out, text);
+	rv_buf_puts(out, "</td>");
+}
+
+static void html_summary(struct rv_buf *out, const struct rv_summary *s, int skipped)
+{
+	const struct rv_accuracy *acc[2] = { &s->latency, &s->energy };
+	const char *names[2] = { "latency", "energy" };
+	char t[3][RV_REPORT_NUM_SIZE], num[32];
+
+	rv_buf_puts(out, "<table>\n<tr><th>records</th><th>passed</th><th>failed</th>");
+	if (skipped)
+		rv_buf_puts(out, "<th>skipped: no baseline</th><th>skipped: unsupported</th>"
+		                 "<th>skipped: ambiguous</th>");
+	rv_buf_puts(out, "</tr>\n<tr>");
+	(void)snprintf(num, sizeof(num), "%zu", s->records);
+	td(out, num, 1, 0);
+	(void)snprintf(num, sizeof(num), "%zu", s->passed);
+	td(out, num, 1, 0);
+	(void)snprintf(num, sizeof(num), "%zu", s->failed);
+	td(out, num, 1, s->failed > 0);
+	if (skipped) {
+		(void)snprintf(num, sizeof(num), "%zu", s->skipped_no_baseline);
+		td(out, num, 1, 0);
+		(void)snprintf(num, sizeof(num), "%zu", s->skipped_unsupported);
+		td(out, num, 1, 0);
+		(void)snprintf(num, sizeof(num), "%zu", s->skipped_ambiguous);
+		td(out, num, 1, 0);
+	}
+	rv_buf_puts(out, "</tr>\n</table>\n<table>\n<tr><th>accuracy</th><th>n</th>"
+	                 "<th>median |error|</th><th>within 10%</th><th>within 25%</th></tr>\n");
+	for (int q = 0; q < 2; q++) {
+		rv_buf_printf(out, "<tr><td>%s</td>", names[q]);
+		(void)snprintf(num, sizeof(num), "%zu", acc[q]->n);
+		td(out, num, 1, 0);
+		if (acc[q]->n == 0) {
+			rv_buf_puts(out, "<td class=\"n\">-</td><td class=\"n\">-</td>"
+			                 "<td class=\"n\">-</td></tr>\n");
+			continue;
+		}
+		rv_report__percent(t[0], sizeof(t[0]), acc[q]->median_ape, 0);
+		rv_report__percent(t[1], sizeof(t[1]), acc[q]->within_10, 0);
+		rv_report__percent(t[2], sizeof(t[2]), acc[q]->within_25, 0);
+		for (int i = 0; i < 3; i++)
+			td(out, t[i], 1, 0);
+		rv_buf_puts(out, "</tr>\n");
+	}
+	rv_buf_puts(out, "</table>\n");
+}
+
+static void html_record(struct rv_buf *out, const struct rv_record *r)
+{
+	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
+
+	rv_buf_puts(out, "<tr>");
+	td(out, rv_op_name(r->op), 0, 0);
+	(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+	td(out, shape, 0, 0);
+	td(out, rv_dtype_name(r->dtype), 0, 0);
+	td(out, rv_regime_name(r->regime_label), 0, 0);
+	td(out, rv_regime_name(r->regime_measured), 0, !r->pass_regime);
+	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_pred_s);
+	td(out, text, 1, 0);
+	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_meas_s);
+	td(out, text, 1, 0);
+	rv_report__percent(text, sizeof(text), r->latency_err, 1);
+	td(out, text, 1, !r->pass_latency);
+	rv_report__percent(text, sizeof(text), r->band.latency, 0);
+	td(out, text, 1, 0);
+	if (r->pass_energy == RV_CHECK_SKIP)
+		(void)snprintf(text, sizeof(text), "not scored");
+	else
+		rv_report__percent(text, sizeof(text), r->energy_err, 1);
+	td(out, text, 1, r->pass_energy == RV_CHECK_FAIL);
+	rv_report__binding(text, sizeof(text), r);
+	td(out, text, 0, 0);
+	td(out, rv_record_passed(r) ? "pass" : "FAIL", 0, !rv_record_passed(r));
+	td(out, r->notes, 0, 0);
+	rv_buf_puts(out, "</tr>\n");
+}
+
+int rv_plot_html_validation(struct rv_buf *out, const struct rv_validation *v, const char *hw)
+{
+	struct rv_validation sub;
+	struct rv_summary s;
+	size_t n = 0;
+	int err;
+
+	/* The records of hw, borrowed: a validation of their own for the summary. */
+	memset(&sub, 0, sizeof(sub));
+	if (v->n_records > 0) {
+		sub.records = malloc(v->n_records * sizeof(*sub.records));
+		if (!sub.records)
+			return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < v->n_records; i++)
+		if (!hw || strcmp(v->records[i].hardware, hw) == 0)
+			sub.records[n++] = v->records[i];
+	sub.n_records = sub.cap_records = n;
+	if (!hw) {
+		sub.skipped_no_baseline = v->skipped_no_baseline;
+		sub.skipped_unsupported = v->skipped_unsupported;
+		sub.skipped_ambiguous = v->skipped_ambiguous;
+	}
+	err = rv_validation_summary(&sub, &s);
+	if (err < 0) {
+		free(sub.records);
+		return err;
+	}
+	html_summary(out, &s, hw == NULL);
+	if (hw && n > 0) {
+		rv_buf_printf(out,
+		              "<details>\n<summary>every record (%zu, %zu failed)</summary>\n"
+		              "<table>\n<tr><th>op</th><th>shape</th><th>dtype</th><th>regime "
+		              "label</th><th>measured regime</th><th>predicted ms</th>"
+		              "<th>measured ms</th><th>latency error</th><th>tolerance</th>"
+		              "<th>energy error</th><th>binding</th><th>verdict</th><th>notes</th>"
+		              "</tr>\n",
+		              n, s.failed);
+		for (size_t i = 0; i < n; i++)
+			html_record(out, &sub.records[i]);
+		rv_buf_puts(out, "</table>\n</details>\n");
+	}
+	free(sub.records);
+	return rv_buf_check(out);
+}

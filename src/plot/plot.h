@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Pictures of a validation: the roofline of a target with its measured and
+ * predicted points, two targets compared, the validate heatmap, all as SVG
+ * into an rv_buf (plot/svg.h), and the pieces of an HTML report. The output
+ * depends only on the arguments, so golden files hold. */
+#ifndef RV_PLOT_PLOT_H
+#define RV_PLOT_PLOT_H
+
+#include "core/buf.h"
+#include "hw/profile.h"
+#include "model/validate.h"
+
+/* A set of ops as bits (1u << enum rv_op); 0 stands for every op. */
+#define RV_PLOT_ALL_OPS 0u
+
+/* The roofline of profile p: operational intensity (FLOP/byte) against
+ * FLOP/s, log-log. A roof per memory tier (effective bandwidth x intensity)
+ * up to the effective peak of each dtype drawn (the default dtype and every
+ * dtype of the records), ridge points where they meet, and for each record
+ * of v for p->key whose op is in ops: the measured point (a marker per op, a
+ * colour per regime label, hollow when latency missed its band) and the
+ * predicted point (a cross) joined to it. Records of other targets are
+ * ignored. Returns 0, RV_ENOMEM, or RV_ERANGE when p has no compute or
+ * memory entry to draw. */
+int rv_plot_roofline(struct rv_buf *out, const struct rv_profile *p, const struct rv_validation *v,
+                     unsigned ops);
+
+/* Two targets on one figure: predicted against measured latency of every
+ * record of both (log-log, with y = x and the narrowest and widest latency
+ * bands), then the two rooflines side by side on common axes. va and vb may
+ * be the same validation. Errors as rv_plot_roofline(). */
+int rv_plot_compare(struct rv_buf *out, const struct rv_profile *a, const struct rv_validation *va,
+                    const struct rv_profile *b, const struct rv_validation *vb, unsigned ops);
+
+/* The validate heatmap as a picture: a row per (hardware, op), a column per
+ * regime label, cells coloured by pass rate and labelled as the text
+ * report's cells ("12:R1/L3") with the pass count. RV_ENOMEM. */
+int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v);
+
+/* Renders the SVG file svg_path to a PNG at png_path (written atomically)
+ * with rsvg-convert. RV_ENOTSUP when rsvg-convert is not on PATH (the
+ * message says how to install it), RV_EIO when it fails. */
+int rv_plot_png(const char *svg_path, const char *png_path);
+
+/* HTML report pieces (UTF-8, no scripts, relative links only). */
+void rv_plot_html_begin(struct rv_buf *out, const char *title);
+void rv_plot_html_end(struct rv_buf *out);
+/* <h2>/<h3> (level 2 or 3) and a paragraph, escaped. */
+void rv_plot_html_heading(struct rv_buf *out, int level, const char *text);
+void rv_plot_html_para(struct rv_buf *out, const char *text);
+/* A picture linked to itself, src relative to the page. */
+void rv_plot_html_figure(struct rv_buf *out, const char *src, const char *caption);
+/* Tables of the records of v for hardware hw (every record when hw is NULL):
+ * summary and accuracy, then every record with its checks, failed ones
+ * marked. RV_ENOMEM. */
+int rv_plot_html_validation(struct rv_buf *out, const struct rv_validation *v, const char *hw);
+
+#endif

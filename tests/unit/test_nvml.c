@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the nvml and nvml_power meters through their real dlopen path,
+ * against the fake libnvidia-ml of tests/stubs (RV_FAKE_NVML, and
+ * RV_FAKE_NVML_NOENERGY built without the energy counter), scripted with
+ * FAKE_NVML_* variables; and one capture through the capture core. */
+#include <time.h>
+
+#include "capture/capture.h"
+#include "kernel/kernel.h"
+#include "meter/meter.h"
+#include "rv_test.h"
+
+/* open() reads the counter at most 10000 times (plus one check per GPU)
+ * while it measures the update period; scripted events come after. */
+#define AFTER_OPEN "10100"
+
+static const struct rv_env fake_env = { "/", RV_FAKE_NVML };
+static const struct rv_env noenergy_env = { "/", RV_FAKE_NVML_NOENERGY };
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	(void)nanosleep(&ts, NULL);
+}
+
+/* Every test starts from the fake's defaults: one GPU at 300 W, 20 ms steps. */
+static int reset_env(void **state)
+{
+	static const char *const vars[] = {
+		"FAKE_NVML_INIT_FAIL",
+		"FAKE_NVML_DEVICES",
+		"FAKE_NVML_POWER_MW",
+		"FAKE_NVML_UPDATE_MS",
+		"FAKE_NVML_BACKWARDS_AFTER",
+		"FAKE_NVML_LOST_AFTER",
+		"FAKE_NVML_ENERGY_NOT_SUPPORTED",
+		"CUDA_VISIBLE_DEVICES",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		(void)unsetenv(vars[i]);
+	return 0;
+}
+
+static const struct rv_meter_ops *nvml(void)
+{
+	const struct rv_meter_ops *ops = rv_meter_find("nvml");
+
+	assert_non_null(ops);
+	return ops;
+}
+
+static const struct rv_meter_ops *nvml_power(void)
+{
+	const struct rv_meter_ops *ops = rv_meter_find("nvml_power");
+
+	assert_non_null(ops);
+	return ops;
+}
+
+static struct rv_meter *open_ok(const struct rv_meter_ops *ops, const struct rv_env *env)
+{
+	struct rv_meter *m = NULL;
+	int rc = ops->probe(env);
+
+	if (rc == 0)
+		rc = ops->open(&m, env);
+	if (rc != 0)
+		fail_msg("%s failed (%d): %s", ops->name, rc, rv_error_last());
+	assert_non_null(m);
+	assert_ptr_equal(m->ops, ops);
+	return m;
+}
+
+static void read_ok(struct rv_meter *m, double *t_s, double *values)
+{
+	int rc = m->ops->read(m, t_s, values);
+
+	if (rc != 0)
+		fail_msg("%s read failed (%d): %s", m->ops->name, rc, rv_error_last());
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("\"%s\" does not contain \"%s\"", text, needle);
+}
+
+static void test_nvml__registry(void **state)
+{
+	(void)state;
+	assert_int_equal(nvml()->kind, RV_METER_ENERGY);
+	assert_int_equal(nvml()->version, RV_METER_OPS_VERSION);
+	assert_int_equal(nvml_power()->kind, RV_METER_POWER);
+	assert_int_equal(nvml_power()->version, RV_METER_OPS_VERSION);
+}
+
+/* The energy counter in J, rising at the fake's 300 W, with its 20 ms period
+ * measured at open. */
+static void test_nvml__energy(void **state)
+{
+	double t0, t1, v0[RV_METER_MAX_DOMAINS], v1[RV_METER_MAX_DOMAINS];
+	struct rv_meter *m = open_ok(nvml(), &fake_env);
+
+	(void)state;
+	assert_int_equal(m->n_domains, 1);
+	assert_string_equal(m->domain[0], "gpu0");
+	rv_assert_close(m->range_j[0], 0.0, 0, 0);
+	rv_assert_close(m->update_period_s, 0.020, 0.25, 0);
+	assert_contains(m->note, "gpu0 (Fake NVML GPU 0)");
+	assert_contains(m->note, "updates every");
+	read_ok(m, &t0, v0);
+	sleep_s(0.5);
+	read_ok(m, &t1, v1);
+	/* 1e9 mJ at the start, in J. */
+	assert_true(v0[0] >= 1e6);
+	assert_true(v1[0] > v0[0]);
+	/* Two 20 ms steps of quantisation over 0.5 s: 8%. */
+	rv_assert_close((v1[0] - v0[0]) / (t1 - t0), 300.0, 0.12, 0);
+	rv_assert_close(rv_meter_delta_j(v0[0], v1[0], m->range_j[0]), v1[0] - v0[0], 0, 0);
+	m->ops->close(m);
+}
+
+/* One domain per GPU, or only the GPU a single CUDA_VISIBLE_DEVICES index names. */
+static void test_nvml__devices(void **state)
+{
+	double t0, t1, v0[RV_METER_MAX_DOMAINS], v1[RV_METER_MAX_DOMAINS];
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_DEVICES", "3", 1), 0);
+	m = open_ok(nvml_power(), &fake_env);
+	assert_int_equal(m->n_domains, 3);
+	assert_string_equal(m->domain[0], "gpu0");
+	assert_string_equal(m->domain[2], "gpu2");
+	assert_contains(m->note, "gpu0-gpu2");
+	read_ok(m, &t0, v0);
+	rv_assert_close(v0[0], 300.0, 0, 0);
+	rv_assert_close(v0[2], 302.0, 0, 0);
+	m->ops->close(m);
+
+	assert_int_equal(setenv("CUDA_VISIBLE_DEVICES", "1", 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	assert_int_equal(m->n_domains, 1);
+	assert_string_equal(m->domain[0], "gpu1");
+	assert_contains(m->note, "gpu1 (Fake NVML GPU 1)");
+	read_ok(m, &t0, v0);
+	sleep_s(0.5);
+	read_ok(m, &t1, v1);
+	rv_assert_close((v1[0] - v0[0]) / (t1 - t0), 301.0, 0.12, 0);
+	m->ops->close(m);
+
+	/* A list or a UUID selects every GPU. */
+	assert_int_equal(setenv("CUDA_VISIBLE_DEVICES", "0,2", 1), 0);
+	m = open_ok(nvml_power(), &fake_env);
+	assert_int_equal(m->n_domains, 3);
+	m->ops->close(m);
+
+	assert_int_equal(setenv("CUDA_VISIBLE_DEVICES", "7", 1), 0);
+	rv_assert_error(nvml()->probe(&fake_env), RV_ENOENT,
+	                "CUDA_VISIBLE_DEVICES=7, but NVML sees 3 GPUs");
+}
+
+static void test_nvml__no_gpu(void **state)
+{
+	struct rv_meter *m = NULL;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_DEVICES", "0", 1), 0);
+	rv_assert_error(nvml()->probe(&fake_env), RV_ENOENT, "NVML sees no GPU");
+	rv_assert_error(nvml_power()->open(&m, &fake_env), RV_ENOENT, "NVML sees no GPU");
+	assert_null(m);
+}
+
+/* An old driver without the energy counter: nvml says to use nvml_power,
+ * which works on the same library (through the unversioned symbols). */
+static void test_nvml__no_energy_symbol(void **state)
+{
+	struct rv_meter *m = NULL;
+	double t, v[RV_METER_MAX_DOMAINS];
+
+	(void)state;
+	rv_assert_error(nvml()->probe(&noenergy_env), RV_ENOTSUP,
+	                "NVML has no nvmlDeviceGetTotalEnergyConsumption (driver too old or GPU "
+	                "before Volta): use nvml_power");
+	rv_assert_error(nvml()->open(&m, &noenergy_env), RV_ENOTSUP, "use nvml_power");
+	assert_null(m);
+
+	m = open_ok(nvml_power(), &noenergy_env);
+	assert_int_equal(m->n_domains, 1);
+	assert_string_equal(m->domain[0], "gpu0");
+	assert_true(m->update_period_s > 0);
+	assert_contains(m->note, "moving average");
+	assert_contains(m->note, "Fake NVML GPU 0");
+	read_ok(m, &t, v);
+	rv_assert_close(v[0], 300.0, 0, 0);
+	m->ops->close(m);
+
+	assert_int_equal(setenv("FAKE_NVML_POWER_MW", "123456", 1), 0);
+	m = open_ok(nvml_power(), &noenergy_env);
+	read_ok(m, &t, v);
+	rv_assert_close(v[0], 123.456, 1e-12, 0);
+	m->ops->close(m);
+}
+
+/* A driver whose energy call answers NOT_SUPPORTED reads the same. */
+static void test_nvml__energy_not_supported(void **state)
+{
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_ENERGY_NOT_SUPPORTED", "1", 1), 0);
+	rv_assert_error(nvml()->probe(&fake_env), RV_ENOTSUP, "use nvml_power");
+	m = open_ok(nvml_power(), &fake_env);
+	m->ops->close(m);
+}
+
+/* A counter that jumps back (a driver reload): the meter reports the raw
+ * values, and the delta of a never-wrapping counter is NAN. */
+static void test_nvml__backwards(void **state)
+{
+	double t, prev[RV_METER_MAX_DOMAINS], v[RV_METER_MAX_DOMAINS];
+	struct rv_meter *m;
+	int seen = 0;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_BACKWARDS_AFTER", AFTER_OPEN, 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	read_ok(m, &t, prev);
+	for (int i = 0; i < 1000000 && !seen; i++) {
+		read_ok(m, &t, v);
+		if (v[0] < prev[0]) {
+			seen = 1;
+			assert_true(prev[0] >= 1e6);
+			assert_true(v[0] < 1e3);
+			assert_true(isnan(rv_meter_delta_j(prev[0], v[0], m->range_j[0])));
+		}
+		prev[0] = v[0];
+	}
+	assert_true(seen);
+	m->ops->close(m);
+}
+
+static void test_nvml__init_fail(void **state)
+{
+	struct rv_meter *m = NULL;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_INIT_FAIL", "1", 1), 0);
+	rv_assert_error(nvml()->probe(&fake_env), RV_ENOTSUP,
+	                "NVML init failed: Driver Not Loaded");
+	rv_assert_error(nvml_power()->probe(&fake_env), RV_ENOTSUP,
+	                "NVML init failed: Driver Not Loaded");
+	rv_assert_error(nvml()->open(&m, &fake_env), RV_ENOTSUP, "NVML init failed");
+	assert_null(m);
+}
+
+/* The GPU falls off the bus mid-run: read() fails with RV_EIO naming it. */
+static void test_nvml__lost(void **state)
+{
+	double t, v[RV_METER_MAX_DOMAINS];
+	struct rv_meter *m;
+	int rc = 0;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", AFTER_OPEN, 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	for (int i = 0; i < 1000000 && rc == 0; i++)
+		rc = m->ops->read(m, &t, v);
+	rv_assert_error(rc, RV_EIO, "gpu0 (Fake NVML GPU 0) failed: GPU is lost");
+	m->ops->close(m);
+
+	/* The power meter's open reads once: reads 2 and 3 work, the next fails. */
+	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", "3", 1), 0);
+	m = open_ok(nvml_power(), &fake_env);
+	read_ok(m, &t, v);
+	read_ok(m, &t, v);
+	rv_assert_error(m->ops->read(m, &t, v), RV_EIO, "reading the power of gpu0");
+	m->ops->close(m);
+}
+
+static void test_nvml__missing_library(void **state)
+{
+	const struct rv_env env = { "/", "/nonexistent/libnvidia-ml.so.1" };
+	struct rv_meter *m = NULL;
+
+	(void)state;
+	rv_assert_error(nvml()->probe(&env), RV_ENOENT,
+	                "no NVML: cannot load /nonexistent/libnvidia-ml.so.1 (");
+	assert_contains(rv_error_last(), "install the NVIDIA driver");
+	rv_assert_error(nvml_power()->probe(&env), RV_ENOENT, "/nonexistent/libnvidia-ml.so.1");
+	rv_assert_error(nvml()->open(&m, &env), RV_ENOENT, "/nonexistent/libnvidia-ml.so.1");
+	assert_null(m);
+}
+
+static void capture_null(struct rv_capture_result *r, struct rv_meter *m)
+{
+	const struct rv_kernel_ops *k = rv_kernel_find("null");
+	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
+	struct rv_shape s = { 1, { 4096, 0, 0 } };
+	int rc;
+
+	assert_non_null(k);
+	o.min_window_s = 0.2;
+	rc = rv_capture_one(r, &fake_env, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o,
+	                    NULL);
+	if (rc != 0)
+		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());
+}
+
+/* The whole energy path of the capture core on the nvml meter. */
+static void test_nvml__capture(void **state)
+{
+	struct rv_capture_result r;
+	struct rv_meter *m;
+
+	(void)state;
+	m = open_ok(nvml(), &fake_env);
+	capture_null(&r, m);
+	m->ops->close(m);
+	if (!(isfinite(r.energy_j) && r.energy_j > 0))
+		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
+	assert_true(r.window_s >= 0.2);
+	assert_true(r.window_calls > 0);
+	/* Idle power is the fake's 300 W, to a 20 ms step over the 0.4 s wait. */
+	rv_assert_close(r.idle_w, 300.0, 0.12, 0);
+	assert_contains(r.notes, "nvml: energy counter of gpu0");
+}
+
+/* A GPU lost during the capture: no error, NAN energy and a note saying why. */
+static void test_nvml__capture_lost(void **state)
+{
+	struct rv_capture_result r;
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", AFTER_OPEN, 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	capture_null(&r, m);
+	m->ops->close(m);
+	assert_true(isnan(r.energy_j));
+	assert_true(isnan(r.energy_net_j));
+	assert_contains(r.notes, "gpu0 (Fake NVML GPU 0) failed: GPU is lost");
+	assert_contains(r.notes, "energy not recorded");
+	assert_true(r.latency_s > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_nvml__registry, reset_env),
+		cmocka_unit_test_setup(test_nvml__energy, reset_env),
+		cmocka_unit_test_setup(test_nvml__devices, reset_env),
+		cmocka_unit_test_setup(test_nvml__no_gpu, reset_env),
+		cmocka_unit_test_setup(test_nvml__no_energy_symbol, reset_env),
+		cmocka_unit_test_setup(test_nvml__energy_not_supported, reset_env),
+		cmocka_unit_test_setup(test_nvml__backwards, reset_env),
+		cmocka_unit_test_setup(test_nvml__init_fail, reset_env),
+		cmocka_unit_test_setup(test_nvml__lost, reset_env),
+		cmocka_unit_test_setup(test_nvml__missing_library, reset_env),
+		cmocka_unit_test_setup(test_nvml__capture, reset_env),
+		cmocka_unit_test_setup(test_nvml__capture_lost, reset_env),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

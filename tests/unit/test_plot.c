@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the pictures: the SVG writer's pieces, the roofline and heatmap of
+ * a hand-built validation on the toy GPU profile against golden files, the
+ * comparison, the HTML pieces and the PNG path. */
+#include <unistd.h>
+
+#include "hw/profile.h"
+#include "model/predict.h"
+#include "model/validate.h"
+#include "plot/plot.h"
+#include "plot/svg.h"
+#include "rv_test.h"
+
+#define GOLDEN_DIR RV_TEST_DATA_DIR "/../golden"
+
+struct rec_spec {
+	const char *hardware;
+	enum rv_op op;
+	const char *shape;
+	enum rv_regime label, measured;
+	double latency_pred_s, latency_meas_s;
+};
+
+static void add_record(struct rv_validation *v, const struct rec_spec *sp)
+{
+	struct rv_record *r;
+
+	if (v->n_records == v->cap_records) {
+		v->cap_records = v->cap_records ? 2 * v->cap_records : 8;
+		v->records = realloc(v->records, v->cap_records * sizeof(*v->records));
+		assert_non_null(v->records);
+	}
+	r = &v->records[v->n_records++];
+	memset(r, 0, sizeof(*r));
+	(void)snprintf(r->hardware, sizeof(r->hardware), "%s", sp->hardware);
+	r->op = sp->op;
+	assert_int_equal(rv_shape_parse(sp->shape, sp->op, &r->shape), 0);
+	r->dtype = RV_DTYPE_FP16;
+	r->regime_label = sp->label;
+	r->regime_measured = sp->measured;
+	r->band = rv_band_of(sp->label);
+	r->latency_pred_s = sp->latency_pred_s;
+	r->latency_meas_s = sp->latency_meas_s;
+	r->latency_err = (sp->latency_pred_s - sp->latency_meas_s) / sp->latency_meas_s;
+	r->energy_pred_j = 0.01;
+	r->energy_meas_j = (double)NAN;
+	r->energy_err = (double)NAN;
+	r->pass_regime = sp->label == sp->measured;
+	r->pass_latency = fabs(r->latency_err) <= r->band.latency;
+	r->pass_energy = RV_CHECK_SKIP;
+	r->binding = RV_BOUND_COMPUTE;
+	r->binding_tier = RV_TIER_DRAM;
+	(void)snprintf(r->notes, sizeof(r->notes), "energy not measured");
+}
+
+/* toy_gpu (fp16 1 TFLOP/s sustained; l1 4 TB/s, l2 1 TB/s, dram 100 GB/s)
+ * with a record of each op and of each label, passes and misses, and one
+ * record of another target that only the heatmap shows. */
+static void sample(struct rv_validation *v)
+{
+	static const struct rec_spec specs[] = {
+		{ "toy_gpu", RV_OP_MATMUL, "1024x1024x1024", RV_REGIME_ALU, RV_REGIME_ALU, 2.3e-3,
+		  2.5e-3 },
+		{ "toy_gpu", RV_OP_MATMUL, "4096x4096x4096", RV_REGIME_ALU, RV_REGIME_ALU, 0.14,
+		  0.16 },
+		{ "toy_gpu", RV_OP_MATMUL, "256x256x256", RV_REGIME_L2, RV_REGIME_L2, 45e-6,
+		  50e-6 },
+		{ "toy_gpu", RV_OP_LINEAR, "8x4096x4096", RV_REGIME_DRAM, RV_REGIME_DRAM, 0.40e-3,
+		  0.36e-3 },
+		{ "toy_gpu", RV_OP_LINEAR, "1x1024x1024", RV_REGIME_LAUNCH, RV_REGIME_DRAM, 22e-6,
+		  30e-6 },
+		{ "toy_gpu", RV_OP_VECTOR_ADD, "16777216", RV_REGIME_DRAM, RV_REGIME_DRAM, 1.0e-3,
+		  1.1e-3 },
+		{ "toy_gpu", RV_OP_VECTOR_ADD, "1024", RV_REGIME_LAUNCH, RV_REGIME_LAUNCH, 4e-6,
+		  5e-6 },
+		{ "toy_gpu", RV_OP_VECTOR_ADD, "65536", RV_REGIME_L1, RV_REGIME_LAUNCH, 3e-6,
+		  9e-6 },
+		{ "other<&>", RV_OP_MATMUL, "512x512x512", RV_REGIME_ALU, RV_REGIME_ALU, 1e-3,
+		  1.02e-3 },
+	};
+
+	memset(v, 0, sizeof(*v));
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+		add_record(v, &specs[i]);
+}
+
+static struct rv_profile *toy_gpu(void)
+{
+	struct rv_profile *p = NULL;
+
+	if (rv_profile_load(&p, rv_fixture_path("hardware/model/toy_gpu.json")) != 0)
+		fail_msg("toy_gpu.json: %s", rv_error_last());
+	return p;
+}
+
+/* Compares out with tests/golden/<name>; when they differ, writes out to the
+ * scratch folder and fails with its path. */
+static void check_golden(const char *actual, const char *name)
+{
+	char golden_path[4200], actual_path[4200], dir_name[64];
+	char *golden;
+
+	(void)snprintf(golden_path, sizeof(golden_path), "%s/%s", GOLDEN_DIR, name);
+	golden = rv_slurp(golden_path, NULL);
+	if (golden && strcmp(golden, actual) == 0) {
+		free(golden);
+		return;
+	}
+	free(golden);
+	(void)snprintf(dir_name, sizeof(dir_name), "plot_%.*s", (int)strcspn(name, "."), name);
+	(void)snprintf(actual_path, sizeof(actual_path), "%s/%s", rv_scratch_dir(dir_name), name);
+	rv_spit(actual_path, actual);
+	fail_msg("%s differs from %s; the output is in %s (diff them, and copy it over the golden "
+	         "only if the change is intended)",
+	         name, golden_path, actual_path);
+}
+
+static size_t count(const char *haystack, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void test_plot__escape(void **state)
+{
+	struct rv_buf b = RV_BUF_INIT;
+
+	(void)state;
+	rv_svg_escape(&b, "a<b & \"c\" 'd'>\tµ\x01");
+	assert_string_equal(rv_buf_str(&b), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt; µ ");
+	rv_buf_free(&b);
+}
+
+static void test_plot__decades(void **state)
+{
+	static const struct {
+		double min, max;
+		int lo, hi;
+	} cases[] = {
+		{ 0.083, 300, -2, 3 },
+		{ 1, 1000, 0, 3 },
+		{ 5, 5, 0, 1 },
+		{ 2e-6, 0.9, -6, 0 },
+	};
+	static const struct {
+		int exp10;
+		enum rv_svg_ticks ticks;
+		const char *unit, *want;
+	} labels[] = {
+		{ 0, RV_SVG_TICKS_PLAIN, "", "1" },
+		{ -2, RV_SVG_TICKS_PLAIN, "", "0.01" },
+		{ 3, RV_SVG_TICKS_PLAIN, "", "1000" },
+		{ 6, RV_SVG_TICKS_PLAIN, "", "1e6" },
+		{ -5, RV_SVG_TICKS_PLAIN, "", "1e-5" },
+		{ -6, RV_SVG_TICKS_SI, "s", "1 µs" },
+		{ -4, RV_SVG_TICKS_SI, "s", "100 µs" },
+		{ -1, RV_SVG_TICKS_SI, "s", "100 ms" },
+		{ 0, RV_SVG_TICKS_SI, "s", "1 s" },
+		{ 10, RV_SVG_TICKS_SI, "FLOP/s", "10 GFLOP/s" },
+		{ 12, RV_SVG_TICKS_SI, "FLOP/s", "1 TFLOP/s" },
+		{ 30, RV_SVG_TICKS_SI, "B", "1e30 B" },
+	};
+	char text[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int lo, hi;
+
+		rv_svg_decades(cases[i].min, cases[i].max, &lo, &hi);
+		assert_int_equal(lo, cases[i].lo);
+		assert_int_equal(hi, cases[i].hi);
+	}
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		rv_svg_decade_label(text, sizeof(text), labels[i].exp10, labels[i].ticks,
+		                    labels[i].unit);
+		assert_string_equal(text, labels[i].want);
+	}
+}
+
+static void test_plot__shapes(void **state)
+{
+	const struct rv_svg_pen dashed = { "#123456", 1.5, "6 3", 0.5 };
+	const struct rv_svg_font f = { 12, NULL, RV_SVG_END, 1, -90 };
+	const double xs[] = { 1, 2.005, 3 }, ys[] = { 4, 5, 6.333 };
+	struct rv_buf b = RV_BUF_INIT;
+
+	(void)state;
+	rv_svg_marker(&b, RV_SVG_CIRCLE, 10, 20, 4, "#ff0000", 1);
+	rv_svg_marker(&b, RV_SVG_SQUARE, 10, 20, 4, "#ff0000", 0);
+	rv_svg_marker(&b, RV_SVG_TRIANGLE, 10, 20, 4, "#ff0000", 1);
+	rv_svg_marker(&b, RV_SVG_DIAMOND, 10, 20, 4, "#ff0000", 1);
+	rv_svg_marker(&b, RV_SVG_CROSS, 10, 20, 4, "#ff0000", 1);
+	rv_svg_polyline(&b, &dashed, xs, ys, 3);
+	rv_svg_polyline(&b, &dashed, xs, ys, 1);
+	rv_svg_text(&b, &f, 5, 6, "x<y");
+	assert_non_null(strstr(rv_buf_str(&b), "<circle cx=\"10.00\" cy=\"20.00\" r=\"4.00\" "
+	                                       "fill=\"#ff0000\""));
+	assert_non_null(strstr(rv_buf_str(&b), "<rect x=\"6.40\" y=\"16.40\" width=\"7.20\" "
+	                                       "height=\"7.20\" fill=\"none\""));
+	assert_int_equal(count(rv_buf_str(&b), "<polygon"), 2);
+	/* A cross is never filled. */
+	assert_non_null(strstr(rv_buf_str(&b), "<path d=\"M6.80,16.80 L13.20,23.20 M6.80,23.20 "
+	                                       "L13.20,16.80\" fill=\"none\""));
+	assert_int_equal(count(rv_buf_str(&b), "<polyline"), 1);
+	assert_non_null(strstr(rv_buf_str(&b), "points=\"1.00,4.00 2.00,5.00 3.00,6.33\" "
+	                                       "fill=\"none\" stroke=\"#123456\" "
+	                                       "stroke-width=\"1.50\" stroke-dasharray=\"6 3\" "
+	                                       "stroke-opacity=\"0.50\""));
+	assert_non_null(strstr(rv_buf_str(&b), "text-anchor=\"end\" font-weight=\"bold\" "
+	                                       "transform=\"rotate(-90.00 5.00 6.00)\">x&lt;y"
+	                                       "</text>"));
+	rv_buf_free(&b);
+}
+
+static void test_plot__legend_wraps(void **state)
+{
+	struct rv_svg_key keys[2];
+	struct rv_buf b = RV_BUF_INIT;
+	double bottom;
+
+	(void)state;
+	memset(keys, 0, sizeof(keys));
+	keys[0].kind = RV_SVG_KEY_HEADING;
+	(void)snprintf(keys[0].text, sizeof(keys[0].text), "Heading");
+	keys[1].kind = RV_SVG_KEY_SWATCH;
+	keys[1].colour = "#00ff00";
+	(void)snprintf(keys[1].text, sizeof(keys[1].text),
+	               "a rather long legend entry that cannot fit on one line of this legend");
+	bottom = rv_svg_legend(&b, 0, 0, 200, keys, 2);
+	/* One heading line, then the entry on three lines of about 172 px. */
+	assert_int_equal(count(rv_buf_str(&b), "<text"), 4);
+	rv_assert_close(bottom, 16 + 16 + 2 * 14, 0, 1e-9);
+	rv_buf_free(&b);
+}
+
+static void test_plot__golden_roofline(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_buf a = RV_BUF_INIT, b = RV_BUF_INIT;
+
+	(void)state;
+	sample(&v);
+	assert_int_equal(rv_plot_roofline(&a, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_int_equal(rv_plot_roofline(&b, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_string_equal(rv_buf_str(&a), rv_buf_str(&b));
+	check_golden(rv_buf_str(&a), "roofline.svg");
+	/* Every toy_gpu record, none of the other target. */
+	assert_non_null(strstr(rv_buf_str(&a), "Measured points (8)"));
+	assert_null(strstr(rv_buf_str(&a), "other"));
+	assert_non_null(strstr(rv_buf_str(&a), "dram 100 GB/s, ridge 10 FLOP/B"));
+	assert_non_null(strstr(rv_buf_str(&a), "fp16 peak 1 TFLOP/s"));
+	rv_buf_free(&a);
+	rv_buf_free(&b);
+	rv_validation_free(&v);
+	rv_profile_free(p);
+}
+
+static void test_plot__roofline_ops(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+
+	(void)state;
+	sample(&v);
+	assert_int_equal(rv_plot_roofline(&out, p, &v, 1u << RV_OP_VECTOR_ADD), 0);
+	assert_non_null(strstr(rv_buf_str(&out), "Measured points (3)"));
+	assert_non_null(strstr(rv_buf_str(&out), "vector_add (3)"));
+	assert_null(strstr(rv_buf_str(&out), "matmul ("));
+	/* Nothing to plot is a picture of the roofs alone. */
+	rv_buf_reset(&out);
+	v.n_records = 0;
+	assert_int_equal(rv_plot_roofline(&out, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_non_null(strstr(rv_buf_str(&out), "none for this target"));
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+	rv_profile_free(p);
+}
+
+static void test_plot__golden_heatmap(void **state)
+{
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+
+	(void)state;
+	sample(&v);
+	assert_int_equal(rv_plot_heatmap(&out, &v), 0);
+	check_golden(rv_buf_str(&out), "heatmap.svg");
+	/* Cells as the text report labels them; the hardware name escaped. */
+	assert_non_null(strstr(rv_buf_str(&out), ">2:L1<"));
+	assert_non_null(strstr(rv_buf_str(&out), ">1OK<"));
+	assert_non_null(strstr(rv_buf_str(&out), ">other&lt;&amp;&gt;<"));
+	rv_buf_reset(&out);
+	v.n_records = 0;
+	assert_int_equal(rv_plot_heatmap(&out, &v), 0);
+	assert_non_null(strstr(rv_buf_str(&out), "No records."));
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+}
+
+static void test_plot__compare(void **state)
+{
+	struct rv_profile *p = toy_gpu(), *q = NULL;
+	struct rv_validation v;
+	struct rv_buf a = RV_BUF_INIT, b = RV_BUF_INIT;
+
+	(void)state;
+	if (rv_profile_load(&q, rv_fixture_path("hardware/model/toy_cpu.json")) != 0)
+		fail_msg("toy_cpu.json: %s", rv_error_last());
+	sample(&v);
+	assert_int_equal(rv_plot_compare(&a, p, &v, q, &v, RV_PLOT_ALL_OPS), 0);
+	assert_int_equal(rv_plot_compare(&b, p, &v, q, &v, RV_PLOT_ALL_OPS), 0);
+	assert_string_equal(rv_buf_str(&a), rv_buf_str(&b));
+	assert_non_null(strstr(rv_buf_str(&a), "Roofline of toy_gpu"));
+	assert_non_null(strstr(rv_buf_str(&a), "Roofline of toy_cpu"));
+	assert_non_null(strstr(rv_buf_str(&a), "toy_cpu: no records"));
+	/* Bands of the records: alu 10% the narrowest, launch 30% the widest. */
+	assert_non_null(strstr(rv_buf_str(&a), "±10%: the narrowest latency band"));
+	assert_non_null(strstr(rv_buf_str(&a), "±30%: the widest latency band"));
+	assert_int_equal(count(rv_buf_str(&a), "<svg"), 1);
+	rv_buf_free(&a);
+	rv_buf_free(&b);
+	rv_validation_free(&v);
+	rv_profile_free(p);
+	rv_profile_free(q);
+}
+
+static void test_plot__html(void **state)
+{
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+
+	(void)state;
+	sample(&v);
+	rv_plot_html_begin(&out, "a <report>");
+	rv_plot_html_heading(&out, 2, "toy & co");
+	rv_plot_html_figure(&out, "toy_gpu_roofline.svg", "the \"roofline\"");
+	assert_int_equal(rv_plot_html_validation(&out, &v, "toy_gpu"), 0);
+	rv_plot_html_end(&out);
+	assert_non_null(strstr(rv_buf_str(&out), "<title>a &lt;report&gt;</title>"));
+	assert_non_null(strstr(rv_buf_str(&out), "<h2>toy &amp; co</h2>"));
+	assert_non_null(strstr(rv_buf_str(&out), "<img src=\"toy_gpu_roofline.svg\" alt=\"the "
+	                                         "&quot;roofline&quot;\">"));
+	/* 8 records of toy_gpu; the 4096 matmul, the 65536 and 1x1024x1024 ones fail. */
+	assert_non_null(strstr(rv_buf_str(&out), "every record (8, 3 failed)"));
+	assert_int_equal(count(rv_buf_str(&out), "<td class=\"fail\">FAIL</td>"), 3);
+	assert_null(strstr(rv_buf_str(&out), "512x512x512"));
+	assert_non_null(strstr(rv_buf_str(&out), "</html>\n"));
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+}
+
+static void test_plot__png(void **state)
+{
+	char svg_path[4200], png_path[4200], *saved = NULL;
+	const char *dir = rv_scratch_dir("plot_png");
+	const char *path = getenv("PATH");
+	struct rv_buf out = RV_BUF_INIT;
+	unsigned char *png;
+	size_t len = 0;
+	int rc;
+
+	(void)state;
+	(void)snprintf(svg_path, sizeof(svg_path), "%s/h.svg", dir);
+	(void)snprintf(png_path, sizeof(png_path), "%s/h.png", dir);
+	rv_svg_begin(&out, 40, 30, "tiny");
+	rv_svg_marker(&out, RV_SVG_CIRCLE, 20, 15, 5, "#0072B2", 1);
+	rv_svg_end(&out);
+	rv_spit(svg_path, rv_buf_str(&out));
+	rv_buf_free(&out);
+	/* Without rsvg-convert on PATH: a clear error saying what to install. */
+	saved = path ? strdup(path) : NULL;
+	assert_int_equal(setenv("PATH", dir, 1), 0);
+	rc = rv_plot_png(svg_path, png_path);
+	assert_int_equal(setenv("PATH", saved ? saved : "/usr/bin:/bin", 1), 0);
+	free(saved);
+	rv_assert_error(rc, RV_ENOTSUP, "apt-get install librsvg2-bin");
+	assert_int_equal(access(png_path, F_OK), -1);
+	if (system("rsvg-convert --version >/dev/null 2>&1") != 0) {
+		print_message(
+		        "[  SKIPPED ] rsvg-convert is not installed; PNG output not tested\n");
+		skip();
+	}
+	assert_int_equal(rv_plot_png(svg_path, png_path), 0);
+	png = (unsigned char *)rv_slurp(png_path, &len);
+	assert_non_null(png);
+	assert_true(len > 8 && memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
+	free(png);
+	rv_spit(svg_path, "<svg");
+	rv_assert_error(rv_plot_png(svg_path, png_path), RV_EIO, "rsvg-convert failed on");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plot__escape),
+		cmocka_unit_test(test_plot__decades),
+		cmocka_unit_test(test_plot__shapes),
+		cmocka_unit_test(test_plot__legend_wraps),
+		cmocka_unit_test(test_plot__golden_roofline),
+		cmocka_unit_test(test_plot__roofline_ops),
+		cmocka_unit_test(test_plot__golden_heatmap),
+		cmocka_unit_test(test_plot__compare),
+		cmocka_unit_test(test_plot__html),
+		cmocka_unit_test(test_plot__png),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
