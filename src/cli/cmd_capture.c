@@ -34,7 +34,8 @@ enum {
 	OPT_HDIR,
 	OPT_SEED,
 	OPT_KERNEL,
-	OPT_METER
+	OPT_METER,
+	OPT_RAILS
 };
 
 static const struct rv_opt capture_opts[] = {
@@ -51,6 +52,8 @@ static const struct rv_opt capture_opts[] = {
 	{ "seed", 0, "N", "input generator seed (default 1)" },
 	{ "kernel", 0, "NAME", "kernel backend (default: the profile's; 'null' for tests)" },
 	{ "meter", 0, "NAME", "meter backend (default: the first that works; 'none' for none)" },
+	{ "rails", 0, "NAME,NAME",
+	  "Jetson power rails the ina meter sums (default: the module input)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -79,15 +82,17 @@ static const char *backend_kernel(enum rv_backend b)
 /* Meters tried in order for a backend when none is named. */
 static const char *const cpu_meters[] = { "rapl", "rapl_perf", NULL };
 static const char *const cuda_meters[] = { "nvml", "nvml_power", NULL };
+static const char *const jetson_meters[] = { "ina", NULL };
 
 /* Opens the meter: the one named, or the first of the backend's that works.
  * *note explains a missing meter for the CSV notes. */
 static int open_meter(struct rv_meter **m, const char **name, char *note, size_t note_size,
                       const char *want, enum rv_backend b)
 {
-	const char *const *list = b == RV_BACKEND_CPU    ? cpu_meters
-	                          : b == RV_BACKEND_CUDA ? cuda_meters
-	                                                 : NULL;
+	const char *const *list = b == RV_BACKEND_CPU      ? cpu_meters
+	                          : b == RV_BACKEND_CUDA   ? cuda_meters
+	                          : b == RV_BACKEND_JETSON ? jetson_meters
+	                                                   : NULL;
 	const char *one[2] = { want, NULL };
 	size_t len = 0;
 
@@ -221,7 +226,7 @@ int rv_cmd_capture(int argc, char **argv)
 	struct rv_meter *m = NULL;
 	const struct rv_kernel_ops *k;
 	const char *kname, *mname = "none";
-	char sweep_path[4200], csv_path[4200], meter_note[512];
+	char sweep_path[4200], csv_path[4200], meter_note[512], last_skip[600] = "";
 	enum rv_op op;
 	enum rv_purpose purpose;
 	unsigned long long limit = ~0ull, v;
@@ -306,9 +311,11 @@ int rv_cmd_capture(int argc, char **argv)
 	if ((err = rv_sweep_load(&s, sweep_path)) < 0)
 		goto fail;
 	if (s->op != op || s->purpose != purpose) {
-		rv_error_set(RV_EPARSE, "%s is a %s %s sweep, not %s %s", sweep_path,
-		             rv_op_name(s->op), rv_purpose_name(s->purpose), rv_op_name(op),
-		             rv_purpose_name(purpose));
+		rv_error_set(RV_EPARSE,
+		             "%s is a %s %s sweep, not %s %s; a sweep file is named "
+		             "<op>_<purpose>.json after what it holds",
+		             sweep_path, rv_op_name(s->op), rv_purpose_name(s->purpose),
+		             rv_op_name(op), rv_purpose_name(purpose));
 		goto fail;
 	}
 	for (size_t i = 0; i < s->n_entries; i++) {
@@ -326,6 +333,11 @@ int rv_cmd_capture(int argc, char **argv)
 	}
 	if (total > limit)
 		total = (size_t)limit;
+	/* The ina meter reads its rails from the environment, as the fake does. */
+	if (res.value[OPT_RAILS] && setenv("ROOFVAL_INA_RAILS", res.value[OPT_RAILS], 1) != 0) {
+		rv_error_errno(errno, "--rails");
+		goto fail;
+	}
 	if ((err = open_meter(&m, &mname, meter_note, sizeof(meter_note), res.value[OPT_METER],
 	                      p->capture_backend)) < 0)
 		goto fail;
@@ -357,6 +369,8 @@ int rv_cmd_capture(int argc, char **argv)
 		if (err == RV_ENOMEM || err == RV_ENOTSUP) {
 			fprintf(stderr, "[%zu/%zu] %s %s: skipped: %s\n", n, total, shape,
 			        rv_dtype_name(e->dtype), rv_error_last());
+			(void)snprintf(last_skip, sizeof(last_skip), "%s %s: %s", shape,
+			               rv_dtype_name(e->dtype), rv_error_last());
 			skipped++;
 			err = 0;
 			continue;
@@ -377,8 +391,13 @@ int rv_cmd_capture(int argc, char **argv)
 			extra[c] = cells[c];
 		row.extra = extra;
 		if ((err = rv_baseline_store(csv_path, &row, rv_capture_extra_cols,
-		                             RV_CAPTURE_N_EXTRA)) < 0)
+		                             RV_CAPTURE_N_EXTRA)) < 0) {
+			if (done)
+				rv_error_set(err,
+				             "%s; the %zu rows captured before this one are kept",
+				             rv_error_last(), done);
 			break;
+		}
 		done++;
 		kernel_s += r.kernel_s;
 		elapsed = rv_now_s() - t_begin;
@@ -393,11 +412,17 @@ int rv_cmd_capture(int argc, char **argv)
 	}
 	(void)sigaction(SIGINT, &old_int, NULL);
 	(void)sigaction(SIGTERM, &old_term, NULL);
+	/* Nothing measured is a failure, not an empty success: say why. */
+	if (err == 0 && done == 0 && skipped && !capture_stop)
+		err = rv_error_set(RV_ENOTSUP, "nothing captured: %s skipped (%s: %s)",
+		                   skipped == 1 ? "the one shape was" : "every shape was",
+		                   skipped == 1 ? "it" : "the last", last_skip);
 	if (err == 0 && done)
 		err = write_meta(csv_path, p->key, op, purpose, k->name, k->provider(), mname,
 		                 sweep_path, done, argc, argv);
 	if (m)
 		m->ops->close(m);
+	m = NULL; /* closed: the failure path below must not close it again */
 	if (err < 0 && !capture_stop)
 		goto fail;
 	fprintf(stderr,

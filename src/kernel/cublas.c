@@ -350,7 +350,7 @@ static double half_bits(uint16_t h, enum rv_dtype d)
 			bits = sign | ((ex + 112) << 23) | (man << 13);
 	}
 	memcpy(&f, &bits, sizeof(f));
-	return f;
+	return (double)f;
 }
 
 static int cuda_copy_back(double *out, const void *dev, size_t n, enum rv_dtype d)
@@ -374,7 +374,7 @@ static int cuda_copy_back(double *out, const void *dev, size_t n, enum rv_dtype 
 			float f;
 
 			memcpy(&f, host + 4 * i, 4);
-			out[i] = f;
+			out[i] = (double)f;
 		}
 	}
 	free(host);

@@ -153,7 +153,7 @@ check 2 "unknown purpose 'test'" "" -- validate --all --purpose test
 check 2 "unknown" "" -- validate --all --format xml
 mkdir -p "$scratch/nobase"
 check 1 "no baselines (<hw>_<op>.csv) in $scratch/nobase" "" -- validate --all --baseline-dir "$scratch/nobase"
-check 1 "no baseline $scratch/nobase/i7_12700k_matmul.csv" "" -- validate --hw i7_12700k --op matmul --baseline-dir "$scratch/nobase" --sweep-dir "$ref/sweeps"
+check 1 "no baseline $scratch/nobase/i7_12700k_matmul.csv" "" -- validate --hw i7_12700k --op matmul --baseline-dir "$scratch/nobase" --sweep-dir "$repo/sweeps"
 if [ -d "$ref/baselines" ]; then
 	rb=(--baseline-dir "$ref/baselines" --sweep-dir "$ref/sweeps")
 	check 3 "" "heatmap" -- validate --hw i7_12700k --op matmul --purpose calibration "${rb[@]}"
@@ -271,8 +271,10 @@ check 1 "kpu_t64 has no capture backend (predictions only)" "" -- capture --hw k
 check 1 "kernel cublas cannot run here" "" -- capture --hw h200_sxm_141gb --op matmul --purpose calibration --sweep-dir "$scratch/cap"
 check 1 "labels no shape for jetson_orin_nano_8gb" "" -- capture --hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$scratch/cap" --kernel null
 check 1 "meter rapl" "" -- capture "${cap[@]}" --kernel null --meter rapl
+check 1 "meter ina: no INA3221/INA238 power monitor under /sys" "" -- capture "${cap[@]}" --kernel null --meter ina --rails VDD_IN
 check 0 "" "cblas" -- kernels
 check 0 "" "fake" -- meters
+check 0 "" "(hwmon or iio sysfs)" -- meters
 
 # Sweep augment is additive and idempotent.
 cp "$scratch/cap/matmul_calibration.json" "$scratch/cap/aug.json"

@@ -338,12 +338,12 @@ static void test_kernel__cblas_refuses_before_allocating(void **state)
 	struct rv_shape s;
 
 	(void)state;
-	/* 12 TiB: had setup allocated first, it would fail with another message
+	/* 768 GiB: had setup allocated first, it would fail with another message
 	 * (or not return); the instance is not even allocated. */
-	shape_of(&s, RV_OP_MATMUL, "1048576x1048576x1048576");
+	shape_of(&s, RV_OP_MATMUL, "262144x262144x262144");
 	k = &sentinel;
 	rv_assert_error(ops->setup(&k, small_env(), RV_OP_MATMUL, &s, RV_DTYPE_FP32, 1), RV_ENOMEM,
-	                "matmul 1048576x1048576x1048576 needs 12 TiB of buffers, 4 MiB are "
+	                "matmul 262144x262144x262144 needs 768 GiB of buffers, 4 MiB are "
 	                "available (10% is kept free); pick a smaller shape");
 	assert_null(k);
 	/* 6 MiB, which this machine has: the fixture's MemAvailable decides. */

@@ -55,7 +55,7 @@ static void read_ok(struct rv_meter *m, double *t_s, double *values)
 
 static void test_meter__registry(void **state)
 {
-	const char *const names[] = { "fake", "rapl", "rapl_perf", "nvml", "nvml_power" };
+	const char *const names[] = { "fake", "rapl", "rapl_perf", "nvml", "nvml_power", "ina" };
 	size_t i;
 
 	(void)state;
@@ -83,8 +83,8 @@ static void test_meter__find(void **state)
 	assert_ptr_equal(rv_meter_find("fake"), rv_meter_at(0));
 	assert_null(rv_meter_find("nvml-typo"));
 	assert_non_null(strstr(rv_error_last(), "'nvml-typo'"));
-	assert_non_null(
-	        strstr(rv_error_last(), "known meters: fake, rapl, rapl_perf, nvml, nvml_power"));
+	assert_non_null(strstr(rv_error_last(),
+	                       "known meters: fake, rapl, rapl_perf, nvml, nvml_power, ina"));
 	assert_null(rv_meter_find(NULL));
 }
 

@@ -42,7 +42,7 @@ static void test_strnum__repr_table(void **state)
 		rv_fmt_double(out, cases[i].v);
 		assert_string_equal(out, cases[i].text);
 	}
-	rv_fmt_double(out, NAN);
+	rv_fmt_double(out, (double)NAN);
 	assert_string_equal(out, "nan");
 	rv_fmt_double(out, -HUGE_VAL);
 	assert_string_equal(out, "-inf");
