@@ -7,3 +7,16 @@ if(RV_SANITIZE)
     $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>)
   add_link_options(-fsanitize=${RV_SANITIZE})
 endif()
+
+# RV_FUZZ=ON (clang only) builds the fuzz targets of tests/fuzz/: every C
+# target gets libFuzzer's coverage instrumentation and ASan + UBSan.
+option(RV_FUZZ "Build the fuzz targets of tests/fuzz (clang only)" OFF)
+if(RV_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "RV_FUZZ=ON needs clang: cmake -DCMAKE_C_COMPILER=clang -DRV_FUZZ=ON ...")
+  endif()
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=fuzzer-no-link,address,undefined>
+    $<$<COMPILE_LANGUAGE:C>:-fno-omit-frame-pointer>
+    $<$<COMPILE_LANGUAGE:C>:-fno-sanitize-recover=all>)
+  add_link_options(-fsanitize=address,undefined)
+endif()

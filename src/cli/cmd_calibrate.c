@@ -75,7 +75,10 @@ static int add_op(struct rv_calibration *c, const struct rv_profile *p, enum rv_
 			        "no calibration sweep %s; give its folder with --sweep-dir", spath);
 	}
 	if (err == 0 && s->op != op)
-		err = rv_error_set(RV_EPARSE, "%s is a sweep for op %s", spath, rv_op_name(s->op));
+		err = rv_error_set(RV_EPARSE,
+		                   "%s is a sweep for op %s; a sweep file is named "
+		                   "<op>_<purpose>.json after what it holds",
+		                   spath, rv_op_name(s->op));
 	if (err == 0)
 		err = rv_calibrate_add(c, p, s, b, bpath);
 	rv_sweep_free(s);

@@ -174,11 +174,15 @@ static int cache_sweep(struct cache *c, const struct rv_sweep **out, const char 
 		c->sweeps[op][purpose] = s;
 	}
 	if (s->op != op)
-		return rv_error_set(RV_EPARSE, "%s is a sweep for op %s, not %s", path,
-		                    rv_op_name(s->op), rv_op_name(op));
+		return rv_error_set(RV_EPARSE,
+		                    "%s is a sweep for op %s, not %s; a sweep file is named "
+		                    "<op>_<purpose>.json after what it holds",
+		                    path, rv_op_name(s->op), rv_op_name(op));
 	if (s->purpose != purpose)
-		return rv_error_set(RV_EPARSE, "%s is a %s sweep, not a %s one", path,
-		                    rv_purpose_name(s->purpose), rv_purpose_name(purpose));
+		return rv_error_set(RV_EPARSE,
+		                    "%s is a %s sweep, not a %s one; a sweep file is named "
+		                    "<op>_<purpose>.json after what it holds",
+		                    path, rv_purpose_name(s->purpose), rv_purpose_name(purpose));
 	*out = s;
 	return 0;
 }
@@ -208,9 +212,8 @@ static int run_job(struct rv_validation *v, struct cache *c, const struct job *j
 	if (!labelled)
 		return purpose_given ? rv_error_set(RV_ENOENT,
 		                                    "%s labels no shape for %s; label it first "
-		                                    "(roofval sweep augment arrives with the "
-		                                    "sweep tools)",
-		                                    sweep_path, j->hw)
+		                                    "with roofval sweep augment --hw %s",
+		                                    sweep_path, j->hw, j->hw)
 		                     : 0;
 	err = rv_baseline_load(&b, base_path);
 	if (err == RV_ENOENT)

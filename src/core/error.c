@@ -10,6 +10,31 @@
 
 static _Thread_local char rv_error_msg[1024];
 
+/* Copies src into rv_error_msg with control characters written as escapes
+ * (\n, \r, \t, \xHH): a message quotes input text, such as a CSV field or
+ * a JSON key holding a line feed, and must stay one line on stderr. */
+static void error_store(const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n + 5 < sizeof(rv_error_msg); src++) {
+		unsigned char c = (unsigned char)*src;
+
+		if (c >= 0x20 && c != 0x7f) {
+			rv_error_msg[n++] = (char)c;
+			continue;
+		}
+		rv_error_msg[n++] = '\\';
+		if (c == '\n' || c == '\r' || c == '\t') {
+			rv_error_msg[n++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+		} else {
+			(void)snprintf(rv_error_msg + n, sizeof(rv_error_msg) - n, "x%02x", c);
+			n += 3;
+		}
+	}
+	rv_error_msg[n] = '\0';
+}
+
 /* Messages are formatted into a scratch buffer first: callers often pass
  * rv_error_last() itself as an argument, to extend the current message. */
 int rv_error_set(int code, const char *fmt, ...)
@@ -20,7 +45,7 @@ int rv_error_set(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
-	memcpy(rv_error_msg, tmp, sizeof(tmp));
+	error_store(tmp);
 	return code;
 }
 
@@ -36,7 +61,7 @@ int rv_error_errno(int errno_value, const char *fmt, ...)
 	va_end(ap);
 	len = strlen(tmp);
 	(void)snprintf(tmp + len, sizeof(tmp) - len, ": %s", strerror(errno_value));
-	memcpy(rv_error_msg, tmp, sizeof(tmp));
+	error_store(tmp);
 	switch (errno_value) {
 	case ENOENT:
 	case ENOTDIR:
@@ -60,14 +85,15 @@ int rv_error_errno(int errno_value, const char *fmt, ...)
 int rv_error_wrap(int code, const char *fmt, ...)
 {
 	char prefix[512];
-	char old[sizeof(rv_error_msg)];
+	char old[sizeof(rv_error_msg)], tmp[sizeof(rv_error_msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	(void)vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	memcpy(old, rv_error_msg, sizeof(old));
-	(void)snprintf(rv_error_msg, sizeof(rv_error_msg), "%.500s: %.500s", prefix, old);
+	(void)snprintf(tmp, sizeof(tmp), "%.500s: %.500s", prefix, old);
+	error_store(tmp);
 	return code;
 }
 

@@ -48,6 +48,8 @@ const char *rv_op_dim_name(enum rv_op op, unsigned i)
 
 int rv_shape_check(const struct rv_shape *s, enum rv_op op)
 {
+	uint64_t prod = 1;
+
 	if ((unsigned)op >= RV_OP_COUNT)
 		return rv_error_set(RV_EPARSE, "unknown op");
 	if (s->ndim != rv_op_ndim(op))
@@ -60,8 +62,20 @@ int rv_shape_check(const struct rv_shape *s, enum rv_op op)
 			                    rv_op_dim_name(op, i));
 		if (s->dim[i] > RV_SHAPE_MAX_DIM)
 			return rv_error_set(RV_ERANGE,
-			                    "dimension %s = %" PRIu64 " is larger than %" PRIu64,
+			                    "dimension %s = %" PRIu64 " is larger than %" PRIu64
+			                    "; pick a smaller shape",
 			                    rv_op_dim_name(op, i), s->dim[i], RV_SHAPE_MAX_DIM);
+	}
+	/* Footprints count bits of up to twice the product of the dimensions, at
+	 * up to 64 bits each: 256 times the product must fit in 64 bits, so that
+	 * every load refuses such a shape, not the model much later. */
+	for (unsigned i = 0; i < s->ndim; i++) {
+		if (s->dim[i] > UINT64_MAX / 256 / prod)
+			return rv_error_set(RV_ERANGE,
+			                    "%s is too large: its FLOP and byte counts overflow 64 "
+			                    "bits; pick a smaller shape",
+			                    rv_ops[op].form);
+		prod *= s->dim[i];
 	}
 	return 0;
 }

@@ -177,8 +177,13 @@ static int fit_apply_doc(struct rv_profile *p, struct rv_json_doc *d)
 
 int rv_fit_apply(struct rv_profile *p, const char *path)
 {
+	return rv_fit_apply_text(p, NULL, 0, path);
+}
+
+int rv_fit_apply_text(struct rv_profile *p, const char *text, size_t len, const char *path)
+{
 	struct rv_json_doc *d = NULL;
-	int err = rv_json_doc_load(&d, path);
+	int err = text ? rv_json_doc_parse(&d, text, len, path) : rv_json_doc_load(&d, path);
 
 	if (err == 0)
 		err = fit_apply_doc(p, d);

@@ -38,5 +38,8 @@ int rv_param_check(const struct rv_param *prm, double value);
  * another hardware's fit, unknown parameter names and unphysical values are
  * RV_EPARSE/RV_ERANGE with file:line:column). Records path in p->fit_path. */
 int rv_fit_apply(struct rv_profile *p, const char *path);
+/* Same, from text in memory (the file is not read when text is not NULL);
+ * path names it in messages and in p->fit_path. */
+int rv_fit_apply_text(struct rv_profile *p, const char *text, size_t len, const char *path);
 
 #endif

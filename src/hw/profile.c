@@ -530,7 +530,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	return profile_gemm(p, d, json_object_get(root, "gemm"));
 }
 
-int rv_profile_load(struct rv_profile **out, const char *path)
+/* Loads from path, or parses text when it is not NULL. */
+static int profile_load(struct rv_profile **out, const char *path, const char *text, size_t len)
 {
 	struct rv_profile *p;
 	struct rv_json_doc *d = NULL;
@@ -542,7 +543,7 @@ int rv_profile_load(struct rv_profile **out, const char *path)
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	err = profile_keep(&p->path, path);
 	if (err == 0)
-		err = rv_json_doc_load(&d, path);
+		err = text ? rv_json_doc_parse(&d, text, len, path) : rv_json_doc_load(&d, path);
 	if (err == 0)
 		err = profile_parse(p, d);
 	rv_json_doc_free(d);
@@ -552,6 +553,16 @@ int rv_profile_load(struct rv_profile **out, const char *path)
 	}
 	*out = p;
 	return 0;
+}
+
+int rv_profile_load(struct rv_profile **out, const char *path)
+{
+	return profile_load(out, path, NULL, 0);
+}
+
+int rv_profile_parse(struct rv_profile **out, const char *text, size_t len, const char *path)
+{
+	return profile_load(out, path, text, len);
 }
 
 const char *rv_profile_dir(const char *opt)

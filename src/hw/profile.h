@@ -82,6 +82,9 @@ struct rv_profile {
 /* Loads and checks a profile. RV_EPARSE or RV_ERANGE with "path:line:col:
  * json.path: what" for every schema violation; I/O errors as rv_file_read(). */
 int rv_profile_load(struct rv_profile **out, const char *path);
+/* Same, from text in memory; path names the file in messages and must end in
+ * <key>.json like a profile's (the fuzz target's way in). */
+int rv_profile_parse(struct rv_profile **out, const char *text, size_t len, const char *path);
 void rv_profile_free(struct rv_profile *p);
 
 /* The hardware folder: opt when given, else $ROOFVAL_HARDWARE_DIR, else the

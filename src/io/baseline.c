@@ -147,7 +147,9 @@ static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_rec
 	} while (0)
 
 	if (rec->n != RV_BASELINE_FIXED_COLS + n_extra)
-		return rv_error_set(RV_EPARSE, "%s:%u: %zu fields, but the header has %zu columns",
+		return rv_error_set(RV_EPARSE,
+		                    "%s:%u: %zu fields, but the header has %zu columns; give every "
+		                    "row one field per column (quote a field that holds a comma)",
 		                    name, line, rec->n, RV_BASELINE_FIXED_COLS + n_extra);
 	r->line = line;
 	if (!baseline_valid_hw(f[COL_HW]))
@@ -160,17 +162,27 @@ static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_rec
 	if (rv_dtype_parse(f[COL_DTYPE], &r->dtype) < 0)
 		BAD(COL_DTYPE, RV_EPARSE, "%s", rv_error_last());
 	if ((err = rv_parse_double(f[COL_LAT], &r->latency_s)) < 0)
-		BAD(COL_LAT, err, "%s", rv_error_last());
+		BAD(COL_LAT, err, "%s; write seconds as a decimal number such as 1.5e-05",
+		    rv_error_last());
 	if (!(r->latency_s > 0) || r->latency_s > RV_BASELINE_MAX_LATENCY_S)
-		BAD(COL_LAT, RV_ERANGE, "%s s is not a plausible latency (0 < latency_s <= 86400)",
+		BAD(COL_LAT, RV_ERANGE,
+		    "%s s is not a plausible latency (0 < latency_s <= 86400); check its unit",
 		    f[COL_LAT]);
 	r->energy_j = (double)NAN;
 	if (*f[COL_ENERGY]) {
 		if ((err = rv_parse_double(f[COL_ENERGY], &v)) < 0)
-			BAD(COL_ENERGY, err, "%s", rv_error_last());
+			BAD(COL_ENERGY, err,
+			    "%s; write joules as a decimal number, or leave the field empty when "
+			    "energy was not measured",
+			    rv_error_last());
 		if (v < 0)
 			BAD(COL_ENERGY, RV_ERANGE,
 			    "%s J is negative; leave the field empty when energy was not measured",
+			    f[COL_ENERGY]);
+		if (v > RV_BASELINE_MAX_ENERGY_J)
+			BAD(COL_ENERGY, RV_ERANGE,
+			    "%s J is not a plausible energy per call (at most 1e9 J, a day at over "
+			    "10 kW); check its unit",
 			    f[COL_ENERGY]);
 		r->energy_j = v;
 	}
@@ -461,6 +473,8 @@ int rv_baseline_store(const char *path, const struct rv_baseline_row *row,
 	err = rv_file_lock(&lk, path, BASELINE_LOCK_TIMEOUT_S);
 	if (err < 0)
 		return err;
+	/* A writer killed in the middle of a save left its temporary file. */
+	(void)rv_file_remove_stale_temps(path);
 	err = rv_baseline_load(&b, path);
 	if (err == RV_ENOENT)
 		err = rv_baseline_new(&b);

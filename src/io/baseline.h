@@ -18,6 +18,8 @@
 
 /* Longest accepted latency: anything above a day is a unit mistake. */
 #define RV_BASELINE_MAX_LATENCY_S 86400.0
+/* Largest accepted energy per call: a day at over 10 kW. */
+#define RV_BASELINE_MAX_ENERGY_J  1e9
 
 struct rv_baseline_row {
 	char *hardware;
@@ -63,7 +65,8 @@ int rv_baseline_save(struct rv_baseline *b, const char *path);
  * everything it keeps. RV_ENOMEM. */
 int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row,
                        const char *const *extra_cols, size_t n_extra);
-/* Under the folder lock: loads path (or starts a new baseline when it does not
+/* Under the folder lock: removes the temporary files of a writer killed in
+ * the middle of a save, loads path (or starts a new baseline when it does not
  * exist), upserts row, sorts and saves atomically. A failure leaves the old
  * file as it was. */
 int rv_baseline_store(const char *path, const struct rv_baseline_row *row,

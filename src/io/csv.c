@@ -21,7 +21,9 @@ int rv_csv_reader_init(struct rv_csv_reader *r, const char *text, size_t len, co
 		                    name);
 	if (memchr(text, '\0', len))
 		return rv_error_set(RV_EPARSE,
-		                    "%s: the file holds a NUL byte; it is not a CSV text", name);
+		                    "%s: the file holds a NUL byte; it is not CSV text (save it as "
+		                    "UTF-8 text)",
+		                    name);
 	return 0;
 }
 
@@ -44,7 +46,8 @@ static int csv_eol(struct rv_csv_reader *r)
 	} else if (r->p < r->end && *r->p == '\r') {
 		if (r->p + 1 >= r->end || r->p[1] != '\n')
 			return csv_fail(r, r->line, r->col,
-			                "a carriage return not followed by a line feed");
+			                "a carriage return not followed by a line feed; end lines "
+			                "with LF or CRLF");
 		r->saw_crlf = 1;
 		r->p += 2;
 	} else {

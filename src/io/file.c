@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE /* flock() */
 #include "io/file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,6 +23,20 @@ void rv_file__inject_fault(enum rv_file_fault step, int err)
 {
 	file_fault = step;
 	file_fault_errno = err;
+}
+
+/* rv_error_errno() with what to do about the common causes appended. */
+static int file_error(int e, const char *what, const char *path, const char *after)
+{
+	int err = rv_error_errno(e, "%s %s%s", what, path, after);
+
+	if (e == ENOSPC || e == EDQUOT)
+		return rv_error_set(err, "%s; free space on that disk, then run it again",
+		                    rv_error_last());
+	if (e == EACCES || e == EPERM || e == EROFS)
+		return rv_error_set(err, "%s; make the folder writable, or write elsewhere",
+		                    rv_error_last());
+	return err;
 }
 
 /* Returns nonzero (and sets errno) when the injected fault is for this step. */
@@ -153,24 +168,24 @@ int rv_file_write_atomic(const char *path, const void *data, size_t len)
 	fd = file_faulted(RV_FILE_FAULT_OPEN) ? -1 : mkstemps(tmp, 4);
 	if (fd < 0) {
 		file_dirname(dir, sizeof(dir), path);
-		return rv_error_errno(errno, "cannot create a temporary file in %s", dir);
+		return file_error(errno, "cannot create a temporary file in", dir, "");
 	}
 	if (file_write_all(fd, data, len) != 0) {
-		err = rv_error_errno(errno, "cannot write %s (the old file is unchanged)", path);
+		err = file_error(errno, "cannot write", path, " (the old file is unchanged)");
 		goto fail;
 	}
 	if (fchmod(fd, mode) != 0 || file_faulted(RV_FILE_FAULT_FSYNC) || fsync(fd) != 0) {
-		err = rv_error_errno(errno, "cannot sync %s (the old file is unchanged)", path);
+		err = file_error(errno, "cannot sync", path, " (the old file is unchanged)");
 		goto fail;
 	}
 	if (close(fd) != 0) {
 		fd = -1;
-		err = rv_error_errno(errno, "cannot write %s (the old file is unchanged)", path);
+		err = file_error(errno, "cannot write", path, " (the old file is unchanged)");
 		goto fail;
 	}
 	fd = -1;
 	if (file_faulted(RV_FILE_FAULT_RENAME) || rename(tmp, path) != 0) {
-		err = rv_error_errno(errno, "cannot replace %s (the old file is unchanged)", path);
+		err = file_error(errno, "cannot replace", path, " (the old file is unchanged)");
 		goto fail;
 	}
 	/* Make the rename itself durable. */
@@ -188,6 +203,32 @@ fail:
 	return err;
 }
 
+int rv_file_remove_stale_temps(const char *path)
+{
+	char dir[4096];
+	const char *base = strrchr(path, '/');
+	size_t len;
+	struct dirent *de;
+	DIR *dh;
+	int n = 0;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	file_dirname(dir, sizeof(dir), path);
+	dh = opendir(dir);
+	if (!dh)
+		return 0;
+	while ((de = readdir(dh)) != NULL) {
+		/* base + ".XXXXXX.tmp", the name mkstemps() gave it */
+		if (strlen(de->d_name) == len + 11 && strncmp(de->d_name, base, len) == 0 &&
+		    de->d_name[len] == '.' && strcmp(de->d_name + len + 7, ".tmp") == 0 &&
+		    unlinkat(dirfd(dh), de->d_name, 0) == 0)
+			n++;
+	}
+	(void)closedir(dh);
+	return n;
+}
+
 int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s)
 {
 	char dir[4096];
@@ -197,7 +238,11 @@ int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s)
 	file_dirname(dir, sizeof(dir), path);
 	lk->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lk->fd < 0)
-		return rv_error_errno(errno, "cannot open folder %s", dir);
+		return errno == ENOENT ? rv_error_set(RV_ENOENT,
+		                                      "cannot open folder %s: it does not exist; "
+		                                      "create it, or write elsewhere",
+		                                      dir)
+		                       : rv_error_errno(errno, "cannot open folder %s", dir);
 	while (flock(lk->fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			int err = rv_error_errno(errno, "cannot lock folder %s", dir);

@@ -27,6 +27,12 @@ int rv_file_load(const char *path,
  * RV_ENOENT (folder missing), RV_EPERM, RV_EIO (disk full, rename failed). */
 int rv_file_write_atomic(const char *path, const void *data, size_t len);
 
+/* Removes the temporary files rv_file_write_atomic() left beside path when a
+ * process died in the middle of replacing it (path.XXXXXX.tmp). Call it only
+ * under the lock every writer of path takes (rv_file_lock()), or a write in
+ * progress could lose its file. Returns how many it removed. */
+int rv_file_remove_stale_temps(const char *path);
+
 /* Serialises writers of one file: an exclusive flock on the folder holding
  * path, waited for at most timeout_s. The lock is released by
  * rv_file_unlock() or when the process dies. RV_EIO with a message naming

@@ -62,7 +62,28 @@ int rv_json_doc_parse(struct rv_json_doc **out, const char *text, size_t len, co
 		                    "UTF-8 without one",
 		                    name);
 	}
-	if (strspn(text, " \t\r\n") == len) {
+	/* jansson reads a NUL byte after a number as the end of that number, and
+	 * JSON text never holds one (strings escape it as \u0000). */
+	if (memchr(text, '\0', len)) {
+		size_t at = (size_t)((const char *)memchr(text, '\0', len) - text);
+		unsigned line = 1, col = 1;
+
+		for (size_t i = 0; i < at; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 1;
+			} else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+				col++; /* characters, not UTF-8 continuation bytes */
+			}
+		}
+		rv_json_doc_free(d);
+		return rv_error_set(
+		        RV_EPARSE,
+		        "%s:%u:%u: the file holds a NUL byte; it is not JSON text (save "
+		        "it as UTF-8 text)",
+		        name, line, col);
+	}
+	if (strspn(d->text, " \t\r\n") == len) { /* d->text: text need not end in a NUL */
 		rv_json_doc_free(d);
 		return rv_error_set(RV_EPARSE, "%s:1:1: the file is empty; expected a JSON object",
 		                    name);
@@ -287,6 +308,8 @@ static void scan_value(struct json_scan *s)
 			if (s->p < s->end && *s->p == ',') {
 				scan_adv(s);
 				scan_ws(s);
+			} else if (s->p < s->end && *s->p != close) {
+				break; /* text the scan does not follow: stop, never loop */
 			}
 		}
 		if (s->p < s->end)

@@ -18,6 +18,11 @@
  *                                     backwards. The capture core sees it only
  *                                     when it reads within 1 J (20 ms at 50 W)
  *                                     of the jump.
+ *   ROOFVAL_FAKE_METER_FREEZE_AFTER=N reads after the N-th repeat the N-th
+ *                                     value: a counter that stopped updating
+ *   ROOFVAL_FAKE_METER_RANGE_J=R      wrap at R joules instead of 2^32 uJ (the
+ *                                     counter starts 0.5 J below R, or at 0 when
+ *                                     R <= 1 J), so that a window wraps often
  * An empty variable counts as unset; a malformed one fails open() with RV_EPARSE. */
 #include <math.h>
 #include <stdint.h>
@@ -31,7 +36,6 @@
 #include "meter/meter.h"
 
 #define FAKE_RANGE_J   4294.967296 /* 2^32 uJ */
-#define FAKE_START_J   (FAKE_RANGE_J - 0.5)
 #define FAKE_PERIOD_S  0.001
 #define FAKE_DEFAULT_W 50.0
 #define FAKE_JUMP_J    1.0
@@ -43,8 +47,9 @@ struct fake_meter {
 	double t0_s;
 	double power_w;
 	uint64_t reads;
-	int has_fail_after, has_backwards;
-	uint64_t fail_after, backwards_after;
+	int has_fail_after, has_backwards, has_freeze;
+	uint64_t fail_after, backwards_after, freeze_after;
+	double range_j, start_j, frozen_j;
 };
 
 static double fake_now_s(void)
@@ -80,7 +85,8 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 {
 	struct fake_meter *f;
 	const char *power = getenv("ROOFVAL_FAKE_METER_POWER_W");
-	double power_w = FAKE_DEFAULT_W;
+	const char *range = getenv("ROOFVAL_FAKE_METER_RANGE_J");
+	double power_w = FAKE_DEFAULT_W, range_j = FAKE_RANGE_J;
 	int err;
 
 	(void)env;
@@ -90,6 +96,11 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 		                    "fake meter: ROOFVAL_FAKE_METER_POWER_W='%s' is not a power "
 		                    "in watts (a number >= 0)",
 		                    power);
+	if (range && *range && (rv_parse_double(range, &range_j) < 0 || !(range_j > 0.0)))
+		return rv_error_set(RV_EPARSE,
+		                    "fake meter: ROOFVAL_FAKE_METER_RANGE_J='%s' is not an energy "
+		                    "in joules (a number > 0)",
+		                    range);
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return rv_error_set(RV_ENOMEM, "fake meter: out of memory");
@@ -97,6 +108,9 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 	if (err == 0)
 		err = fake_env_u64("ROOFVAL_FAKE_METER_BACKWARDS", &f->has_backwards,
 		                   &f->backwards_after);
+	if (err == 0)
+		err = fake_env_u64("ROOFVAL_FAKE_METER_FREEZE_AFTER", &f->has_freeze,
+		                   &f->freeze_after);
 	if (err < 0) {
 		free(f);
 		return err;
@@ -106,7 +120,9 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 	(void)snprintf(f->base.domain[0], sizeof(f->base.domain[0]), "fake-package");
 	/* With a scripted jump back the counter must not wrap, or the jump would
 	 * read as a wrap and be "corrected" into a huge delta. */
-	f->base.range_j[0] = f->has_backwards ? 0.0 : FAKE_RANGE_J;
+	f->base.range_j[0] = f->has_backwards ? 0.0 : range_j;
+	f->range_j = range_j;
+	f->start_j = range_j > 1.0 ? range_j - 0.5 : 0.0;
 	f->base.update_period_s = FAKE_PERIOD_S;
 	(void)snprintf(f->base.note, sizeof(f->base.note), "fake meter: synthetic %g W", power_w);
 	f->power_w = power_w;
@@ -120,7 +136,7 @@ static int fake_read(struct rv_meter *m, double *t_s, double *values)
 	struct fake_meter *f = (struct fake_meter *)m;
 	double now_s = fake_now_s();
 	double ticks = floor((now_s - f->t0_s) / FAKE_PERIOD_S);
-	double energy_j = FAKE_START_J + f->power_w * ticks * FAKE_PERIOD_S;
+	double energy_j = f->start_j + f->power_w * ticks * FAKE_PERIOD_S;
 
 	if (f->has_fail_after && f->reads >= f->fail_after)
 		return rv_error_set(RV_EIO, "fake meter: domain fake-package vanished");
@@ -129,8 +145,12 @@ static int fake_read(struct rv_meter *m, double *t_s, double *values)
 		if (f->reads > f->backwards_after)
 			energy_j -= FAKE_JUMP_J;
 	} else {
-		energy_j = fmod(energy_j, FAKE_RANGE_J);
+		energy_j = fmod(energy_j, f->range_j);
 	}
+	if (f->has_freeze && f->reads > (f->freeze_after ? f->freeze_after : 1))
+		energy_j = f->frozen_j;
+	else
+		f->frozen_j = energy_j;
 	*t_s = now_s;
 	values[0] = energy_j;
 	return 0;

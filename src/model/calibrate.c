@@ -128,8 +128,13 @@ static double predict_row(const struct rv_profile *p, const struct rv_cal_row *r
                           double latency_s, int *failed)
 {
 	struct rv_prediction pr;
+	int err = rv_predict(&pr, p, r->op, &r->shape, r->dtype);
 
-	if (rv_predict(&pr, p, r->op, &r->shape, r->dtype) < 0) {
+	/* Parameters the solver tries on its way can overflow the model: a bad
+	 * point (a large residual), not a failure. */
+	if (err == RV_ERANGE)
+		return HUGE_VAL;
+	if (err < 0) {
 		*failed = 1;
 		return (double)NAN;
 	}

@@ -227,6 +227,20 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 	for (size_t i = 0; i < p->n_memory; i++)
 		r.bytes_j += p->memory[i].energy_per_byte_J * r.tier_B[p->memory[i].tier];
 	r.energy_j = r.static_j + r.flop_j + r.bytes_j;
+	/* Every value of a profile or fit is finite and positive, but extreme ones
+	 * (1e-300 B/s, 1e308 J per FLOP) overflow: never hand on infinities. */
+	if (!isfinite(r.latency_s) || !isfinite(r.energy_j) || !(r.latency_s > 0)) {
+		char shape[80];
+
+		(void)rv_shape_format(shape, sizeof(shape), s);
+		return rv_error_set(
+		        RV_ERANGE,
+		        "%s %s %s on %s: the model gives %g s and %g J; a value of %s%s "
+		        "is out of any physical range: fix it (roofval hw show %s "
+		        "prints them all)",
+		        rv_op_name(op), shape, rv_dtype_name(d), p->key, r.latency_s, r.energy_j,
+		        p->path ? p->path : p->key, p->fit_path ? " or its fit" : "", p->key);
+	}
 	*out = r;
 	return 0;
 }

@@ -139,13 +139,48 @@ static json_t *record(const struct rv_record *r, int *bad)
 	return o;
 }
 
+#define JSON_DUMP_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+
+/* Appends the records as the array jansson would write at depth 1, one
+ * record tree at a time: a tree of every record would take several KiB per
+ * record (half a GiB for 100,000). */
+static int json_records(struct rv_buf *out, const struct rv_validation *v)
+{
+	if (v->n_records == 0) {
+		rv_buf_puts(out, "[]");
+		return 0;
+	}
+	rv_buf_putc(out, '[');
+	for (size_t i = 0; i < v->n_records; i++) {
+		int bad = 0;
+		json_t *o = record(&v->records[i], &bad);
+		char *text = bad ? NULL : json_dumps(o, JSON_DUMP_FLAGS);
+
+		json_decref(o);
+		if (!text)
+			return rv_error_set(RV_ENOMEM,
+			                    "out of memory while building the JSON report");
+		rv_buf_puts(out, i ? ",\n    " : "\n    ");
+		for (const char *c = text; *c; c++) {
+			rv_buf_putc(out, *c);
+			if (*c == '\n')
+				rv_buf_puts(out, "    ");
+		}
+		free(text);
+	}
+	rv_buf_puts(out, "\n  ]");
+	return 0;
+}
+
 int rv_report__json(struct rv_buf *out, const struct rv_validation *v, const struct rv_summary *s,
                     const struct rv_cell *cells, size_t n_cells)
 {
+	/* The records go where this empty array is written. */
+	static const char placeholder[] = "\n  \"records\": []";
 	json_t *root = json_object(), *sources = json_array(), *jcells = json_array(),
 	       *records = json_array();
-	char *text = NULL;
-	int bad = 0;
+	char *text = NULL, *at;
+	int bad = 0, err;
 
 	put(root, "schema", string(REPORT_SCHEMA), &bad);
 	put(root, "summary", summary(s, &bad), &bad);
@@ -155,16 +190,25 @@ int rv_report__json(struct rv_buf *out, const struct rv_validation *v, const str
 	for (size_t i = 0; i < n_cells; i++)
 		append(jcells, cell(&cells[i], &bad), &bad);
 	put(root, "cells", jcells, &bad);
-	for (size_t i = 0; i < v->n_records; i++)
-		append(records, record(&v->records[i], &bad), &bad);
 	put(root, "records", records, &bad);
 	if (!bad)
-		text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+		text = json_dumps(root, JSON_DUMP_FLAGS);
 	json_decref(root);
 	if (!text)
 		return rv_error_set(RV_ENOMEM, "out of memory while building the JSON report");
-	rv_buf_puts(out, text);
-	rv_buf_putc(out, '\n');
+	/* Keys are sorted, so "records" comes once, at the top level, after "cells". */
+	at = strstr(text, placeholder);
+	if (!at) {
+		free(text);
+		return rv_error_set(RV_ERROR, "internal error: no records in the JSON report");
+	}
+	at += sizeof(placeholder) - 3; /* at the "[]" */
+	rv_buf_add(out, text, (size_t)(at - text));
+	err = json_records(out, v);
+	if (err == 0) {
+		rv_buf_puts(out, at + 2);
+		rv_buf_putc(out, '\n');
+	}
 	free(text);
-	return 0;
+	return err;
 }

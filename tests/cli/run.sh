@@ -184,7 +184,10 @@ if [ -d "$ref/baselines" ]; then
 	check 0 "" "wrote $scratch/hwcal/i7_12700k.fit.json" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}"
 	check 0 "" "leave-one-out" -- calibrate --hw i7_12700k --op vector_add --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/va.fit.json"
 	# The committed fit file is what calibrate makes of the reference rows (but its date).
-	if diff <(grep -v '"date"' "$scratch/hwcal/i7_12700k.fit.json") \
+	# Not under valgrind (tests/cli/valgrind.sh), whose floating point differs in the last digits.
+	if [ -n "${ROOFVAL_TEST_UNDER_VALGRIND:-}" ]; then
+		echo "SKIP the committed fit file's digits: roofval runs under valgrind"
+	elif diff <(grep -v '"date"' "$scratch/hwcal/i7_12700k.fit.json") \
 		<(grep -v '"date"' "$repo/hardware/i7_12700k.fit.json") >/dev/null; then
 		pass=$((pass + 1))
 	else
@@ -256,7 +259,13 @@ fi
 rm -f "$scratch/cap/i7_12700k_matmul.csv"
 "$roofval" capture "${cap[@]}" --kernel null --meter fake --min-window 2 2>"$scratch/int.err" &
 cpid=$!
-sleep 3
+# Once the first row is stored, well inside the second row's 2 s window (a
+# slow machine, or valgrind, may take seconds to get there).
+for _ in $(seq 600); do
+	grep -q '^\[1/3\]' "$scratch/int.err" && break
+	sleep 0.1
+done
+sleep 0.5
 kill -INT $cpid
 wait $cpid
 crc=$?

@@ -199,7 +199,7 @@ static struct rv_baseline_row make_row(const char *shape, double latency_s, cons
 	assert_int_equal(rv_shape_parse(shape, RV_OP_MATMUL, &r.shape), 0);
 	r.dtype = RV_DTYPE_FP32;
 	r.latency_s = latency_s;
-	r.energy_j = NAN;
+	r.energy_j = (double)NAN;
 	r.trial_count = 11;
 	r.notes = (char *)(uintptr_t)notes;
 	return r;
@@ -232,15 +232,24 @@ static void test_baseline__store_merges_rows(void **state)
 
 static void test_baseline__failed_write_keeps_old_file(void **state)
 {
+	/* What happened, and what to do about it when there is something. */
 	static const struct {
 		enum rv_file_fault step;
-		int err;
-		const char *msg;
+		int err, code;
+		const char *msg, *hint;
 	} faults[] = {
-		{ RV_FILE_FAULT_OPEN, EACCES, "cannot create a temporary file in" },
-		{ RV_FILE_FAULT_WRITE, ENOSPC, "No space left on device" },
-		{ RV_FILE_FAULT_FSYNC, EIO, "cannot sync" },
-		{ RV_FILE_FAULT_RENAME, EXDEV, "cannot replace" },
+		{ RV_FILE_FAULT_OPEN, EACCES, RV_EPERM, "cannot create a temporary file in",
+		  "Permission denied; make the folder writable, or write elsewhere" },
+		{ RV_FILE_FAULT_OPEN, EROFS, RV_EPERM, "cannot create a temporary file in",
+		  "Read-only file system; make the folder writable, or write elsewhere" },
+		{ RV_FILE_FAULT_WRITE, ENOSPC, RV_EIO, "(the old file is unchanged)",
+		  "No space left on device; free space on that disk, then run it again" },
+		{ RV_FILE_FAULT_WRITE, EDQUOT, RV_EIO, "cannot write",
+		  "quota exceeded; free space on that disk, then run it again" },
+		{ RV_FILE_FAULT_FSYNC, EIO, RV_EIO, "cannot sync", "Input/output error" },
+		{ RV_FILE_FAULT_FSYNC, ENOSPC, RV_EIO, "cannot sync", "free space on that disk" },
+		{ RV_FILE_FAULT_RENAME, EXDEV, RV_EIO, "cannot replace",
+		  "(the old file is unchanged)" },
 	};
 	const char *dir = rv_scratch_dir("baseline_fault");
 	char path[4200], *before, *after;
@@ -255,12 +264,20 @@ static void test_baseline__failed_write_keeps_old_file(void **state)
 	before = rv_slurp(path, NULL);
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
 		r = make_row("128x128x128", 3e-05, "lost");
+		struct rv_baseline *b = NULL;
+
 		rv_file__inject_fault(faults[i].step, faults[i].err);
-		assert_true(rv_baseline_store(path, &r, NULL, 0) < 0);
-		assert_non_null(strstr(rv_error_last(), faults[i].msg));
+		rv_assert_error(rv_baseline_store(path, &r, NULL, 0), faults[i].code,
+		                faults[i].msg);
+		rv_assert_error(faults[i].code, faults[i].code, faults[i].hint);
 		after = rv_slurp(path, NULL);
 		assert_string_equal(before, after);
 		free(after);
+		/* Still a valid baseline, with the row stored before the fault. */
+		assert_int_equal(rv_baseline_load(&b, path), 0);
+		assert_int_equal(b->n_rows, 1);
+		assert_string_equal(b->rows[0].notes, "kept");
+		rv_baseline_free(b);
 	}
 	/* No temporary file is left behind. */
 	dh = opendir(dir);
@@ -289,6 +306,94 @@ static void test_baseline__mode_kept_and_folder_errors(void **state)
 	(void)snprintf(path, sizeof(path), "%s/missing/h.csv", dir);
 	rv_assert_error(rv_baseline_store(path, &r, NULL, 0), RV_ENOENT, "cannot open folder");
 	rv_assert_error(rv_file_write_atomic(dir, "x", 1), RV_EIO, "is a folder");
+}
+
+/* A folder without write permission: real, so only as another user than
+ * root, who writes there anyway. */
+static void test_baseline__read_only_folder(void **state)
+{
+	const char *dir = rv_scratch_dir("baseline_readonly");
+	char path[4200], *before, *after;
+	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "kept");
+	int rc;
+
+	(void)state;
+	if (geteuid() == 0) {
+		print_message("[  SKIPPED ] running as root, who may write into a 0555 folder\n");
+		skip();
+	}
+	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	before = rv_slurp(path, NULL);
+	assert_int_equal(chmod(dir, 0555), 0);
+	r = make_row("128x128x128", 3e-05, "lost");
+	rc = rv_baseline_store(path, &r, NULL, 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	rv_assert_error(rc, RV_EPERM, "cannot create a temporary file in");
+	rv_assert_error(rc, RV_EPERM, "Permission denied; make the folder writable");
+	after = rv_slurp(path, NULL);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
+/* Two processes storing rows into one baseline at the same time lose none. */
+static void test_baseline__concurrent_writers(void **state)
+{
+	const char *dir = rv_scratch_dir("baseline_concurrent");
+	char path[4200];
+	struct rv_baseline *b = NULL;
+	pid_t pid[2];
+	int status;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	for (int w = 0; w < 2; w++) {
+		pid[w] = fork();
+		assert_true(pid[w] >= 0);
+		if (pid[w] == 0) {
+			for (int i = 0; i < 25; i++) {
+				char shape[32];
+				struct rv_baseline_row r;
+
+				(void)snprintf(shape, sizeof(shape), "%dx%dx8", w + 1, i + 1);
+				r = make_row(shape, 1e-06 * (i + 1), "");
+				if (rv_baseline_store(path, &r, NULL, 0) != 0)
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(waitpid(pid[w], &status, 0), pid[w]);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	assert_int_equal(rv_baseline_load(&b, path), 0);
+	assert_int_equal(b->n_rows, 50);
+	rv_baseline_free(b);
+}
+
+/* A writer killed in the middle of a save leaves path.XXXXXX.tmp: the next
+ * store, under the lock, removes it and nothing else. */
+static void test_baseline__stale_temp_removed(void **state)
+{
+	const char *dir = rv_scratch_dir("baseline_stale");
+	char path[4200], stale[4300], other[4300], near[4300];
+	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
+	struct stat st;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	(void)snprintf(stale, sizeof(stale), "%s/h.csv.Ab3dE9.tmp", dir);
+	(void)snprintf(other, sizeof(other), "%s/g.csv.Ab3dE9.tmp", dir);
+	(void)snprintf(near, sizeof(near), "%s/h.csv.tmp", dir);
+	rv_spit(stale, HEADER "\nh,matmul,1x1");
+	rv_spit(other, "another file's");
+	rv_spit(near, "not a temporary file of ours");
+	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(stat(stale, &st), -1);
+	assert_int_equal(stat(other, &st), 0);
+	assert_int_equal(stat(near, &st), 0);
 }
 
 static void test_baseline__lock_waits_for_holder(void **state)
@@ -334,6 +439,9 @@ int main(void)
 		cmocka_unit_test(test_baseline__store_merges_rows),
 		cmocka_unit_test(test_baseline__failed_write_keeps_old_file),
 		cmocka_unit_test(test_baseline__mode_kept_and_folder_errors),
+		cmocka_unit_test(test_baseline__read_only_folder),
+		cmocka_unit_test(test_baseline__concurrent_writers),
+		cmocka_unit_test(test_baseline__stale_temp_removed),
 		cmocka_unit_test(test_baseline__lock_waits_for_holder),
 	};
 

@@ -347,6 +347,24 @@ static void test_nvml__capture_lost(void **state)
 	assert_true(r.latency_s > 0);
 }
 
+/* The same with the power meter: its samples stop, the latency stays. */
+static void test_nvml__capture_power_lost(void **state)
+{
+	struct rv_capture_result r;
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", AFTER_OPEN, 1), 0);
+	m = open_ok(nvml_power(), &fake_env);
+	capture_null(&r, m);
+	m->ops->close(m);
+	assert_true(isnan(r.energy_j));
+	assert_true(isnan(r.energy_net_j));
+	assert_contains(r.notes, "reading the power of gpu0");
+	assert_contains(r.notes, "energy not recorded");
+	assert_true(r.latency_s > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +380,7 @@ int main(void)
 		cmocka_unit_test_setup(test_nvml__missing_library, reset_env),
 		cmocka_unit_test_setup(test_nvml__capture, reset_env),
 		cmocka_unit_test_setup(test_nvml__capture_lost, reset_env),
+		cmocka_unit_test_setup(test_nvml__capture_power_lost, reset_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

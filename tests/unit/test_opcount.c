@@ -68,9 +68,19 @@ static void test_opcount__overflow(void **state)
 	struct rv_shape s;
 
 	(void)state;
-	assert_int_equal(rv_shape_parse("1099511627776x1099511627776x16", RV_OP_MATMUL, &s), 0);
+	/* Every load refuses a shape whose counts overflow, before the model. */
+	rv_assert_error(rv_shape_parse("1099511627776x1099511627776x16", RV_OP_MATMUL, &s),
+	                RV_ERANGE, "overflow 64 bits; pick a smaller shape");
+	s = (struct rv_shape){ 3, { (uint64_t)1 << 40, (uint64_t)1 << 40, 16 } };
 	rv_assert_error(rv_footprint_of(&f, RV_OP_MATMUL, &s, RV_DTYPE_FP32), RV_ERANGE,
 	                "overflow 64 bits");
+	/* Below 2^56 (the product of the dimensions) a shape is accepted, and
+	 * its footprint never overflows, however lopsided. */
+	assert_int_equal(rv_shape_parse("1048576x1048576x65535", RV_OP_MATMUL, &s), 0);
+	assert_int_equal(rv_footprint_of(&f, RV_OP_MATMUL, &s, RV_DTYPE_FP64), 0);
+	assert_int_equal(rv_shape_parse("1099511627776x65535x1", RV_OP_LINEAR, &s), 0);
+	assert_int_equal(rv_footprint_of(&f, RV_OP_LINEAR, &s, RV_DTYPE_INT64), 0);
+	assert_true(rv_shape_parse("1048576x1048576x65536", RV_OP_LINEAR, &s) < 0);
 	assert_int_equal(rv_shape_parse("1099511627776", RV_OP_VECTOR_ADD, &s), 0);
 	assert_int_equal(rv_footprint_of(&f, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP64), 0);
 	/* A shape of the wrong op is refused, not misread. */

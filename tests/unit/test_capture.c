@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the measurement core against sensor faults: a counter that wraps
+ * several times in a window, runs backwards, freezes or becomes unreadable
+ * before or in the middle of the window. Each leaves the energy empty (NAN)
+ * with a note saying why, and the latency measured; none is an error. The
+ * faults come from the fake meter's scripts (ROOFVAL_FAKE_METER_*) and, for
+ * faults at a moment in the window, from a wrapper around the fake meter. */
+#include <time.h>
+
+#include "capture/capture.h"
+#include "rv_test.h"
+
+static void unset_fake_env(void)
+{
+	(void)unsetenv("ROOFVAL_FAKE_METER_POWER_W");
+	(void)unsetenv("ROOFVAL_FAKE_METER_FAIL_AFTER");
+	(void)unsetenv("ROOFVAL_FAKE_METER_BACKWARDS");
+	(void)unsetenv("ROOFVAL_FAKE_METER_FREEZE_AFTER");
+	(void)unsetenv("ROOFVAL_FAKE_METER_RANGE_J");
+}
+
+static int reset_env(void **state)
+{
+	(void)state;
+	unset_fake_env();
+	return 0;
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("\"%s\" does not contain \"%s\"", text, needle);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A wrapper around the fake meter that misbehaves at_s seconds after the
+ * idle reading (the second read, just before the window), or from that
+ * reading on when at_s < 0: the counter drops 1000 J (with no wrap range, so
+ * the drop reads as running backwards), stops moving, or cannot be read. */
+enum script_fault { SCRIPT_BACKWARDS, SCRIPT_FREEZE, SCRIPT_VANISH };
+
+struct script_meter {
+	struct rv_meter base;
+	struct rv_meter *inner;
+	unsigned reads;
+	double t_idle_s, at_s, frozen_j, last_j, wrapped_j;
+	enum script_fault fault;
+};
+
+static int script_probe(const struct rv_env *env)
+{
+	(void)env;
+	return 0;
+}
+
+static int script_open(struct rv_meter **out, const struct rv_env *env)
+{
+	(void)env;
+	*out = NULL;
+	return rv_error_set(RV_ENOTSUP, "opened by script_meter_open() only");
+}
+
+static int script_read(struct rv_meter *m, double *t_s, double *values)
+{
+	struct script_meter *s = (struct script_meter *)m;
+	int err = s->inner->ops->read(s->inner, t_s, values), late;
+
+	if (err < 0)
+		return err;
+	if (++s->reads == 2)
+		s->t_idle_s = now_s();
+	late = s->at_s < 0 ? s->reads >= 2 : s->reads > 2 && now_s() - s->t_idle_s >= s->at_s;
+	if (late && s->fault == SCRIPT_VANISH)
+		return rv_error_set(RV_EIO, "script: domain fake-package vanished");
+	if (s->fault == SCRIPT_BACKWARDS) {
+		/* Unwrap the fake's counter, which has a range, then drop it. */
+		if (s->reads > 1 && values[0] < s->last_j)
+			s->wrapped_j += s->inner->range_j[0];
+		s->last_j = values[0];
+		values[0] += s->wrapped_j - (late ? 1000.0 : 0.0);
+	}
+	if (s->fault == SCRIPT_FREEZE) {
+		if (late)
+			values[0] = s->frozen_j;
+		else
+			s->frozen_j = values[0];
+	}
+	return 0;
+}
+
+static void script_close(struct rv_meter *m)
+{
+	struct script_meter *s = (struct script_meter *)m;
+
+	s->inner->ops->close(s->inner);
+	free(s);
+}
+
+static const struct rv_meter_ops script_ops = {
+	.name = "script",
+	.version = RV_METER_OPS_VERSION,
+	.kind = RV_METER_ENERGY,
+	.summary = "the fake meter, misbehaving on cue",
+	.probe = script_probe,
+	.open = script_open,
+	.read = script_read,
+	.close = script_close,
+};
+
+static struct rv_meter *script_meter_open(enum script_fault fault, double at_s)
+{
+	struct script_meter *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	if (rv_meter_find("fake")->open(&s->inner, &rv_env_host) != 0)
+		fail_msg("fake meter: %s", rv_error_last());
+	s->base = *s->inner;
+	s->base.ops = &script_ops;
+	/* Without a wrap range a drop cannot pass for a wrap. */
+	if (fault == SCRIPT_BACKWARDS)
+		s->base.range_j[0] = 0.0;
+	s->fault = fault;
+	s->at_s = at_s;
+	return &s->base;
+}
+
+static struct rv_meter *fake_open(void)
+{
+	struct rv_meter *m = NULL;
+
+	if (rv_meter_find("fake")->open(&m, &rv_env_host) != 0)
+		fail_msg("fake meter: %s", rv_error_last());
+	return m;
+}
+
+/* Captures a null-kernel vector_add with meter m and a window of window_s;
+ * closes m. The capture itself must succeed whatever the meter does. */
+static void capture(struct rv_capture_result *r, struct rv_meter *m, double window_s)
+{
+	const struct rv_kernel_ops *k = rv_kernel_find("null");
+	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
+	struct rv_shape s = { 1, { 4096, 0, 0 } };
+	int rc;
+
+	assert_non_null(k);
+	o.min_window_s = window_s;
+	rc = rv_capture_one(r, &rv_env_host, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o,
+	                    NULL);
+	m->ops->close(m);
+	if (rc != 0)
+		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());
+	assert_true(r->latency_s > 0);
+	assert_int_equal(r->trials, 11);
+}
+
+/* The energy is missing, with a note naming the cause. */
+static void assert_no_energy(const struct rv_capture_result *r, const char *why)
+{
+	assert_true(isnan(r->energy_j));
+	assert_true(isnan(r->energy_net_j));
+	assert_int_equal(r->window_calls, 0);
+	assert_contains(r->notes, why);
+	assert_contains(r->notes, "energy not recorded");
+}
+
+/* A 6 J counter at 50 W wraps every 0.12 s: more than twice in a 0.3 s
+ * window (and at most once between two reads, which the core requires), and
+ * the energy still adds up to power x time. */
+static void test_capture__counter_wraps_twice_in_window(void **state)
+{
+	struct rv_capture_result r;
+
+	(void)state;
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_RANGE_J", "6", 1), 0);
+	capture(&r, fake_open(), 0.3);
+	assert_true(isfinite(r.energy_j) && r.energy_j > 0);
+	assert_true(r.window_s >= 0.3);
+	assert_true(50.0 * r.window_s > 2 * 6.0);
+	/* Gross energy of the window over its calls: 50 W x the window, to a
+	 * few 1 ms ticks. */
+	rv_assert_close(r.energy_j * (double)r.window_calls, 50.0 * r.window_s, 0.02, 0.2);
+	rv_assert_close(r.idle_w, 50.0, 0.05, 0);
+	assert_null(strstr(r.notes, "energy not recorded"));
+}
+
+/* Backwards at the idle reading, before the window, and in the middle of
+ * the window. */
+static void test_capture__counter_backwards(void **state)
+{
+	struct rv_capture_result r;
+
+	(void)state;
+	capture(&r, script_meter_open(SCRIPT_BACKWARDS, -1), 0.1);
+	assert_no_energy(&r, "script: the counter ran backwards");
+	capture(&r, script_meter_open(SCRIPT_BACKWARDS, 0.2), 0.5);
+	assert_no_energy(&r, "script: a counter ran backwards");
+}
+
+/* A counter that never updates after the idle reading: aligning on the next
+ * update gives up after 2 s. */
+static void test_capture__counter_frozen(void **state)
+{
+	struct rv_capture_result r;
+	double t0 = now_s(), took;
+
+	(void)state;
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FREEZE_AFTER", "2", 1), 0);
+	capture(&r, fake_open(), 0.1);
+	took = now_s() - t0;
+	assert_no_energy(&r, "fake: the counter did not move for 2 s");
+	assert_true(took >= 2.0 && took < 5.0);
+}
+
+/* A counter that freezes in the middle of the window: the window cannot be
+ * closed on an update. */
+static void test_capture__counter_frozen_in_window(void **state)
+{
+	struct rv_capture_result r;
+
+	(void)state;
+	capture(&r, script_meter_open(SCRIPT_FREEZE, 0.2), 0.5);
+	assert_no_energy(&r, "script: the counter did not move for 2 s");
+}
+
+/* Unreadable at the idle reading, then in the middle of the window. */
+static void test_capture__counter_unreadable(void **state)
+{
+	struct rv_capture_result r;
+
+	(void)state;
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FAIL_AFTER", "1", 1), 0);
+	capture(&r, fake_open(), 0.1);
+	assert_no_energy(&r, "fake meter: domain fake-package vanished");
+	unset_fake_env();
+	capture(&r, script_meter_open(SCRIPT_VANISH, 0.2), 0.5);
+	assert_no_energy(&r, "script: domain fake-package vanished");
+}
+
+/* The scripts themselves: a frozen counter repeats its value; a small range
+ * wraps; malformed scripts fail open(). */
+static void test_capture__fake_scripts(void **state)
+{
+	const struct rv_meter_ops *ops = rv_meter_find("fake");
+	struct rv_meter *m = NULL;
+	struct timespec nap = { 0, 30 * 1000 * 1000 };
+	double t_s, e0_j, e1_j, e2_j;
+
+	(void)state;
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FREEZE_AFTER", "2", 1), 0);
+	m = fake_open();
+	assert_int_equal(ops->read(m, &t_s, &e0_j), 0);
+	(void)nanosleep(&nap, NULL);
+	assert_int_equal(ops->read(m, &t_s, &e1_j), 0);
+	(void)nanosleep(&nap, NULL);
+	assert_int_equal(ops->read(m, &t_s, &e2_j), 0);
+	assert_true(e1_j < e0_j || e1_j > e0_j); /* moved (it may have wrapped) */
+	rv_assert_close(e2_j, e1_j, 0, 0);
+	ops->close(m);
+	unset_fake_env();
+
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_RANGE_J", "1", 1), 0);
+	m = fake_open();
+	rv_assert_close(m->range_j[0], 1.0, 0, 0);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(ops->read(m, &t_s, &e0_j), 0);
+		assert_true(e0_j >= 0 && e0_j < 1.0);
+		(void)nanosleep(&nap, NULL);
+	}
+	ops->close(m);
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_RANGE_J", "0", 1), 0);
+	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_RANGE_J");
+	unset_fake_env();
+	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FREEZE_AFTER", "soon", 1), 0);
+	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_FREEZE_AFTER");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_capture__counter_wraps_twice_in_window, reset_env),
+		cmocka_unit_test_setup(test_capture__counter_backwards, reset_env),
+		cmocka_unit_test_setup(test_capture__counter_frozen, reset_env),
+		cmocka_unit_test_setup(test_capture__counter_frozen_in_window, reset_env),
+		cmocka_unit_test_setup(test_capture__counter_unreadable, reset_env),
+		cmocka_unit_test_setup(test_capture__fake_scripts, reset_env),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
