@@ -7,12 +7,12 @@
 # the columns.
 # usage: catalogue.sh ROOFVAL DATA_DIR SCRATCH_DIR
 set -u
-roofval=$1
+roofval=$(realpath "$1")
 data=$2
 scratch=$3
 bad=$data/bad
 repo=$(cd "$data/../.." && pwd)
-rm -rf "$scratch" && mkdir -p "$scratch"
+rm -rf "$scratch" && mkdir -p "$scratch" && scratch=$(cd "$scratch" && pwd) # each case runs in its own folder
 pass=0
 fail=0
 n=0

@@ -6,6 +6,7 @@
 #ifndef RV_TESTS_FUZZ_H
 #define RV_TESTS_FUZZ_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "hw/profile.h"
+#include "model/predict.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,6 +39,22 @@ static inline void fuzz_check_message(int rc, const char *name)
 		fuzz_fail("an error message spans several lines", msg);
 	if (strncmp(msg, name, strlen(name)) != 0)
 		fuzz_fail("an error message does not start with the input's name", msg);
+}
+
+/* A profile that loaded predicts a finite positive latency and a finite
+ * energy, or refuses in one line (RV_ERANGE) when its values are too extreme. */
+static inline void fuzz_check_predict(const struct rv_profile *p, enum rv_op op,
+                                      const struct rv_shape *shape, enum rv_dtype dtype)
+{
+	struct rv_prediction pr;
+	int rc = rv_predict(&pr, p, op, shape, dtype);
+
+	if (rc == RV_ERANGE && !strchr(rv_error_last(), '\n'))
+		return;
+	if (rc < 0)
+		fuzz_fail("predict", rv_error_last());
+	if (!(pr.latency_s > 0) || !isfinite(pr.latency_s) || !isfinite(pr.energy_j))
+		fuzz_fail("predict", "a latency or energy that is not finite and positive");
 }
 
 /* Two renderings must be the same bytes. */

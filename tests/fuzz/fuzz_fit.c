@@ -49,22 +49,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int op = 0; op < RV_OP_COUNT; op++) {
 				for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 					struct rv_shape s = shapes[i];
-					struct rv_prediction pr;
 
 					if (op == RV_OP_VECTOR_ADD)
 						s = (struct rv_shape){ 1,
 							               { s.dim[0] * 1024, 0, 0 } };
-					rc = rv_predict(&pr, p, (enum rv_op)op, &s,
-					                p->compute[c].dtype);
-					if (rc == RV_ERANGE && !strchr(rv_error_last(), '\n'))
-						continue;
-					if (rc < 0)
-						fuzz_fail("predict", rv_error_last());
-					if (!(pr.latency_s > 0) || !isfinite(pr.latency_s) ||
-					    !isfinite(pr.energy_j))
-						fuzz_fail("predict",
-						          "a latency or energy that is not "
-						          "finite and positive");
+					fuzz_check_predict(p, (enum rv_op)op, &s,
+					                   p->compute[c].dtype);
 				}
 			}
 		}

@@ -50,19 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			                                  : sizeof(shapes) / sizeof(shapes[0]);
 
 			for (size_t i = 0; i < n; i++) {
-				struct rv_prediction pr;
-
-				rc = rv_predict(&pr, p, (enum rv_op)op, &set[i],
-				                p->compute[c].dtype);
-				if (rc == RV_ERANGE && !strchr(rv_error_last(), '\n'))
-					continue;
-				if (rc < 0)
-					fuzz_fail("predict", rv_error_last());
-				if (!(pr.latency_s > 0) || !isfinite(pr.latency_s) ||
-				    !isfinite(pr.energy_j))
-					fuzz_fail("predict",
-					          "a latency or energy that is not finite "
-					          "and positive");
+				fuzz_check_predict(p, (enum rv_op)op, &set[i], p->compute[c].dtype);
 			}
 		}
 	}
