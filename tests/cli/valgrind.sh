@@ -13,7 +13,7 @@ valgrind=$(command -v valgrind) || {
 	echo "valgrind.sh: valgrind is absent (apt-get install valgrind)" >&2
 	exit 1
 }
-rm -rf "$scratch" && mkdir -p "$scratch/logs"
+rm -rf "$scratch" && mkdir -p "$scratch/logs" && scratch=$(cd "$scratch" && pwd)
 # roofval under valgrind, logging to one file per process. OpenBLAS would pick
 # AVX-512 kernels, which valgrind cannot run: Haswell's (AVX2) instead.
 cat >"$scratch/roofval" <<SH
