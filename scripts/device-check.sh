@@ -4,7 +4,8 @@
 # It builds roofval with CUDA, runs the unit tests, checks the cuBLAS
 # workloads against a host reference, measures the NVML energy counter's
 # update period, and captures the h200_sxm_141gb baselines (matmul, linear,
-# vector_add; calibration first, then validation) into $OUT/baselines, well
+# vector_add; every shape's latency first, then energy, calibration rows
+# before validation rows) into $OUT/baselines, well
 # inside one 10-minute command: it starts no new capture after
 # DEVICE_CHECK_BUDGET_S seconds (default 420), and every finished row is kept.
 # Everything it learns goes to $OUT/report.txt; the session copies
@@ -27,6 +28,7 @@ say "== device check $(date -u +%FT%TZ) on $(hostname)"
 {
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \
 		--format=csv 2>&1 || echo "nvidia-smi: not found"
+	nvidia-smi -q -d PERFORMANCE,CLOCK 2>&1 | head -60
 	command -v nvcc >/dev/null && nvcc --version | tail -1 || echo "nvcc: not found"
 	for t in gcc cmake pkg-config; do command -v $t >/dev/null && echo "$t: $($t --version | head -1)" || echo "$t: not found"; done
 	for p in jansson cmocka gsl openblas; do pkg-config --exists $p && echo "$p: $(pkg-config --modversion $p)" || echo "$p: missing"; done
@@ -56,7 +58,7 @@ fi
 
 # 2. Unit tests (quick; the GPU is not needed for them).
 say "== tests ($(elapsed) s)"
-ctest --test-dir build --output-on-failure >"$OUT/ctest.log" 2>&1
+ctest --test-dir build -j"$(nproc)" --output-on-failure >"$OUT/ctest.log" 2>&1
 tail -3 "$OUT/ctest.log" | tee -a "$report"
 
 # 3. cuBLAS results against the host reference, small shapes of every op and dtype.
@@ -68,18 +70,39 @@ build/tests/test_cuda >>"$report" 2>&1; rc=$?
 say "== nvml ($(elapsed) s)"
 "$roofval" meters >>"$report" 2>&1
 
-# 5. Captures, calibration rows first: they are what a fit needs.
-say "== captures ($(elapsed) s)"
+# 5. Captures. First every shape without energy (seconds in all), so that
+# complete latency baselines exist whatever happens next; then the same
+# shapes again with the NVML energy window (about 2-3 s a shape: idle power
+# and a window of at least 1 s), calibration rows first, until the budget is
+# spent. A row measured again replaces the first one.
+say "== latency captures ($(elapsed) s)"
+capture() { # purpose op meter-options...
+	local purpose=$1 op=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$roofval" capture --hw "$hw" --op "$op" --purpose "$purpose" --kernel "$kernel" \
+		"$@" --baseline-dir "$OUT/baselines" 2>>"$OUT/capture.log" | tee -a "$report"
+	tail -1 "$OUT/capture.log" | tee -a "$report"
+}
+for purpose in calibration validation; do
+	for op in matmul linear vector_add; do
+		capture "$purpose" "$op" --meter none
+	done
+done
+# The L2 flush path, on three shapes, into a scratch folder.
+mkdir -p "$OUT/flush"
+"$roofval" capture --hw "$hw" --op matmul --purpose calibration --kernel "$kernel" --meter none \
+	--flush-l2 --limit 3 --baseline-dir "$OUT/flush" 2>>"$OUT/capture.log"
+tail -1 "$OUT/capture.log" | tee -a "$report"
+say "== energy captures ($(elapsed) s)"
 for purpose in calibration validation; do
 	for op in matmul linear vector_add; do
 		if [ "$(elapsed)" -ge "$budget_s" ]; then
-			say "time budget spent: $op $purpose not started"
+			say "time budget spent: $op $purpose energy not started"
 			continue
 		fi
 		# shellcheck disable=SC2086
-		"$roofval" capture --hw "$hw" --op "$op" --purpose "$purpose" --kernel "$kernel" \
-			$meter --baseline-dir "$OUT/baselines" 2>>"$OUT/capture.log" | tee -a "$report"
-		tail -1 "$OUT/capture.log" | tee -a "$report"
+		capture "$purpose" "$op" $meter
 	done
 done
 say "== done in $(elapsed) s; baselines in $OUT/baselines"

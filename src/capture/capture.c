@@ -3,7 +3,9 @@
 #include "capture/capture.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +15,28 @@
 #include "core/strnum.h"
 
 const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
-	"latency_min_s", "latency_p10_s", "latency_p90_s", "latency_mad_s",
-	"latency_cv",    "energy_net_j",  "idle_power_w",  "energy_window_s",
-	"energy_calls",  "cpu_freq_hz",   "busy_share",
+	"latency_min_s", "latency_p10_s",    "latency_p90_s",    "latency_mad_s", "latency_cv",
+	"energy_net_j",  "idle_power_w",     "energy_window_s",  "energy_calls",  "cpu_freq_hz",
+	"busy_share",    "sm_clock_hz",      "sm_clock_min_hz",  "mem_clock_hz",  "gpu_temp_c",
+	"power_limit_w", "throttle_reasons", "trials_discarded",
 };
 
 /* Longest wait for a meter's counter to move before it is declared frozen. */
 #define CAPTURE_ALIGN_TIMEOUT_S 2.0
 /* Energy calls run in batches of about this long between meter reads. */
 #define CAPTURE_BATCH_S         0.01
+/* What a window needs from a meter that does not say (RAPL's ~1 ms counter:
+ * 100 updates bound the edge error to about 2%). */
+#define CAPTURE_MIN_WINDOW_S    0.1
+#define CAPTURE_MIN_UPDATES     100
+/* The sampler thread's pace when the sensor's update interval is unknown. */
+#define CAPTURE_SAMPLE_S        0.01
+/* A trial whose SM clock fell under this share of the default is discarded;
+ * at most this many times the trials asked for are run to replace them. */
+#define CAPTURE_CLOCK_FLOOR     0.75
+#define CAPTURE_MAX_TRIES       3
 /* Fewer sensor updates than this in a window make the energy doubtful. */
-#define CAPTURE_MIN_UPDATES     10
+#define CAPTURE_DOUBT_UPDATES   10
 /* A trial shorter than this times several back-to-back calls, so that the
  * two clock reads (tens of ns) stay under 1% of what is measured. */
 #define CAPTURE_MIN_TRIAL_S     10e-6
@@ -170,8 +183,13 @@ static int wait_update(struct rv_meter *m, double *t, double *v, double *e_acc)
 		if ((err = m->ops->read(m, t, v)) < 0)
 			return err;
 		if (total_of(m, v) < total_of(m, v0) || total_of(m, v) > total_of(m, v0)) {
+			double d = delta_of(m, v0, v);
+
+			if (!isfinite(d))
+				return rv_error_set(RV_ERANGE, "%s: a counter ran backwards",
+				                    m->ops->name);
 			if (e_acc)
-				*e_acc += delta_of(m, v0, v);
+				*e_acc += d;
 			return 0;
 		}
 		if (*t > t_end)
@@ -180,42 +198,168 @@ static int wait_update(struct rv_meter *m, double *t, double *v, double *e_acc)
 	}
 }
 
-/* Idle power, and the energy per call over a window of back-to-back calls. */
-static int energy_window(struct rv_capture_result *r, const struct rv_env *env, struct rv_kernel *k,
-                         struct rv_meter *m, const struct rv_capture_opts *o,
-                         volatile const sig_atomic_t *stop)
+/* A thread that reads a power meter at the sensor's update interval and
+ * integrates by the trapezoid rule, while the caller runs the load. The
+ * caller asks it to stop and keeps the load running until it has taken its
+ * last reading, so every sample falls inside the load. */
+struct sampler {
+	struct rv_meter *m;
+	double period_s;
+	pthread_t thread;
+	atomic_int stop, started, done; /* started: t_first_s is set */
+	atomic_uint samples;            /* intervals integrated so far */
+	/* Written by the thread, read after done */
+	double e_j, t_first_s, t_last_s;
+	int err;
+	char msg[256];
+};
+
+static void *sampler_main(void *arg)
+{
+	struct sampler *sp = arg;
+	struct rv_meter *m = sp->m;
+	double v[RV_METER_MAX_DOMAINS], t, tp, p, pp, next;
+
+	if ((sp->err = m->ops->read(m, &tp, v)) < 0)
+		goto out;
+	pp = total_of(m, v);
+	sp->t_first_s = sp->t_last_s = tp;
+	atomic_store(&sp->started, 1);
+	next = tp + sp->period_s;
+	while (!atomic_load(&sp->stop)) {
+		sleep_s(next - rv_now_s());
+		next = fmax(next + sp->period_s, rv_now_s());
+		if ((sp->err = m->ops->read(m, &t, v)) < 0)
+			goto out;
+		p = total_of(m, v);
+		sp->e_j += 0.5 * (pp + p) * (t - tp);
+		sp->t_last_s = tp = t;
+		pp = p;
+		atomic_fetch_add(&sp->samples, 1);
+	}
+out:
+	if (sp->err < 0)
+		(void)snprintf(sp->msg, sizeof(sp->msg), "%s", rv_error_last());
+	atomic_store(&sp->done, 1);
+	return NULL;
+}
+
+static int sampler_start(struct sampler *sp, struct rv_meter *m)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->m = m;
+	sp->period_s = m->update_period_s > 0 ? m->update_period_s : CAPTURE_SAMPLE_S;
+	atomic_init(&sp->stop, 0);
+	atomic_init(&sp->started, 0);
+	atomic_init(&sp->done, 0);
+	atomic_init(&sp->samples, 0);
+	if (pthread_create(&sp->thread, NULL, sampler_main, sp) != 0)
+		return rv_error_set(RV_ERROR, "%s: cannot start the sampling thread", m->ops->name);
+	return 0;
+}
+
+/* Joins the thread; the average power of its span, or the error it met. */
+static int sampler_join(struct sampler *sp, double *power_w)
+{
+	(void)pthread_join(sp->thread, NULL);
+	if (sp->err < 0)
+		return rv_error_set(sp->err, "%s", sp->msg);
+	if (!(sp->t_last_s > sp->t_first_s))
+		return rv_error_set(RV_ERANGE, "%s: no power sample in the window",
+		                    sp->m->ops->name);
+	*power_w = sp->e_j / (sp->t_last_s - sp->t_first_s);
+	return 0;
+}
+
+/* Runs the kernel in batches until the time t_end. */
+static int run_until(struct rv_capture_result *r, struct rv_kernel *k, uint64_t batch,
+                     uint64_t *calls, double t_end)
+{
+	while (rv_now_s() < t_end) {
+		double t0 = rv_now_s();
+		int err = k->ops->run(k, batch);
+
+		if (err < 0)
+			return err;
+		r->kernel_s += rv_now_s() - t0;
+		*calls += batch;
+	}
+	return 0;
+}
+
+/* Energy per call from a power meter: the load runs for the meter's settle
+ * time, then a sampler thread integrates power over the window while it
+ * keeps running; energy per call is the average power times the mean call. */
+static int power_window(struct rv_capture_result *r, struct rv_kernel *k, struct rv_meter *m,
+                        uint64_t batch, double window_s, volatile const sig_atomic_t *stop)
+{
+	struct sampler sp;
+	uint64_t calls = 0;
+	double t0, t_end, power_w;
+	int err = 0, err2;
+
+	t0 = rv_now_s();
+	if ((err = run_until(r, k, batch, &calls, t0 + m->settle_s)) < 0)
+		return err;
+	if ((err = sampler_start(&sp, m)) < 0)
+		return err;
+	/* Batches until the window from the first sample is long enough (or a
+	 * signal or a sensor failure), then until the sampler has taken its last
+	 * reading. */
+	while (!atomic_load(&sp.done)) {
+		double t = rv_now_s();
+
+		if ((err = k->ops->run(k, batch)) < 0)
+			break;
+		r->kernel_s += rv_now_s() - t;
+		calls += batch;
+		if ((atomic_load(&sp.started) && rv_now_s() >= sp.t_first_s + window_s) ||
+		    (stop && *stop))
+			atomic_store(&sp.stop, 1);
+	}
+	t_end = rv_now_s();
+	if (err < 0) {
+		atomic_store(&sp.stop, 1);
+		(void)pthread_join(sp.thread, NULL);
+		return err;
+	}
+	err2 = sampler_join(&sp, &power_w);
+	if (err2 < 0)
+		return err2;
+	if (stop && *stop)
+		return rv_error_set(RV_ERROR, "interrupted");
+	r->window_s = sp.t_last_s - sp.t_first_s;
+	r->window_calls = calls;
+	r->energy_j = power_w * (t_end - t0) / (double)calls;
+	r->energy_net_j = (power_w - r->idle_w) * (t_end - t0) / (double)calls;
+	if (atomic_load(&sp.samples) < CAPTURE_DOUBT_UPDATES)
+		note(r, "%s: only %u power samples in the %.3f s window; energy doubtful",
+		     m->ops->name, atomic_load(&sp.samples), r->window_s);
+	else
+		note(r, "%s: %u power samples every %.3g ms over %.3f s, trapezoid", m->ops->name,
+		     atomic_load(&sp.samples), 1e3 * sp.period_s, r->window_s);
+	return 0;
+}
+
+/* Energy per call from an energy counter: back-to-back batches between reads,
+ * the window opened and closed on counter updates. */
+static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, struct rv_meter *m,
+                          uint64_t batch, double window_s, volatile const sig_atomic_t *stop)
 {
 	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
-	double period = m->update_period_s > 0 ? m->update_period_s : 0.001;
-	double window = o->min_window_s > 0 ? o->min_window_s : fmax(100 * period, 0.1);
-	double t, t0, t_start, t_last, e = 0, busy0, tot0, busy1, tot1;
-	uint64_t batch, calls = 0;
+	double t, t_start, t_last, e = 0;
+	uint64_t calls = 0;
 	unsigned updates = 0;
-	int energy = m->ops->kind == RV_METER_ENERGY, have_cpu, err;
+	int err;
 
-	/* Idle power, over at least 20 sensor updates and 0.1 s, and how busy the
-	 * rest of the machine is meanwhile (proc/stat counts in 10 ms jiffies, so
-	 * a shorter wait could not tell 10% from 0). */
-	have_cpu = cpu_times(env, &busy0, &tot0) == 0;
-	if ((err = m->ops->read(m, &t0, prev)) < 0)
-		return err;
-	sleep_s(fmax(20 * period, 0.1));
 	if ((err = m->ops->read(m, &t, v)) < 0)
 		return err;
-	if (have_cpu && cpu_times(env, &busy1, &tot1) == 0 && tot1 > tot0)
-		r->busy_share = (busy1 - busy0) / (tot1 - tot0);
-	r->idle_w = energy ? delta_of(m, prev, v) / (t - t0)
-	                   : 0.5 * (total_of(m, prev) + total_of(m, v));
-	if (!isfinite(r->idle_w))
-		return rv_error_set(RV_ERANGE, "%s: the counter ran backwards", m->ops->name);
-
-	batch = (uint64_t)fmax(1.0, round(CAPTURE_BATCH_S / r->latency_s));
-	if (energy && (err = wait_update(m, &t, v, NULL)) < 0)
+	if ((err = wait_update(m, &t, v, NULL)) < 0)
 		return err;
 	t_start = t;
 	memcpy(prev, v, sizeof(prev));
 	do {
-		double tp = t, t_run = rv_now_s();
+		double d, t_run = rv_now_s();
 
 		if ((err = k->ops->run(k, batch)) < 0)
 			return err;
@@ -223,43 +367,185 @@ static int energy_window(struct rv_capture_result *r, const struct rv_env *env, 
 		calls += batch;
 		if ((err = m->ops->read(m, &t, v)) < 0)
 			return err;
-		if (energy) {
-			double d = delta_of(m, prev, v);
-
-			if (!isfinite(d))
-				return rv_error_set(RV_ERANGE, "%s: a counter ran backwards",
-				                    m->ops->name);
-			updates += d > 0;
-			e += d;
-		} else {
-			/* Power samples between batches, integrated by the trapezoid rule. */
-			e += 0.5 * (total_of(m, prev) + total_of(m, v)) * (t - tp);
-			updates++;
-		}
+		d = delta_of(m, prev, v);
+		if (!isfinite(d))
+			return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
+		updates += d > 0;
+		e += d;
 		memcpy(prev, v, sizeof(prev));
-	} while (t - t_start < window && !(stop && *stop));
+	} while (t - t_start < window_s && !(stop && *stop));
 	t_last = t;
 	/* Close on the next update, and take back the idle energy of the wait. */
-	if (energy) {
-		if ((err = wait_update(m, &t, v, &e)) < 0)
-			return err;
-		e -= r->idle_w * (t - t_last);
-	}
+	if ((err = wait_update(m, &t, v, &e)) < 0)
+		return err;
+	e -= r->idle_w * (t - t_last);
 	if (stop && *stop)
 		return rv_error_set(RV_ERROR, "interrupted");
 	r->window_s = t - t_start;
 	r->window_calls = calls;
 	r->energy_j = e / (double)calls;
 	r->energy_net_j = r->energy_j - r->idle_w * (t_last - t_start) / (double)calls;
-	if (updates < CAPTURE_MIN_UPDATES)
+	if (updates < CAPTURE_DOUBT_UPDATES)
 		note(r, "%s: only %u sensor updates in the %.3f s window; energy doubtful",
 		     m->ops->name, updates, r->window_s);
+	return 0;
+}
+
+/* Idle power over at least 10 sensor updates and 0.1 s, just before the
+ * shape, and how busy the rest of the machine is meanwhile (proc/stat counts
+ * in 10 ms jiffies, so a shorter wait could not tell 10% from 0). */
+static int idle_power(struct rv_capture_result *r, const struct rv_env *env, struct rv_meter *m,
+                      double period_s)
+{
+	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
+	double t, t0, busy0, tot0, busy1, tot1, wait_s = fmax(10 * period_s, 0.1);
+	int have_cpu = cpu_times(env, &busy0, &tot0) == 0, err;
+
+	if (m->ops->kind == RV_METER_POWER) {
+		struct sampler sp;
+
+		if ((err = sampler_start(&sp, m)) < 0)
+			return err;
+		sleep_s(wait_s);
+		atomic_store(&sp.stop, 1);
+		if ((err = sampler_join(&sp, &r->idle_w)) < 0)
+			return err;
+	} else {
+		/* Both ends on counter updates, so that the energy between them is
+		 * exact and 10 updates suffice. */
+		if ((err = m->ops->read(m, &t0, prev)) < 0 ||
+		    (err = wait_update(m, &t0, prev, NULL)) < 0)
+			return err;
+		sleep_s(wait_s);
+		if ((err = m->ops->read(m, &t, v)) < 0 || (err = wait_update(m, &t, v, NULL)) < 0)
+			return err;
+		r->idle_w = delta_of(m, prev, v) / (t - t0);
+	}
+	if (have_cpu && cpu_times(env, &busy1, &tot1) == 0 && tot1 > tot0)
+		r->busy_share = (busy1 - busy0) / (tot1 - tot0);
+	if (!isfinite(r->idle_w))
+		return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
+	return 0;
+}
+
+/* Idle power, and the energy per call over a window of back-to-back calls
+ * as long as the meter's sensor needs (or --min-window). */
+static int energy_window(struct rv_capture_result *r, const struct rv_env *env, struct rv_kernel *k,
+                         struct rv_meter *m, const struct rv_capture_opts *o,
+                         volatile const sig_atomic_t *stop)
+{
+	double period_s = m->update_period_s > 0 ? m->update_period_s : 0.001;
+	double min_s = m->min_window_s > 0 ? m->min_window_s : CAPTURE_MIN_WINDOW_S;
+	unsigned min_updates = m->min_updates ? m->min_updates : CAPTURE_MIN_UPDATES;
+	double window_s =
+	        o->min_window_s > 0 ? o->min_window_s : fmax(min_updates * period_s, min_s);
+	struct rv_device_state edge[2];
+	unsigned long long reasons = 0;
+	uint64_t batch;
+	int err;
+
+	if ((err = idle_power(r, env, m, period_s)) < 0)
+		return err;
+	batch = (uint64_t)fmax(1.0, round(CAPTURE_BATCH_S / r->latency_s));
+	edge[0].has_throttle = edge[1].has_throttle = 0;
+	if (m->ops->state)
+		(void)m->ops->state(m, &edge[0]);
+	err = m->ops->kind == RV_METER_ENERGY ? counter_window(r, k, m, batch, window_s, stop)
+	                                      : power_window(r, k, m, batch, window_s, stop);
+	if (err < 0)
+		return err;
+	/* Throttle reasons at both edges: a window held down by power or heat is
+	 * kept (big GEMMs live at the power cap) but said to be. */
+	if (m->ops->state)
+		(void)m->ops->state(m, &edge[1]);
+	for (int i = 0; i < 2; i++)
+		if (edge[i].has_throttle)
+			reasons |= edge[i].throttle_reasons;
+	if (reasons & RV_THROTTLE_POWER_THERMAL) {
+		char why[160];
+
+		rv_throttle_names(why, sizeof(why), reasons & RV_THROTTLE_POWER_THERMAL);
+		note(r, "%s: the energy window ran with the clock held down (%s)", m->ops->name,
+		     why);
+	}
 	if (!(r->energy_j > 0)) {
 		note(r, "%s: %.3g J per call over the window is not positive; energy not recorded",
 		     m->ops->name, r->energy_j);
 		r->energy_j = r->energy_net_j = (double)NAN;
 	}
 	return 0;
+}
+
+/* The clocks and flags of the trials, from a meter that reads device state. */
+struct trial_state {
+	int on;           /* the meter reads state */
+	double prev_hz;   /* SM clock at the end of the previous trial */
+	double *clock_hz; /* SM clock after each kept trial */
+	double min_hz;
+	unsigned discarded;
+	struct rv_device_state last;
+	double max_temp_c;
+	unsigned long long reasons;
+};
+
+static void state_begin(struct trial_state *ts, struct rv_meter *m)
+{
+	memset(ts, 0, sizeof(*ts));
+	ts->min_hz = ts->max_temp_c = (double)NAN;
+	ts->on = m && m->ops->state && m->ops->state(m, &ts->last) == 0;
+	ts->prev_hz = ts->on ? ts->last.sm_clock_hz : (double)NAN;
+}
+
+/* After a trial: 1 when it ran with the SM clock under the floor (the lower
+ * of its clocks at both ends), to be discarded. */
+static int state_after(struct trial_state *ts, struct rv_meter *m)
+{
+	struct rv_device_state *st = &ts->last;
+	double low;
+
+	if (!ts->on || m->ops->state(m, st) < 0)
+		return 0;
+	low = fmin(ts->prev_hz, st->sm_clock_hz);
+	ts->prev_hz = st->sm_clock_hz;
+	if (st->has_throttle)
+		ts->reasons |= st->throttle_reasons;
+	if (!(ts->max_temp_c >= st->temp_c))
+		ts->max_temp_c = st->temp_c;
+	if (!(ts->min_hz <= low))
+		ts->min_hz = low;
+	return st->sm_clock_default_hz > 0 && low < CAPTURE_CLOCK_FLOOR * st->sm_clock_default_hz;
+}
+
+/* The device columns and notes of a finished set of trials. */
+static void state_end(struct rv_capture_result *r, struct trial_state *ts, unsigned n_clock)
+{
+	char why[160];
+
+	if (!ts->on)
+		return;
+	r->has_device = 1;
+	r->sm_clock_min_hz = ts->min_hz;
+	r->mem_clock_hz = ts->last.mem_clock_hz;
+	r->gpu_temp_c = ts->max_temp_c;
+	r->power_limit_w = ts->last.power_limit_w;
+	r->throttle_reasons = ts->reasons;
+	r->has_throttle = ts->last.has_throttle;
+	r->trials_discarded = ts->discarded;
+	r->sm_clock_hz = (double)NAN;
+	if (n_clock) {
+		struct rv_stats st;
+
+		rv_stats_of(&st, ts->clock_hz, n_clock);
+		r->sm_clock_hz = st.median;
+	}
+	rv_throttle_names(why, sizeof(why), ts->reasons);
+	if (ts->discarded)
+		note(r, "%u trial%s discarded: SM clock under %.0f%% of its default %.0f MHz (%s)",
+		     ts->discarded, ts->discarded == 1 ? "" : "s", 100 * CAPTURE_CLOCK_FLOOR,
+		     1e-6 * ts->last.sm_clock_default_hz, why);
+	else if (ts->reasons & RV_THROTTLE_POWER_THERMAL)
+		note(r, "clock held down during the trials (%s), above %.0f%% of its default", why,
+		     100 * CAPTURE_CLOCK_FLOOR);
 }
 
 int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
@@ -269,12 +555,15 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 {
 	struct rv_capture_result r;
 	struct rv_kernel *k = NULL;
+	struct trial_state ts;
 	struct rv_stats st;
-	double *lat = NULL, t_warm;
+	double *lat = NULL, *dis, *samples, t_warm;
 	uint64_t reps = 1;
+	unsigned kept = 0, tries = 0, n_clock;
 	int err;
 
 	memset(&r, 0, sizeof(r));
+	memset(&ts, 0, sizeof(ts));
 	r.energy_j = r.energy_net_j = r.idle_w = (double)NAN;
 	r.busy_share = (double)NAN;
 	if (o->trials == 0 || o->trials % 2 == 0)
@@ -282,9 +571,15 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 		                    "%u trials: give an odd number, so the median is a "
 		                    "measured value",
 		                    o->trials);
+	if (o->flush_cache && !kops->flush)
+		return rv_error_set(RV_ENOTSUP,
+		                    "the %s kernels cannot flush a cache between trials; "
+		                    "capture without --flush-l2",
+		                    kops->name);
 	if ((err = kops->setup(&k, env, op, s, d, o->seed)) < 0)
 		return err;
-	lat = malloc(o->trials * sizeof(*lat));
+	/* Kept trials, the SM clock of each, and discarded trials. */
+	lat = malloc((2 + CAPTURE_MAX_TRIES) * o->trials * sizeof(*lat));
 	if (!lat) {
 		err = rv_error_set(RV_ENOMEM, "out of memory");
 		goto out;
@@ -298,37 +593,71 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	t_warm = o->warmup ? r.kernel_s / o->warmup : 0;
 	if (t_warm < CAPTURE_MIN_TRIAL_S)
 		reps = (uint64_t)ceil(CAPTURE_MIN_TRIAL_S / fmax(t_warm, 1e-9));
-	for (unsigned i = 0; i < o->trials && !(stop && *stop); i++) {
-		double t0 = rv_now_s(), device_s;
+	/* Trials; with a meter that reads the device's clocks, a trial run under
+	 * the clock floor is discarded and another run in its place. */
+	state_begin(&ts, m);
+	ts.clock_hz = lat + o->trials;
+	dis = lat + 2 * o->trials;
+	samples = lat;
+	while (kept < o->trials && tries < CAPTURE_MAX_TRIES * o->trials && !(stop && *stop)) {
+		double t0, x, device_s;
 
+		tries++;
+		if (o->flush_cache && (err = kops->flush(k)) < 0)
+			goto out;
+		t0 = rv_now_s();
 		/* A device kernel is timed by the device (cudaEvent pairs): the host
 		 * clock would add launch and synchronisation. */
 		if (kops->time_run) {
 			if ((err = kops->time_run(k, reps, &device_s)) < 0)
 				goto out;
-			lat[i] = device_s / (double)reps;
+			x = device_s / (double)reps;
 		} else {
 			if ((err = kops->run(k, reps)) < 0)
 				goto out;
-			lat[i] = (rv_now_s() - t0) / (double)reps;
+			x = (rv_now_s() - t0) / (double)reps;
 		}
-		r.kernel_s += lat[i] * (double)reps;
+		r.kernel_s += x * (double)reps;
+		if (state_after(&ts, m)) {
+			dis[ts.discarded++] = x;
+			continue;
+		}
+		ts.clock_hz[kept] = ts.last.sm_clock_hz;
+		lat[kept++] = x;
 	}
-	if (reps > 1)
-		note(&r, "each trial timed %llu back-to-back calls (one call is under 10 us)",
-		     (unsigned long long)reps);
 	if (stop && *stop) {
 		err = rv_error_set(RV_ERROR, "interrupted");
 		goto out;
 	}
-	rv_stats_of(&st, lat, o->trials);
+	if (reps > 1)
+		note(&r, "each trial timed %llu back-to-back calls (one call is under 10 us)%s",
+		     (unsigned long long)reps,
+		     o->flush_cache ? "; only the first of them started with a flushed cache" : "");
+	if (o->flush_cache)
+		note(&r, "cache flushed before each trial");
+	/* Every trial under the floor: keep them rather than lose the shape (GPU
+	 * time is rare), and say so loudly. */
+	n_clock = kept;
+	if (kept == 0 && ts.discarded) {
+		note(&r,
+		     "every trial ran with the SM clock under %.0f%% of its default; kept, "
+		     "so this latency is of a held-down GPU",
+		     100 * CAPTURE_CLOCK_FLOOR);
+		samples = dis;
+		kept = ts.discarded;
+		ts.discarded = 0;
+	}
+	state_end(&r, &ts, n_clock);
+	if (kept < o->trials)
+		note(&r, "only %u of %u trials kept", kept, o->trials);
+	rv_stats_of(&st, samples, kept);
 	r.latency_s = st.median;
 	r.min_s = st.min;
 	r.p10_s = st.p10;
 	r.p90_s = st.p90;
 	r.mad_s = st.mad;
 	r.cv = st.cv;
-	r.trials = o->trials;
+	r.trials = kept;
 	r.cpu_freq_hz = cpu_freq_hz(env);
 	if (meter_note && *meter_note)
 		note(&r, "%s", meter_note);
@@ -369,7 +698,7 @@ static void cell(char out[32], double v)
 	(void)snprintf(out, 32, "%s", buf);
 }
 
-void rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r)
+size_t rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r)
 {
 	cell(cells[0], r->min_s);
 	cell(cells[1], r->p10_s);
@@ -385,4 +714,17 @@ void rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_captur
 		cells[8][0] = '\0';
 	cell(cells[9], r->cpu_freq_hz);
 	cell(cells[10], r->busy_share);
+	if (!r->has_device)
+		return RV_CAPTURE_N_HOST_EXTRA;
+	cell(cells[11], r->sm_clock_hz);
+	cell(cells[12], r->sm_clock_min_hz);
+	cell(cells[13], r->mem_clock_hz);
+	cell(cells[14], r->gpu_temp_c);
+	cell(cells[15], r->power_limit_w);
+	if (r->has_throttle)
+		(void)snprintf(cells[16], 32, "0x%llx", r->throttle_reasons);
+	else
+		cells[16][0] = '\0';
+	(void)snprintf(cells[17], 32, "%u", r->trials_discarded);
+	return RV_CAPTURE_N_EXTRA;
 }

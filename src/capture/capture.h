@@ -6,6 +6,7 @@
 #define RV_CAPTURE_CAPTURE_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/env.h"
@@ -15,17 +16,22 @@
 struct rv_capture_opts {
 	unsigned warmup;     /* untimed calls first (default 3) */
 	unsigned trials;     /* timed calls, odd (default 11) */
-	double min_window_s; /* energy window; 0: 100 sensor updates and at least 0.1 s */
+	double min_window_s; /* energy window; 0: what the meter's sensor needs */
 	uint64_t seed;       /* input generator seed */
+	int flush_cache;     /* flush the device cache before each trial (--flush-l2) */
 };
 
-#define RV_CAPTURE_OPTS_DEFAULT \
-	{                       \
-		3, 11, 0.0, 1   \
+#define RV_CAPTURE_OPTS_DEFAULT  \
+	{                        \
+		3, 11, 0.0, 1, 0 \
 	}
 
-/* Extra baseline columns a capture writes after notes, in this order. */
-#define RV_CAPTURE_N_EXTRA 11
+/* Extra baseline columns a capture writes after notes, in this order: the
+ * first RV_CAPTURE_N_HOST_EXTRA always, the rest (the device's clocks,
+ * temperature, power limit, throttle reasons and discarded trials) when the
+ * meter reads the device's state. */
+#define RV_CAPTURE_N_HOST_EXTRA 11
+#define RV_CAPTURE_N_EXTRA      18
 extern const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA];
 
 struct rv_capture_result {
@@ -40,7 +46,15 @@ struct rv_capture_result {
 	double cpu_freq_hz; /* NAN when unknown */
 	double busy_share;  /* share of CPU time others used during the idle check */
 	double kernel_s;    /* wall time spent inside the kernel's run() */
-	char notes[512];    /* every missing or doubtful number explained */
+	/* From a meter that reads the device's state (has_device): */
+	int has_device;
+	double sm_clock_hz;                             /* median SM clock after the kept trials */
+	double sm_clock_min_hz;                         /* lowest SM clock seen over the trials */
+	double mem_clock_hz, gpu_temp_c, power_limit_w; /* temperature: the highest */
+	unsigned long long throttle_reasons;            /* every reason seen (OR) */
+	int has_throttle;
+	unsigned trials_discarded; /* run under the SM clock floor, replaced */
+	char notes[768];           /* every missing or doubtful number explained */
 };
 
 /* Measures op on shape s in dtype d with kernel backend k (setup, warm-up,
@@ -53,9 +67,10 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
                    enum rv_op op, const struct rv_shape *s, enum rv_dtype d,
                    const struct rv_capture_opts *o, volatile const sig_atomic_t *stop);
 
-/* Formats the extra columns of r, RV_CAPTURE_N_EXTRA strings of at most
- * 31 characters, into cells. */
-void rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r);
+/* Formats the extra columns of r, strings of at most 31 characters, into
+ * cells; returns how many (RV_CAPTURE_N_HOST_EXTRA, or RV_CAPTURE_N_EXTRA
+ * with the device's state). */
+size_t rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r);
 
 /* Robust statistics of n samples (sorted in place). */
 struct rv_stats {

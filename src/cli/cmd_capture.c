@@ -35,7 +35,8 @@ enum {
 	OPT_SEED,
 	OPT_KERNEL,
 	OPT_METER,
-	OPT_RAILS
+	OPT_RAILS,
+	OPT_FLUSH
 };
 
 static const struct rv_opt capture_opts[] = {
@@ -45,7 +46,7 @@ static const struct rv_opt capture_opts[] = {
 	{ "limit", 0, "N", "only the first N shapes (a smoke test)" },
 	{ "warmup", 0, "N", "untimed calls before the trials (default 3)" },
 	{ "trials", 0, "N", "timed calls, odd (default 11)" },
-	{ "min-window", 0, "S", "energy window in seconds (default: 100 sensor updates, >= 0.1)" },
+	{ "min-window", 0, "S", "energy window in seconds (default: what the meter's sensor needs)" },
 	{ "baseline-dir", 0, "DIR", "where <hw>_<op>.csv goes (default: results/baselines/)" },
 	{ "sweep-dir", 0, "DIR", "sweep folder (default: sweeps/)" },
 	{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
@@ -54,6 +55,7 @@ static const struct rv_opt capture_opts[] = {
 	{ "meter", 0, "NAME", "meter backend (default: the first that works; 'none' for none)" },
 	{ "rails", 0, "NAME,NAME",
 	  "Jetson power rails the ina meter sums (default: the module input)" },
+	{ "flush-l2", 0, NULL, "evict the inputs from the GPU's L2 before each trial" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -338,6 +340,14 @@ int rv_cmd_capture(int argc, char **argv)
 		rv_error_errno(errno, "--rails");
 		goto fail;
 	}
+	o.flush_cache = res.value[OPT_FLUSH] != NULL;
+	if (o.flush_cache && !k->flush) {
+		rv_error_set(RV_ENOTSUP,
+		             "--flush-l2: the %s kernels cannot flush a cache between trials; "
+		             "drop the option",
+		             k->name);
+		goto fail;
+	}
 	if ((err = open_meter(&m, &mname, meter_note, sizeof(meter_note), res.value[OPT_METER],
 	                      p->capture_backend)) < 0)
 		goto fail;
@@ -356,6 +366,7 @@ int rv_cmd_capture(int argc, char **argv)
 		struct rv_baseline_row row;
 		char shape[80], cells[RV_CAPTURE_N_EXTRA][32], lat[32], en[32], left[32];
 		char *extra[RV_CAPTURE_N_EXTRA];
+		size_t n_extra;
 		double elapsed;
 
 		if (!l || l->regime == RV_REGIME_AMBIGUOUS || l->regime == RV_REGIME_UNSUPPORTED)
@@ -386,12 +397,11 @@ int rv_cmd_capture(int argc, char **argv)
 		row.energy_j = r.energy_j;
 		row.trial_count = r.trials;
 		row.notes = r.notes;
-		rv_capture_extra(cells, &r);
-		for (int c = 0; c < RV_CAPTURE_N_EXTRA; c++)
+		n_extra = rv_capture_extra(cells, &r);
+		for (size_t c = 0; c < n_extra; c++)
 			extra[c] = cells[c];
 		row.extra = extra;
-		if ((err = rv_baseline_store(csv_path, &row, rv_capture_extra_cols,
-		                             RV_CAPTURE_N_EXTRA)) < 0) {
+		if ((err = rv_baseline_store(csv_path, &row, rv_capture_extra_cols, n_extra)) < 0) {
 			if (done)
 				rv_error_set(err,
 				             "%s; the %zu rows captured before this one are kept",

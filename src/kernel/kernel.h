@@ -51,6 +51,10 @@ struct rv_kernel_ops {
 	 * iters times and gives the device's own time for them, such as a
 	 * cudaEvent pair around the calls on the kernel's stream. */
 	int (*time_run)(struct rv_kernel *k, uint64_t iters, double *seconds);
+	/* Optional (NULL when the backend cannot): evicts the inputs from the
+	 * device's last-level cache before a trial, outside what is timed, such
+	 * as a write over a buffer twice the L2's size on the kernel's stream. */
+	int (*flush)(struct rv_kernel *k);
 };
 
 size_t rv_kernel_count(void);

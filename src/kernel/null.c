@@ -73,6 +73,13 @@ static void null_teardown(struct rv_kernel *base)
 	free(base);
 }
 
+/* Nothing cached to evict: lets tests drive --flush-l2. */
+static int null_flush(struct rv_kernel *base)
+{
+	(void)base;
+	return 0;
+}
+
 static const char *null_provider(void)
 {
 	return "none";
@@ -89,4 +96,5 @@ const struct rv_kernel_ops rv_kernel_null = {
 	.check = null_check,
 	.teardown = null_teardown,
 	.provider = null_provider,
+	.flush = null_flush,
 };

@@ -32,18 +32,20 @@
 #include "core/strnum.h"
 #include "meter/meter.h"
 
-#define INA_RAILS_ENV  "ROOFVAL_INA_RAILS"
-#define INA_MAX_DEVS   8
-#define INA_MAX_RAILS  32
+#define INA_RAILS_ENV    "ROOFVAL_INA_RAILS"
+#define INA_MAX_DEVS     8
+#define INA_MAX_RAILS    32
 /* INA3221 hwmon channel 7 is the sum of the shunt voltages, not a rail. */
-#define INA3221_SUM_CH 7
+#define INA3221_SUM_CH   7
 /* INA3221 power-on conversion times, bus and shunt (measurement-facts.md
  * 3.3: 1.1 ms each [uncertain]); used only when sysfs has samples but no
  * update_interval. */
-#define INA3221_CONV_S 1.1e-3
+#define INA3221_CONV_S   1.1e-3
 /* Thor's INA238 has no label in sysfs; measurement-facts.md 3.2 names the
  * rail it measures VIN (the carrier-board input). */
-#define INA238_RAIL    "VIN"
+#define INA238_RAIL      "VIN"
+#define INA_MIN_WINDOW_S 0.5
+#define INA_MIN_UPDATES  50
 
 extern const struct rv_meter_ops rv_meter_ina;
 
@@ -630,8 +632,14 @@ static void ina_note(struct rv_meter *m, const struct ina_scan *s,
 		else if (!slow || d->period_s > slow->period_s)
 			slow = d;
 	}
+	/* Windows of at least 0.5 s and 50 updates (issue 7, measurement-facts
+	 * 4.4: an edge costs up to one update of error), opened one update after
+	 * the load starts, as an averaged register lags a step by about that. */
+	m->min_window_s = INA_MIN_WINDOW_S;
+	m->min_updates = INA_MIN_UPDATES;
 	if (slow) {
 		m->update_period_s = slow->period_s;
+		m->settle_s = slow->period_s;
 		ina_append(m->note, sizeof(m->note), "; updates every %.3g ms (%s)%s",
 		           1e3 * slow->period_s, slow->period_how,
 		           unknown ? "; other rails: unknown" : "");

@@ -59,3 +59,35 @@ double rv_meter_delta_j(double before_j, double after_j, double range_j)
 	 * no energy can be inferred. */
 	return (double)NAN;
 }
+
+void rv_throttle_names(char *out, size_t size, unsigned long long r)
+{
+	static const char *const names[] = {
+		"GpuIdle",
+		"ApplicationsClocksSetting",
+		"SwPowerCap",
+		"HwSlowdown",
+		"SyncBoost",
+		"SwThermalSlowdown",
+		"HwThermalSlowdown",
+		"HwPowerBrakeSlowdown",
+		"DisplayClockSetting",
+	};
+	size_t len = 0, n = sizeof(names) / sizeof(names[0]);
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	for (size_t i = 0; i < 64 && len < size; i++) {
+		if (!(r & (1ULL << i)))
+			continue;
+		if (i < n)
+			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "+" : "",
+			                        names[i]);
+		else
+			len += (size_t)snprintf(out + len, size - len, "%sbit%zu", len ? "+" : "",
+			                        i);
+	}
+	if (!out[0])
+		(void)snprintf(out, size, "none");
+}

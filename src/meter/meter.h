@@ -25,8 +25,32 @@ struct rv_meter {
 	char domain[RV_METER_MAX_DOMAINS][48]; /* "package-0", "VDD_IN", "gpu0" */
 	double range_j[RV_METER_MAX_DOMAINS];  /* energy counters wrap at this; 0: never */
 	double update_period_s;                /* how often the sensor updates; 0 when unknown */
+	/* What an energy window needs from this sensor, set at open(); 0 takes
+	 * the capture core's defaults (RAPL's: 0.1 s and 100 updates). */
+	double min_window_s;  /* shortest window */
+	unsigned min_updates; /* fewest sensor updates in a window */
+	/* How long the load must run before the window opens, for a sensor
+	 * whose reading is an average that lags the load (NVML's ~1 s power
+	 * average on recent GPUs, an INA3221 averaging several samples). */
+	double settle_s;
 	char note[256]; /* caveats for the CSV notes ("perf_event: sysfs unreadable") */
 };
+
+/* The state of a device during a measurement, from a meter that can tell
+ * (NVML); NAN where unknown. */
+struct rv_device_state {
+	double sm_clock_hz;                  /* current SM clock */
+	double sm_clock_default_hz;          /* the clock the GPU runs at by default */
+	double mem_clock_hz;                 /* current memory clock */
+	double temp_c;                       /* GPU temperature */
+	double power_limit_w;                /* enforced power limit */
+	unsigned long long throttle_reasons; /* NVML clock event reasons (bits) */
+	int has_throttle;                    /* throttle_reasons was read */
+};
+
+/* NVML's clock event reasons that mean the clock was held down by power or
+ * heat: SwPowerCap, HwSlowdown, SwThermal, HwThermal, HwPowerBrake. */
+#define RV_THROTTLE_POWER_THERMAL 0xECULL
 
 struct rv_meter_ops {
 	const char *name; /* "fake", "rapl", "rapl_perf", ... */
@@ -42,6 +66,10 @@ struct rv_meter_ops {
 	 * unreadable. */
 	int (*read)(struct rv_meter *m, double *t_s, double *values);
 	void (*close)(struct rv_meter *m);
+	/* Optional (NULL when the sensor cannot tell): the device's clocks,
+	 * temperature, power limit and throttle reasons now. Sums over domains
+	 * make no sense here: the first domain's device is described. */
+	int (*state)(struct rv_meter *m, struct rv_device_state *st);
 };
 
 size_t rv_meter_count(void);
@@ -51,5 +79,9 @@ const struct rv_meter_ops *rv_meter_find(const char *name);
 /* Energy between two readings of a counter that wraps at range_j (one wrap
  * at most between readings: the caller reads often enough). */
 double rv_meter_delta_j(double before_j, double after_j, double range_j);
+
+/* Names of the bits set in NVML clock event reasons r ("SwPowerCap+HwSlowdown",
+ * or "none"), into out. */
+void rv_throttle_names(char *out, size_t size, unsigned long long r);
 
 #endif

@@ -12,6 +12,7 @@
  * every GPU, whose energies the capture core then adds up. The library is
  * env->nvml_lib when set, else libnvidia-ml.so.1, then libnvidia-ml.so. */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,9 @@
  * steady load repeats the same reading, so this one is assumed, not measured. */
 #define NVML_POWER_PERIOD_S   0.1
 #define NVML_DEFAULT_PERIOD_S 0.1
+#define NVML_MIN_WINDOW_S     1.0
+#define NVML_MIN_UPDATES      10
+#define NVML_POWER_AVERAGE_S  1.0
 
 /* dlsym() results are copied into function pointers of the same size. */
 _Static_assert(sizeof(void *) == sizeof(rv_nvml_void_fn), "function pointers are not void *");
@@ -54,6 +58,11 @@ struct nvml_lib {
 	rv_nvml_energy_fn energy;             /* NULL when absent */
 	rv_nvml_power_fn power;               /* NULL when absent */
 	rv_nvml_error_string_fn error_string; /* NULL when absent */
+	/* The device state (every one NULL when absent; state() reports NAN) */
+	rv_nvml_clock_fn clock, default_clock, max_clock;
+	rv_nvml_temp_fn temp;
+	rv_nvml_limit_fn limit;
+	rv_nvml_reasons_fn reasons;
 };
 
 struct nvml_meter {
@@ -61,6 +70,7 @@ struct nvml_meter {
 	struct nvml_lib lib;
 	nvmlDevice_t dev[RV_METER_MAX_DOMAINS];
 	char name[RV_METER_MAX_DOMAINS][NVML_DEVICE_NAME_BUFFER_SIZE];
+	double sm_default_hz; /* of the first GPU, read at open(); NAN when unknown */
 };
 
 static double nvml_now_s(void)
@@ -143,6 +153,13 @@ static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_met
 	(void)nvml_sym(&lib->energy, lib->dl, "nvmlDeviceGetTotalEnergyConsumption", NULL);
 	(void)nvml_sym(&lib->power, lib->dl, "nvmlDeviceGetPowerUsage", NULL);
 	(void)nvml_sym(&lib->error_string, lib->dl, "nvmlErrorString", NULL);
+	(void)nvml_sym(&lib->clock, lib->dl, "nvmlDeviceGetClockInfo", NULL);
+	(void)nvml_sym(&lib->default_clock, lib->dl, "nvmlDeviceGetDefaultApplicationsClock", NULL);
+	(void)nvml_sym(&lib->max_clock, lib->dl, "nvmlDeviceGetMaxClockInfo", NULL);
+	(void)nvml_sym(&lib->temp, lib->dl, "nvmlDeviceGetTemperature", NULL);
+	(void)nvml_sym(&lib->limit, lib->dl, "nvmlDeviceGetEnforcedPowerLimit", NULL);
+	(void)nvml_sym(&lib->reasons, lib->dl, "nvmlDeviceGetCurrentClocksEventReasons",
+	               "nvmlDeviceGetCurrentClocksThrottleReasons");
 	if (kind == RV_METER_ENERGY && !lib->energy) {
 		nvml_unload(lib);
 		return rv_error_set(RV_ENOTSUP,
@@ -287,6 +304,45 @@ static int nvml_read(struct rv_meter *m, double *t_s, double *values)
 	return 0;
 }
 
+/* MHz of clock type on dev through fn, in Hz; NAN when fn is absent or fails. */
+static double nvml_clock_hz(rv_nvml_clock_fn fn, nvmlDevice_t dev, int type)
+{
+	unsigned mhz = 0;
+
+	if (!fn || fn(dev, type, &mhz) != NVML_SUCCESS || mhz == 0)
+		return (double)NAN;
+	return 1e6 * (double)mhz;
+}
+
+/* The clock the first GPU runs at by default: its default applications
+ * clock, else its highest clock. */
+static double nvml_default_sm_hz(const struct nvml_meter *nm)
+{
+	double hz = nvml_clock_hz(nm->lib.default_clock, nm->dev[0], NVML_CLOCK_SM);
+
+	return isnan(hz) ? nvml_clock_hz(nm->lib.max_clock, nm->dev[0], NVML_CLOCK_SM) : hz;
+}
+
+static int nvml_state(struct rv_meter *m, struct rv_device_state *st)
+{
+	struct nvml_meter *nm = (struct nvml_meter *)m;
+	const struct nvml_lib *lib = &nm->lib;
+	nvmlDevice_t dev = nm->dev[0];
+	unsigned v = 0;
+
+	st->sm_clock_hz = nvml_clock_hz(lib->clock, dev, NVML_CLOCK_SM);
+	st->mem_clock_hz = nvml_clock_hz(lib->clock, dev, NVML_CLOCK_MEM);
+	st->sm_clock_default_hz = nm->sm_default_hz;
+	st->temp_c = lib->temp && lib->temp(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS
+	                     ? (double)v
+	                     : (double)NAN;
+	st->power_limit_w =
+	        lib->limit && lib->limit(dev, &v) == NVML_SUCCESS ? 1e-3 * (double)v : (double)NAN;
+	st->throttle_reasons = 0;
+	st->has_throttle = lib->reasons && lib->reasons(dev, &st->throttle_reasons) == NVML_SUCCESS;
+	return 0;
+}
+
 static void nvml_close(struct rv_meter *m)
 {
 	struct nvml_meter *nm = (struct nvml_meter *)m;
@@ -395,6 +451,14 @@ static int nvml_open_kind(struct rv_meter **out, const struct rv_env *env, enum 
 		return err;
 	}
 	nvml_describe(what, sizeof(what), nm);
+	nm->sm_default_hz = nvml_default_sm_hz(nm);
+	/* Windows of at least 1 s and 10 sensor updates: with a ~100 ms counter
+	 * the two edges, aligned on updates, stay within a few percent. */
+	nm->base.min_window_s = NVML_MIN_WINDOW_S;
+	nm->base.min_updates = NVML_MIN_UPDATES;
+	/* A power reading that is a ~1 s average needs the load to run that long
+	 * before it reflects it. */
+	nm->base.settle_s = kind == RV_METER_POWER ? NVML_POWER_AVERAGE_S : 0.0;
 	len = strlen(nm->base.note);
 	if (kind == RV_METER_ENERGY) {
 		double period_s;
@@ -448,6 +512,7 @@ const struct rv_meter_ops rv_meter_nvml = {
 	.open = nvml_open,
 	.read = nvml_read,
 	.close = nvml_close,
+	.state = nvml_state,
 };
 
 const struct rv_meter_ops rv_meter_nvml_power = {
@@ -459,4 +524,5 @@ const struct rv_meter_ops rv_meter_nvml_power = {
 	.open = nvml_power_open,
 	.read = nvml_read,
 	.close = nvml_close,
+	.state = nvml_state,
 };

@@ -40,6 +40,20 @@ typedef nvmlReturn_t (*rv_nvml_name_fn)(nvmlDevice_t device, char *name, unsigne
 typedef nvmlReturn_t (*rv_nvml_energy_fn)(nvmlDevice_t device, unsigned long long *energy_mj);
 /* nvmlDeviceGetPowerUsage: milliwatts (a ~1 s average on A100/H100 and later) */
 typedef nvmlReturn_t (*rv_nvml_power_fn)(nvmlDevice_t device, unsigned int *power_mw);
+/* nvmlClockType_t and nvmlTemperatureSensors_t values used */
+#define NVML_CLOCK_SM        1
+#define NVML_CLOCK_MEM       2
+#define NVML_TEMPERATURE_GPU 0
+/* nvmlDeviceGetClockInfo, nvmlDeviceGetDefaultApplicationsClock,
+ * nvmlDeviceGetMaxClockInfo: MHz of a clock type */
+typedef nvmlReturn_t (*rv_nvml_clock_fn)(nvmlDevice_t device, int type, unsigned int *clock_mhz);
+/* nvmlDeviceGetTemperature: degrees C of a sensor */
+typedef nvmlReturn_t (*rv_nvml_temp_fn)(nvmlDevice_t device, int sensor, unsigned int *temp_c);
+/* nvmlDeviceGetEnforcedPowerLimit: milliwatts */
+typedef nvmlReturn_t (*rv_nvml_limit_fn)(nvmlDevice_t device, unsigned int *limit_mw);
+/* nvmlDeviceGetCurrentClocksEventReasons (nvmlDeviceGetCurrentClocksThrottleReasons
+ * before driver 535): a bit mask */
+typedef nvmlReturn_t (*rv_nvml_reasons_fn)(nvmlDevice_t device, unsigned long long *reasons);
 /* nvmlErrorString: a static string */
 typedef const char *(*rv_nvml_error_string_fn)(nvmlReturn_t result);
 

@@ -242,6 +242,16 @@ else
 	echo "FAIL capture wrote $rows rows, or no manifest, statistics columns or meter note"
 fi
 check 0 "" "3 rows, CRLF line ends; extra columns: latency_min_s" -- baseline show "$scratch/cap/i7_12700k_matmul.csv"
+# --flush-l2: the cblas kernels cannot flush (a clear error, nothing written);
+# the null kernel's flush runs before each trial and the notes say so.
+check 1 "--flush-l2: the cblas kernels cannot flush a cache between trials; drop the option" "" -- capture "${cap[@]}" --flush-l2 --limit 1
+check 0 "rows written" "" -- capture "${cap[@]}" --kernel null --meter none --flush-l2 --limit 1
+if grep -q 'cache flushed before each trial' "$scratch/cap/i7_12700k_matmul.csv"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL --flush-l2 left no note"
+fi
 # The cblas kernel refuses fp16 on a CPU, and says so, without failing the capture.
 check 0 "skipped: fp16 is unsupported" "" -- capture "${cap[@]}" --meter none --trials 3 --warmup 1
 # A meter that vanishes in the middle leaves the latency and says why there is no energy.

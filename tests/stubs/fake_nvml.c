@@ -20,6 +20,15 @@
  *                                 0 (as after a driver reload) and counts on
  *   FAKE_NVML_LOST_AFTER=N        after N reads (energy or power) every device
  *                                 call returns NVML_ERROR_GPU_IS_LOST
+ *   FAKE_NVML_LOST_AFTER_MS=T     the same from T ms after nvmlInit on
+ *   FAKE_NVML_SM_MHZ=F            SM clock (default 1980, also the default
+ *                                 applications and the highest clock)
+ *   FAKE_NVML_SM_LOW_EVERY=N      every N-th SM clock read gives
+ *                                 FAKE_NVML_SM_LOW_MHZ (default 900) instead
+ *   FAKE_NVML_REASONS=R           clock event reasons, a decimal bit mask (default 0)
+ * Memory clock 2619 MHz, temperature 45 C and power limit 700 W are fixed.
+ * The old-driver build exports the throttle reasons under their old name
+ * (nvmlDeviceGetCurrentClocksThrottleReasons) and no default clocks.
  * Not thread-safe: the tests read from one thread. */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +52,9 @@ static unsigned long long fake_power_mw, fake_update_ms;
 static unsigned long long fake_backwards_after, fake_lost_after;
 static int fake_has_backwards, fake_has_lost, fake_energy_unsupported;
 static unsigned long long fake_energy_reads, fake_reads, fake_reset_step;
-static int fake_reset;
+static int fake_reset, fake_has_lost_ms;
+static unsigned long long fake_lost_ms, fake_init_ms, fake_sm_mhz, fake_sm_low_mhz;
+static unsigned long long fake_sm_low_every, fake_sm_reads, fake_reasons;
 
 /* The exported API (prototypes for -Wmissing-prototypes). */
 #ifdef FAKE_NVML_NO_ENERGY
@@ -56,8 +67,20 @@ nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count);
 nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device);
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device,
                                                  unsigned long long *energy_mj);
+nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t device, int type,
+                                                   unsigned int *clock_mhz);
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device,
+                                                    unsigned long long *reasons);
+#endif
+#ifdef FAKE_NVML_NO_ENERGY
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device,
+                                                       unsigned long long *reasons);
 #endif
 nvmlReturn_t nvmlShutdown(void);
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int *clock_mhz);
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned int *clock_mhz);
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp_c);
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *limit_mw);
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length);
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power_mw);
 const char *nvmlErrorString(nvmlReturn_t result);
@@ -86,7 +109,6 @@ static unsigned long long fake_power_of(nvmlDevice_t device)
 	return fake_power_mw + 1000ULL * device->index;
 }
 
-#ifndef FAKE_NVML_NO_ENERGY
 static unsigned long long fake_now_ms(void)
 {
 	struct timespec ts;
@@ -95,7 +117,6 @@ static unsigned long long fake_now_ms(void)
 	return (unsigned long long)ts.tv_sec * 1000ULL +
 	       (unsigned long long)ts.tv_nsec / 1000000ULL;
 }
-#endif
 
 static nvmlReturn_t fake_init(void)
 {
@@ -115,7 +136,13 @@ static nvmlReturn_t fake_init(void)
 		fake_backwards_after =
 		        fake_env("FAKE_NVML_BACKWARDS_AFTER", 0, &fake_has_backwards);
 		fake_lost_after = fake_env("FAKE_NVML_LOST_AFTER", 0, &fake_has_lost);
-		fake_energy_reads = fake_reads = 0;
+		fake_lost_ms = fake_env("FAKE_NVML_LOST_AFTER_MS", 0, &fake_has_lost_ms);
+		fake_sm_mhz = fake_env("FAKE_NVML_SM_MHZ", 1980, NULL);
+		fake_sm_low_mhz = fake_env("FAKE_NVML_SM_LOW_MHZ", 900, NULL);
+		fake_sm_low_every = fake_env("FAKE_NVML_SM_LOW_EVERY", 0, NULL);
+		fake_reasons = fake_env("FAKE_NVML_REASONS", 0, NULL);
+		fake_init_ms = fake_now_ms();
+		fake_energy_reads = fake_reads = fake_sm_reads = 0;
 		fake_reset = 0;
 		fake_reset_step = 0;
 	}
@@ -130,7 +157,8 @@ static nvmlReturn_t fake_check(nvmlDevice_t device)
 		return NVML_ERROR_UNINITIALIZED;
 	if (!device || device < fake_dev || device >= fake_dev + fake_devices)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	if (fake_has_lost && fake_reads >= fake_lost_after)
+	if ((fake_has_lost && fake_reads >= fake_lost_after) ||
+	    (fake_has_lost_ms && fake_now_ms() - fake_init_ms >= fake_lost_ms))
 		return NVML_ERROR_GPU_IS_LOST;
 	return NVML_SUCCESS;
 }
@@ -249,6 +277,92 @@ nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power_mw
 	*power_mw = (unsigned)fake_power_of(device);
 	return NVML_SUCCESS;
 }
+
+/* A clock in MHz: SM (scripted to drop), memory, or others at the SM's. */
+static nvmlReturn_t fake_clock(nvmlDevice_t device, int type, unsigned int *mhz, int current)
+{
+	nvmlReturn_t rc = fake_check(device);
+
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (!mhz)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (type == NVML_CLOCK_MEM) {
+		*mhz = 2619;
+		return NVML_SUCCESS;
+	}
+	*mhz = (unsigned)fake_sm_mhz;
+	if (current && type == NVML_CLOCK_SM && fake_sm_low_every &&
+	    ++fake_sm_reads % fake_sm_low_every == 0)
+		*mhz = (unsigned)fake_sm_low_mhz;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int *clock_mhz)
+{
+	return fake_clock(device, type, clock_mhz, 1);
+}
+
+nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned int *clock_mhz)
+{
+	return fake_clock(device, type, clock_mhz, 0);
+}
+
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp_c)
+{
+	nvmlReturn_t rc = fake_check(device);
+
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (!temp_c || sensor != NVML_TEMPERATURE_GPU)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*temp_c = 45;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *limit_mw)
+{
+	nvmlReturn_t rc = fake_check(device);
+
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (!limit_mw)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*limit_mw = 700000;
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t fake_get_reasons(nvmlDevice_t device, unsigned long long *reasons)
+{
+	nvmlReturn_t rc = fake_check(device);
+
+	if (rc != NVML_SUCCESS)
+		return rc;
+	if (!reasons)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*reasons = fake_reasons;
+	return NVML_SUCCESS;
+}
+
+#ifdef FAKE_NVML_NO_ENERGY
+nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device,
+                                                       unsigned long long *reasons)
+{
+	return fake_get_reasons(device, reasons);
+}
+#else
+nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t device, int type,
+                                                   unsigned int *clock_mhz)
+{
+	return fake_clock(device, type, clock_mhz, 0);
+}
+
+nvmlReturn_t nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_t device,
+                                                    unsigned long long *reasons)
+{
+	return fake_get_reasons(device, reasons);
+}
+#endif
 
 /* NVML's own texts for the codes the fake returns. */
 const char *nvmlErrorString(nvmlReturn_t result)

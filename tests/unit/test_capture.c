@@ -198,7 +198,7 @@ static void test_capture__counter_backwards(void **state)
 
 	(void)state;
 	capture(&r, script_meter_open(SCRIPT_BACKWARDS, -1), 0.1);
-	assert_no_energy(&r, "script: the counter ran backwards");
+	assert_no_energy(&r, "script: a counter ran backwards");
 	capture(&r, script_meter_open(SCRIPT_BACKWARDS, 0.2), 0.5);
 	assert_no_energy(&r, "script: a counter ran backwards");
 }

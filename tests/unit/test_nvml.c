@@ -35,6 +35,11 @@ static int reset_env(void **state)
 		"FAKE_NVML_BACKWARDS_AFTER",
 		"FAKE_NVML_LOST_AFTER",
 		"FAKE_NVML_ENERGY_NOT_SUPPORTED",
+		"FAKE_NVML_LOST_AFTER_MS",
+		"FAKE_NVML_SM_MHZ",
+		"FAKE_NVML_SM_LOW_MHZ",
+		"FAKE_NVML_SM_LOW_EVERY",
+		"FAKE_NVML_REASONS",
 		"CUDA_VISIBLE_DEVICES",
 	};
 
@@ -295,7 +300,7 @@ static void test_nvml__missing_library(void **state)
 	assert_null(m);
 }
 
-static void capture_null(struct rv_capture_result *r, struct rv_meter *m)
+static void capture_window(struct rv_capture_result *r, struct rv_meter *m, double window_s)
 {
 	const struct rv_kernel_ops *k = rv_kernel_find("null");
 	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
@@ -303,11 +308,16 @@ static void capture_null(struct rv_capture_result *r, struct rv_meter *m)
 	int rc;
 
 	assert_non_null(k);
-	o.min_window_s = 0.2;
+	o.min_window_s = window_s;
 	rc = rv_capture_one(r, &fake_env, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o,
 	                    NULL);
 	if (rc != 0)
 		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());
+}
+
+static void capture_null(struct rv_capture_result *r, struct rv_meter *m)
+{
+	capture_window(r, m, 0.2);
 }
 
 /* The whole energy path of the capture core on the nvml meter. */
@@ -327,6 +337,119 @@ static void test_nvml__capture(void **state)
 	/* Idle power is the fake's 300 W, to a 20 ms step over the 0.4 s wait. */
 	rv_assert_close(r.idle_w, 300.0, 0.12, 0);
 	assert_contains(r.notes, "nvml: energy counter of gpu0");
+	/* The device's state, per shape: every trial kept at 1980 MHz. */
+	assert_true(r.has_device);
+	rv_assert_close(r.sm_clock_hz, 1980e6, 0, 0);
+	rv_assert_close(r.sm_clock_min_hz, 1980e6, 0, 0);
+	rv_assert_close(r.mem_clock_hz, 2619e6, 0, 0);
+	rv_assert_close(r.gpu_temp_c, 45, 0, 0);
+	rv_assert_close(r.power_limit_w, 700, 0, 0);
+	assert_true(r.has_throttle);
+	assert_int_equal(r.throttle_reasons, 0);
+	assert_int_equal(r.trials_discarded, 0);
+	assert_int_equal(r.trials, 11);
+	assert_null(strstr(r.notes, "discarded"));
+	assert_null(strstr(r.notes, "held down"));
+}
+
+/* The extra columns: 18 with the device's state, the last ones its values. */
+static void test_nvml__capture_columns(void **state)
+{
+	char cells[RV_CAPTURE_N_EXTRA][32];
+	struct rv_capture_result r;
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_REASONS", "4", 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	capture_null(&r, m);
+	m->ops->close(m);
+	assert_int_equal(rv_capture_extra(cells, &r), RV_CAPTURE_N_EXTRA);
+	assert_string_equal(rv_capture_extra_cols[11], "sm_clock_hz");
+	assert_string_equal(cells[11], "1980000000.0");
+	assert_string_equal(cells[13], "2619000000.0");
+	assert_string_equal(cells[14], "45.0");
+	assert_string_equal(cells[15], "700.0");
+	assert_string_equal(cells[16], "0x4");
+	assert_string_equal(cells[17], "0");
+	/* SwPowerCap at the clock it asks for: kept, and said. */
+	assert_contains(r.notes, "clock held down during the trials (SwPowerCap)");
+	assert_contains(r.notes,
+	                "nvml: the energy window ran with the clock held down (SwPowerCap)");
+	r.has_device = 0;
+	assert_int_equal(rv_capture_extra(cells, &r), RV_CAPTURE_N_HOST_EXTRA);
+}
+
+/* Trials whose SM clock fell under 75% of the default are discarded and
+ * replaced: every 4th clock read gives 900 MHz, and a trial is judged by the
+ * reads at both its ends, so each low read costs up to two trials. */
+static void test_nvml__clock_discard(void **state)
+{
+	struct rv_capture_result r;
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_SM_LOW_EVERY", "4", 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	capture_null(&r, m);
+	m->ops->close(m);
+	assert_int_equal(r.trials, 11);
+	if (r.trials_discarded < 3 || r.trials_discarded > 11)
+		fail_msg("%u trials discarded; notes: %s", r.trials_discarded, r.notes);
+	rv_assert_close(r.sm_clock_min_hz, 900e6, 0, 0);
+	rv_assert_close(r.sm_clock_hz, 1980e6, 0, 0);
+	assert_contains(r.notes, "trials discarded: SM clock under 75% of its default 1980 MHz");
+
+	/* Every trial under the floor: all kept (33 tries), and said loudly. */
+	reset_env(NULL);
+	assert_int_equal(setenv("FAKE_NVML_SM_LOW_EVERY", "1", 1), 0);
+	m = open_ok(nvml(), &fake_env);
+	capture_null(&r, m);
+	m->ops->close(m);
+	assert_int_equal(r.trials, 33);
+	assert_int_equal(r.trials_discarded, 0);
+	assert_true(isnan(r.sm_clock_hz));
+	rv_assert_close(r.sm_clock_min_hz, 900e6, 0, 0);
+	assert_contains(r.notes, "every trial ran with the SM clock under 75% of its default");
+	assert_true(isfinite(r.energy_j));
+}
+
+/* An old driver: throttle reasons under their old name, and the default
+ * clock taken from the highest clock. */
+static void test_nvml__state_old_driver(void **state)
+{
+	struct rv_device_state st;
+	struct rv_meter *m;
+
+	(void)state;
+	assert_int_equal(setenv("FAKE_NVML_REASONS", "8", 1), 0);
+	m = open_ok(nvml_power(), &noenergy_env);
+	assert_non_null(m->ops->state);
+	assert_int_equal(m->ops->state(m, &st), 0);
+	rv_assert_close(st.sm_clock_default_hz, 1980e6, 0, 0);
+	assert_true(st.has_throttle);
+	assert_int_equal(st.throttle_reasons, 8);
+	m->ops->close(m);
+}
+
+/* The power meter through the sampler thread: a steady 300 W gives 300 W of
+ * idle power and a net energy of 0; the window opens after the 1 s settle. */
+static void test_nvml__capture_power(void **state)
+{
+	struct rv_capture_result r;
+	struct rv_meter *m;
+
+	(void)state;
+	m = open_ok(nvml_power(), &fake_env);
+	rv_assert_close(m->settle_s, 1.0, 0, 0);
+	capture_window(&r, m, 1.05);
+	m->ops->close(m);
+	if (!(isfinite(r.energy_j) && r.energy_j > 0))
+		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
+	rv_assert_close(r.idle_w, 300.0, 1e-12, 0);
+	if (!(fabs(r.energy_net_j) <= 1e-9 * r.energy_j))
+		fail_msg("net energy %g of %g J", r.energy_net_j, r.energy_j);
+	assert_contains(r.notes, "power samples every 100 ms over 1.");
 }
 
 /* A GPU lost during the capture: no error, NAN energy and a note saying why. */
@@ -354,7 +477,9 @@ static void test_nvml__capture_power_lost(void **state)
 	struct rv_meter *m;
 
 	(void)state;
-	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", AFTER_OPEN, 1), 0);
+	/* Lost 1.8 s after open: after idle power (1 s), in the settling or
+	 * the window (the sampler reads only every 100 ms). */
+	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER_MS", "1800", 1), 0);
 	m = open_ok(nvml_power(), &fake_env);
 	capture_null(&r, m);
 	m->ops->close(m);
@@ -381,6 +506,10 @@ int main(void)
 		cmocka_unit_test_setup(test_nvml__capture, reset_env),
 		cmocka_unit_test_setup(test_nvml__capture_lost, reset_env),
 		cmocka_unit_test_setup(test_nvml__capture_power_lost, reset_env),
+		cmocka_unit_test_setup(test_nvml__capture_columns, reset_env),
+		cmocka_unit_test_setup(test_nvml__clock_discard, reset_env),
+		cmocka_unit_test_setup(test_nvml__state_old_driver, reset_env),
+		cmocka_unit_test_setup(test_nvml__capture_power, reset_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
