@@ -63,38 +63,56 @@ static uint64_t cblas_splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* The generator stream of input i of a setup with seed: distinct for every
+ * (seed, i), so that no two seeds share an input. */
+static uint64_t cblas_stream(uint64_t seed, unsigned i)
+{
+	return seed * 8 + i;
+}
+
 /* Elements drawn from the generator before the pattern repeats. */
 #define CBLAS_FILL_PERIOD ((size_t)1 << 18)
 
 /* Uniform in [0.5, 1.5), every value exact in the dtype (23 or 52 random
  * bits). Positive inputs keep every dot product free of cancellation, so the
  * relative error of a correct result is bounded and check() can be strict.
- * The first CBLAS_FILL_PERIOD elements are drawn; the rest repeat them by
- * copying: BLAS timing does not depend on the values, and drawing gigabytes
- * one by one would dominate a capture's wall time (6.6 s for 3.2 GB here). */
-static void cblas_fill(void *p, size_t count, enum rv_dtype d, uint64_t *state)
+ * Elements from..count-1 of the pattern of stream (a function of the stream
+ * and the dtype only): the first CBLAS_FILL_PERIOD elements are drawn, the
+ * rest repeat them by copying. BLAS timing does not depend on the values,
+ * and drawing gigabytes one by one would dominate a capture's wall time
+ * (6.6 s for 3.2 GB here); a pooled buffer already holding the pattern is
+ * not filled again (from = what it holds). */
+static void cblas_fill(void *p, size_t from, size_t count, enum rv_dtype d, uint64_t stream)
 {
 	size_t size = d == RV_DTYPE_FP32 ? sizeof(float) : sizeof(double);
 	size_t drawn = count < CBLAS_FILL_PERIOD ? count : CBLAS_FILL_PERIOD;
+	uint64_t state = stream;
 	char *bytes = p;
 
-	if (d == RV_DTYPE_FP32) {
-		float *f = p;
+	if (from < drawn) {
+		from = 0;
+		if (d == RV_DTYPE_FP32) {
+			float *f = p;
 
-		for (size_t i = 0; i < drawn; i++)
-			f[i] = (float)(0.5 + (double)(cblas_splitmix64(state) >> 41) * 0x1p-23);
-	} else {
-		double *f = p;
+			for (size_t i = 0; i < drawn; i++)
+				f[i] = (float)(0.5 +
+				               (double)(cblas_splitmix64(&state) >> 41) * 0x1p-23);
+		} else {
+			double *f = p;
 
-		for (size_t i = 0; i < drawn; i++)
-			f[i] = 0.5 + (double)(cblas_splitmix64(state) >> 12) * 0x1p-52;
+			for (size_t i = 0; i < drawn; i++)
+				f[i] = 0.5 + (double)(cblas_splitmix64(&state) >> 12) * 0x1p-52;
+		}
+		from = drawn;
 	}
-	/* Double the filled prefix until the buffer is full. */
-	for (size_t done = drawn; done < count;) {
-		size_t n = done < count - done ? done : count - done;
+	/* Copy the drawn period over the rest, a period-aligned block at a time. */
+	while (from < count) {
+		size_t off = from % drawn, n = drawn - off;
 
-		memcpy(bytes + done * size, bytes, n * size);
-		done += n;
+		if (n > count - from)
+			n = count - from;
+		memcpy(bytes + from * size, bytes + off * size, n * size);
+		from += n;
 	}
 }
 
@@ -107,23 +125,39 @@ static void cblas_fill(void *p, size_t count, enum rv_dtype d, uint64_t *state)
 static struct {
 	void *p;
 	size_t bytes;
+	uint64_t stream;     /* the input pattern it holds ... */
+	enum rv_dtype dtype; /* ... in this dtype ... */
+	size_t filled;       /* ... over this many elements (0: none) */
 } cblas_pool[CBLAS_POOL];
 
-/* A buffer of at least bytes: the smallest pooled one that fits (and is at
- * most 4x too large), else a new one. NULL when out of memory. */
-static void *pool_get(size_t bytes, size_t *got)
+/* A buffer of at least bytes: a pooled one that fits (and is at most 4x too
+ * large), preferring one that holds the pattern of stream in dtype, then the
+ * smallest; else a new one. *filled gets the elements of the pattern it
+ * holds. NULL when out of memory. */
+static void *pool_get(size_t bytes, uint64_t stream, enum rv_dtype d, size_t *got, size_t *filled)
 {
-	int best = -1;
+	int best = -1, best_match = 0;
 	void *p = NULL;
 
-	for (int i = 0; i < CBLAS_POOL; i++)
-		if (cblas_pool[i].p && cblas_pool[i].bytes >= bytes &&
-		    cblas_pool[i].bytes / 4 <= bytes &&
-		    (best < 0 || cblas_pool[i].bytes < cblas_pool[best].bytes))
+	for (int i = 0; i < CBLAS_POOL; i++) {
+		int match;
+
+		if (!cblas_pool[i].p || cblas_pool[i].bytes < bytes ||
+		    cblas_pool[i].bytes / 4 > bytes)
+			continue;
+		match = cblas_pool[i].filled && cblas_pool[i].stream == stream &&
+		        cblas_pool[i].dtype == d;
+		if (best < 0 || match > best_match ||
+		    (match == best_match && cblas_pool[i].bytes < cblas_pool[best].bytes)) {
 			best = i;
+			best_match = match;
+		}
+	}
+	*filled = 0;
 	if (best >= 0) {
 		p = cblas_pool[best].p;
 		*got = cblas_pool[best].bytes;
+		*filled = best_match ? cblas_pool[best].filled : 0;
 		cblas_pool[best].p = NULL;
 		return p;
 	}
@@ -132,7 +166,7 @@ static void *pool_get(size_t bytes, size_t *got)
 }
 
 /* Keeps a buffer for later, dropping the smallest pooled one when full. */
-static void pool_put(void *p, size_t bytes)
+static void pool_put(void *p, size_t bytes, uint64_t stream, enum rv_dtype d, size_t filled)
 {
 	int slot = 0;
 
@@ -149,6 +183,9 @@ static void pool_put(void *p, size_t bytes)
 	free(cblas_pool[slot].p);
 	cblas_pool[slot].p = p;
 	cblas_pool[slot].bytes = bytes;
+	cblas_pool[slot].stream = stream;
+	cblas_pool[slot].dtype = d;
+	cblas_pool[slot].filled = filled;
 }
 
 /* Frees every pooled buffer (before a memory check that failed, and in tests). */
@@ -166,10 +203,10 @@ static void cblas_teardown(struct rv_kernel *base)
 
 	if (!k)
 		return;
-	pool_put(k->a, k->cap[0]);
-	pool_put(k->b, k->cap[1]);
-	pool_put(k->bias, k->cap[2]);
-	pool_put(k->c, k->cap[3]);
+	pool_put(k->a, k->cap[0], cblas_stream(k->seed, 0), k->base.dtype, k->filled[0]);
+	pool_put(k->b, k->cap[1], cblas_stream(k->seed, 1), k->base.dtype, k->filled[1]);
+	pool_put(k->bias, k->cap[2], cblas_stream(k->seed, 2), k->base.dtype, k->filled[2]);
+	pool_put(k->c, k->cap[3], 0, k->base.dtype, 0);
 	free(k);
 }
 
@@ -179,8 +216,7 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 	struct rv_footprint fp;
 	struct rv_cblas_kernel *k;
 	char what[160];
-	size_t elem_B;
-	uint64_t rng = seed;
+	size_t elem_B, have;
 	int err;
 
 	*out = NULL;
@@ -230,6 +266,7 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 	k->base.op = op;
 	k->base.shape = *s;
 	k->base.dtype = d;
+	k->seed = seed;
 	if (op == RV_OP_VECTOR_ADD) {
 		k->m = 1;
 		k->k = 1;
@@ -257,7 +294,8 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 
 			if (!bufs[i].count)
 				continue;
-			*bufs[i].p = pool_get(bytes, &k->cap[i]);
+			*bufs[i].p = pool_get(bytes, cblas_stream(seed, (unsigned)i), d, &k->cap[i],
+			                      &have);
 			rc = *bufs[i].p ? 0 : ENOMEM;
 			if (rc != 0) {
 				char size[32];
@@ -272,8 +310,12 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 			}
 			k->base.allocated_B += (double)bytes;
 			/* The output too: its pages are touched before any timed run,
-			 * and a run that writes nothing cannot pass check(). */
-			cblas_fill(*bufs[i].p, bufs[i].count, d, &rng);
+			 * and a run that writes nothing cannot pass check(); it is the
+			 * only buffer a run writes, so it never counts as filled. */
+			cblas_fill(*bufs[i].p, have < bufs[i].count ? have : bufs[i].count,
+			           bufs[i].count, d, cblas_stream(seed, (unsigned)i));
+			if (i < 3)
+				k->filled[i] = have > bufs[i].count ? have : bufs[i].count;
 		}
 	}
 	*out = &k->base;

@@ -17,8 +17,10 @@ struct rv_cblas_kernel {
 	struct rv_kernel base;
 	size_t m, k, n;
 	void *a, *b, *bias, *c;
-	size_t cap[4]; /* bytes held by a, b, bias and c (pooled buffers may be larger) */
-	int ran;       /* run() has completed once: c holds a result */
+	size_t cap[4];    /* bytes held by a, b, bias and c (pooled buffers may be larger) */
+	size_t filled[4]; /* elements of each holding its input pattern (0 for c) */
+	uint64_t seed;    /* the inputs' generator seed */
+	int ran;          /* run() has completed once: c holds a result */
 };
 
 /* Frees the buffers the cblas kernel keeps between setups. */

@@ -234,6 +234,59 @@ static void test_kernel__cblas_inputs_seeded(void **state)
 	k3->ops->teardown(k3);
 }
 
+/* The first n bytes of input a of a setup, into out. */
+static void input_a(void *out, size_t n, enum rv_op op, const char *shape, enum rv_dtype d,
+                    uint64_t seed)
+{
+	struct rv_kernel *k = cblas_setup(op, shape, d, seed);
+
+	memcpy(out, ((const struct rv_cblas_kernel *)k)->a, n);
+	k->ops->teardown(k);
+}
+
+/* A pooled buffer that already holds an input's pattern is not filled again
+ * (or only its missing part), and holds the same bits as a fresh fill: after
+ * a larger shape, after a smaller one of another seed, and across dtypes. */
+static void test_kernel__cblas_pool_reuse_same_bits(void **state)
+{
+	static const struct {
+		enum rv_op op;
+		const char *before, *shape;
+		enum rv_dtype d_before, d;
+		uint64_t seed_before;
+		size_t bytes;
+	} cases[] = {
+		{ RV_OP_MATMUL, "300x300x300", "200x300x300", RV_DTYPE_FP32, RV_DTYPE_FP32, 7,
+		  200 * 300 * 4 },
+		{ RV_OP_MATMUL, "400x300x300", "200x300x300", RV_DTYPE_FP32, RV_DTYPE_FP64, 7,
+		  200 * 300 * 8 },
+		{ RV_OP_VECTOR_ADD, "350000", "400000", RV_DTYPE_FP32, RV_DTYPE_FP32, 9,
+		  400000 * 4 },
+	};
+	unsigned char *fresh = malloc(400000 * 8), *reused = malloc(400000 * 8);
+
+	(void)state;
+	assert_non_null(fresh);
+	assert_non_null(reused);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rv_kernel_cblas__release();
+		input_a(fresh, cases[i].bytes, cases[i].op, cases[i].shape, cases[i].d, 7);
+		rv_kernel_cblas__release();
+		/* The vector_add case: a 400000 buffer refilled for 350000 of
+		 * seed 7, then asked for 400000 of seed 7 (only the rest filled). */
+		if (cases[i].op == RV_OP_VECTOR_ADD)
+			input_a(reused, 4, cases[i].op, cases[i].shape, cases[i].d,
+			        cases[i].seed_before);
+		input_a(reused, 4, cases[i].op, cases[i].before, cases[i].d_before, 7);
+		input_a(reused, cases[i].bytes, cases[i].op, cases[i].shape, cases[i].d, 7);
+		if (memcmp(fresh, reused, cases[i].bytes) != 0)
+			fail_msg("case %zu: a reused buffer differs from a fresh fill", i);
+	}
+	rv_kernel_cblas__release();
+	free(fresh);
+	free(reused);
+}
+
 static void test_kernel__cblas_check_catches_corruption(void **state)
 {
 	struct rv_kernel *k;
@@ -498,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_kernel__null_runs),
 		cmocka_unit_test(test_kernel__cblas_ops_pass_check),
 		cmocka_unit_test(test_kernel__cblas_inputs_seeded),
+		cmocka_unit_test(test_kernel__cblas_pool_reuse_same_bits),
 		cmocka_unit_test(test_kernel__cblas_check_catches_corruption),
 		cmocka_unit_test(test_kernel__cblas_check_limits),
 		cmocka_unit_test(test_kernel__cblas_unsupported_dtype),
