@@ -42,6 +42,18 @@ static inline void rv_assert_error_(int rc, int code, const char *needle, const 
 	}
 }
 
+/* Asserts that text contains needle. */
+#define rv_assert_contains(text, needle) rv_assert_contains_(text, needle, __FILE__, __LINE__)
+
+static inline void rv_assert_contains_(const char *text, const char *needle, const char *file,
+                                       int line)
+{
+	if (!strstr(text, needle)) {
+		print_error("\"%s\" does not contain \"%s\"\n", text, needle);
+		_fail(file, line);
+	}
+}
+
 /* Path of a fixture under tests/data, in a static buffer. */
 static inline const char *rv_fixture_path(const char *rel)
 {

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "capture/capture.h"
-#include "rv_test.h"
+#include "rv_test_meter.h"
 
 static void unset_fake_env(void)
 {
@@ -24,12 +24,6 @@ static int reset_env(void **state)
 	(void)state;
 	unset_fake_env();
 	return 0;
-}
-
-static void assert_contains(const char *text, const char *needle)
-{
-	if (!strstr(text, needle))
-		fail_msg("\"%s\" does not contain \"%s\"", text, needle);
 }
 
 static double now_s(void)
@@ -144,19 +138,8 @@ static struct rv_meter *fake_open(void)
  * closes m. The capture itself must succeed whatever the meter does. */
 static void capture(struct rv_capture_result *r, struct rv_meter *m, double window_s)
 {
-	const struct rv_kernel_ops *k = rv_kernel_find("null");
-	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
-	struct rv_shape s = { 1, { 4096, 0, 0 } };
-	int rc;
-
-	assert_non_null(k);
-	o.min_window_s = window_s;
-	rc = rv_capture_one(r, &rv_env_host, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o,
-	                    NULL);
+	rv_capture_null(r, &rv_env_host, m, window_s);
 	m->ops->close(m);
-	if (rc != 0)
-		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());
-	assert_true(r->latency_s > 0);
 	assert_int_equal(r->trials, 11);
 }
 
@@ -166,8 +149,8 @@ static void assert_no_energy(const struct rv_capture_result *r, const char *why)
 	assert_true(isnan(r->energy_j));
 	assert_true(isnan(r->energy_net_j));
 	assert_int_equal(r->window_calls, 0);
-	assert_contains(r->notes, why);
-	assert_contains(r->notes, "energy not recorded");
+	rv_assert_contains(r->notes, why);
+	rv_assert_contains(r->notes, "energy not recorded");
 }
 
 /* A 6 J counter at 50 W wraps every 0.12 s: more than twice in a 0.3 s

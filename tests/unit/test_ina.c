@@ -10,7 +10,7 @@
 #include "capture/capture.h"
 #include "kernel/kernel.h"
 #include "meter/meter.h"
-#include "rv_test.h"
+#include "rv_test_meter.h"
 
 #define RAILS_ENV  "ROOFVAL_INA_RAILS"
 #define ORIN_NANO  "sysfs/ina-orin-nano-jp6"
@@ -25,12 +25,6 @@ static int unset_rails(void **state)
 	(void)state;
 	(void)unsetenv(RAILS_ENV);
 	return 0;
-}
-
-static void assert_contains(const char *text, const char *needle)
-{
-	if (!strstr(text, needle))
-		fail_msg("\"%s\" does not contain \"%s\"", text, needle);
 }
 
 /* The last error message ends with tail: nothing was listed after it. */
@@ -65,29 +59,6 @@ static const char *copy_fixture(const char *rel, const char *name)
 	return dir;
 }
 
-static struct rv_meter *open_ok(const struct rv_env *env)
-{
-	struct rv_meter *m = NULL;
-	int rc = ina()->probe(env);
-
-	if (rc != 0)
-		fail_msg("probe failed (%d): %s", rc, rv_error_last());
-	rc = ina()->open(&m, env);
-	if (rc != 0)
-		fail_msg("open failed (%d): %s", rc, rv_error_last());
-	assert_non_null(m);
-	assert_ptr_equal(m->ops, ina());
-	return m;
-}
-
-static void read_ok(struct rv_meter *m, double *t_s, double *w)
-{
-	int rc = m->ops->read(m, t_s, w);
-
-	if (rc != 0)
-		fail_msg("read failed (%d): %s", rc, rv_error_last());
-}
-
 /* Opens the meter on root with ROOFVAL_INA_RAILS = rails (NULL: unset) and
  * checks its domains and their power in W. */
 static struct rv_meter *check_rails(const char *root, const char *rails, const char *const *names,
@@ -101,11 +72,11 @@ static struct rv_meter *check_rails(const char *root, const char *rails, const c
 		assert_int_equal(setenv(RAILS_ENV, rails, 1), 0);
 	else
 		(void)unsetenv(RAILS_ENV);
-	m = open_ok(&env);
+	m = rv_meter_open_ok(ina(), &env);
 	assert_int_equal(m->n_domains, n);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(m->domain[i], names[i]);
-	read_ok(m, &t_s, w);
+	rv_meter_read_ok(m, &t_s, w);
 	assert_true(t_s > 0);
 	for (size_t i = 0; i < n; i++)
 		rv_assert_close(w[i], power_w[i], 1e-12, 0);
@@ -148,13 +119,13 @@ static void test_ina__orin_nano_jp6(void **state)
 	(void)state;
 	m = check_rails(root, NULL, vdd_in, vdd_in_w, 1);
 	rv_assert_close(m->update_period_s, 0.007, 1e-12, 0);
-	assert_contains(m->note, "ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)");
-	assert_contains(m->note, "updates every 7 ms (update_interval 7 ms)");
+	rv_assert_contains(m->note, "ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)");
+	rv_assert_contains(m->note, "updates every 7 ms (update_interval 7 ms)");
 	assert_null(strstr(m->note, "warning"));
 	m->ops->close(m);
 	/* The sub-rails exist and read, when asked for. */
 	m = check_rails(root, "VDD_CPU_GPU_CV, VDD_SOC", subs, subs_w, 2);
-	assert_contains(m->note, "ina: VDD_CPU_GPU_CV+VDD_SOC (" RAILS_ENV ")");
+	rv_assert_contains(m->note, "ina: VDD_CPU_GPU_CV+VDD_SOC (" RAILS_ENV ")");
 	assert_null(strstr(m->note, "warning"));
 	m->ops->close(m);
 	/* The rails found: each once (sys/class/hwmon/hwmon1 links to the same
@@ -179,11 +150,12 @@ static void test_ina__agx_orin_jp5(void **state)
 
 	(void)state;
 	m = check_rails(root, NULL, sum, sum_w, 3);
-	assert_contains(m->note, "ina: VDD_GPU_SOC+VDD_CPU_CV+VIN_SYS_5V0 (AGX Orin sum_of_rails");
+	rv_assert_contains(m->note,
+	                   "ina: VDD_GPU_SOC+VDD_CPU_CV+VIN_SYS_5V0 (AGX Orin sum_of_rails");
 	assert_null(strstr(m->note, "warning"));
 	/* No update_interval: 3 channels x 4 samples x 2.2 ms. */
 	rv_assert_close(m->update_period_s, 0.0264, 1e-12, 0);
-	assert_contains(m->note, "3 channels x samples 4 x 2.2 ms, assumed power-on");
+	rv_assert_contains(m->note, "3 channels x samples 4 x 2.2 ms, assumed power-on");
 	m->ops->close(m);
 	m = check_rails(root, "VDDQ_VDD2_1V8AO", dram, dram_w, 1);
 	m->ops->close(m);
@@ -205,8 +177,8 @@ static void test_ina__xavier_jp4(void **state)
 	(void)state;
 	m = check_rails(root, NULL, vdd_in, vdd_in_w, 1);
 	rv_assert_close(m->update_period_s, 0.0, 0, 0);
-	assert_contains(m->note, "update interval unknown (no update interval in sysfs "
-	                         "(polling_delay_0 is '0 ms'))");
+	rv_assert_contains(m->note, "update interval unknown (no update interval in sysfs "
+	                            "(polling_delay_0 is '0 ms'))");
 	m->ops->close(m);
 	m = check_rails(root, "VDD_CPU_GPU_CV", cpu_gpu, cpu_gpu_w, 1);
 	m->ops->close(m);
@@ -227,8 +199,8 @@ static void test_ina__thor(void **state)
 	(void)state;
 	/* 39.55 W from power1_input, not 19.8 V x 2 A. */
 	m = check_rails(root, NULL, vin, vin_w, 1);
-	assert_contains(m->note, "ina: VIN (AGX Thor: carrier-board input)");
-	assert_contains(m->note, "update interval unknown (no update interval in sysfs)");
+	rv_assert_contains(m->note, "ina: VIN (AGX Thor: carrier-board input)");
+	rv_assert_contains(m->note, "update interval unknown (no update interval in sysfs)");
 	rv_assert_close(m->update_period_s, 0.0, 0, 0);
 	m->ops->close(m);
 	m = check_rails(root, "VDD_GPU", gpu, gpu_w, 1);
@@ -258,19 +230,20 @@ static void test_ina__override_overlap(void **state)
 	(void)snprintf(nano, sizeof(nano), "%s", rv_fixture_path(ORIN_NANO));
 	/* The reference capture's mistake, asked for on purpose: warned. */
 	m = check_rails(nano, "VDD_IN,VDD_SOC", in_soc, in_soc_w, 2);
-	assert_contains(m->note, "ina: VDD_IN+VDD_SOC (" RAILS_ENV "); warning: VDD_IN already "
-	                         "contains VDD_SOC, so that power is counted twice");
+	rv_assert_contains(m->note, "ina: VDD_IN+VDD_SOC (" RAILS_ENV "); warning: VDD_IN already "
+	                            "contains VDD_SOC, so that power is counted twice");
 	m->ops->close(m);
 	m = check_rails(nano, " vdd_soc , vdd_in ", soc_in, soc_in_w, 2);
-	assert_contains(m->note, "warning: VDD_IN already contains VDD_SOC");
+	rv_assert_contains(m->note, "warning: VDD_IN already contains VDD_SOC");
 	m->ops->close(m);
 	m = check_rails(rv_fixture_path(AGX_ORIN), "VIN_SYS_5V0,VDDQ_VDD2_1V8AO", agx, agx_w, 2);
-	assert_contains(m->note, "warning: VIN_SYS_5V0 already contains VDDQ_VDD2_1V8AO");
+	rv_assert_contains(m->note, "warning: VIN_SYS_5V0 already contains VDDQ_VDD2_1V8AO");
 	m->ops->close(m);
 	/* VIN is read with an unknown interval, VDD_GPU every 7 ms. */
 	m = check_rails(rv_fixture_path(THOR), "VIN,VDD_GPU", thor, thor_w, 2);
-	assert_contains(m->note, "warning: VIN already contains VDD_GPU");
-	assert_contains(m->note, "updates every 7 ms (update_interval 7 ms); other rails: unknown");
+	rv_assert_contains(m->note, "warning: VIN already contains VDD_GPU");
+	rv_assert_contains(m->note,
+	                   "updates every 7 ms (update_interval 7 ms); other rails: unknown");
 	rv_assert_close(m->update_period_s, 0.007, 1e-12, 0);
 	m->ops->close(m);
 
@@ -322,8 +295,8 @@ static void test_ina__agx_xavier_default(void **state)
 	make_3221(root, "hwmon0", a);
 	make_3221(root, "hwmon1", b);
 	m = check_rails(root, NULL, six, w, 6);
-	assert_contains(m->note, "(AGX Xavier sum of rails, no input rail)");
-	assert_contains(m->note, "update interval unknown");
+	rv_assert_contains(m->note, "(AGX Xavier sum of rails, no input rail)");
+	rv_assert_contains(m->note, "update interval unknown");
 	m->ops->close(m);
 }
 
@@ -410,8 +383,8 @@ static void test_ina__unreadable_rail(void **state)
 
 	assert_int_equal(chmod(curr1, 0), 0);
 	rv_assert_error(ina()->probe(&env), RV_EPERM, curr1);
-	assert_contains(rv_error_last(), "is not readable by this user; run as root");
-	assert_contains(rv_error_last(), "chmod a+r");
+	rv_assert_contains(rv_error_last(), "is not readable by this user; run as root");
+	rv_assert_contains(rv_error_last(), "chmod a+r");
 	rv_assert_error(ina()->open(&m, &env), RV_EPERM, "run as root");
 	assert_null(m);
 	assert_int_equal(chmod(curr1, 0644), 0);
@@ -432,20 +405,20 @@ static void test_ina__rail_vanishes(void **state)
 	struct rv_meter *m;
 
 	(void)state;
-	m = open_ok(&env);
-	read_ok(m, &t_s, w);
+	m = rv_meter_open_ok(ina(), &env);
+	rv_meter_read_ok(m, &t_s, w);
 	(void)snprintf(path, sizeof(path), "%s/" NANO_HWMON "/curr1_input", root);
 	assert_int_equal(unlink(path), 0);
 	rv_assert_error(m->ops->read(m, &t_s, w), RV_EIO, "ina: rail VDD_IN vanished: ");
-	assert_contains(rv_error_last(), path);
+	rv_assert_contains(rv_error_last(), path);
 	rv_assert_error(m->ops->read(m, &t_s, w), RV_EIO, "VDD_IN");
 	m->ops->close(m);
 
 	/* The same on Thor's single power file. */
 	root = copy_fixture(THOR, "ina-vanish-thor");
 	env.root = root;
-	m = open_ok(&env);
-	read_ok(m, &t_s, w);
+	m = rv_meter_open_ok(ina(), &env);
+	rv_meter_read_ok(m, &t_s, w);
 	(void)snprintf(path, sizeof(path),
 	               "%s/sys/bus/i2c/drivers/ina238/2-0044/hwmon/hwmon4/"
 	               "power1_input",
@@ -465,12 +438,12 @@ static void test_ina__rail_garbage(void **state)
 	struct rv_meter *m;
 
 	(void)state;
-	m = open_ok(&env);
+	m = rv_meter_open_ok(ina(), &env);
 	(void)snprintf(path, sizeof(path),
 	               "%s/sys/bus/i2c/devices/7-0040/iio:device0/in_power0_input", root);
 	rv_spit(path, "n/a\n");
 	rv_assert_error(m->ops->read(m, &t_s, w), RV_EIO, "ina: rail VDD_IN: ");
-	assert_contains(rv_error_last(), "holds 'n/a', not an integer");
+	rv_assert_contains(rv_error_last(), "holds 'n/a', not an integer");
 	m->ops->close(m);
 }
 
@@ -504,20 +477,6 @@ static int vanish_read(struct rv_meter *m, double *t_s, double *values)
 	return vanish_inner->read(m, t_s, values);
 }
 
-static void capture_null(struct rv_capture_result *r, const struct rv_env *env, struct rv_meter *m)
-{
-	const struct rv_kernel_ops *k = rv_kernel_find("null");
-	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
-	struct rv_shape s = { 1, { 4096, 0, 0 } };
-	int rc;
-
-	assert_non_null(k);
-	o.min_window_s = 0.2;
-	rc = rv_capture_one(r, env, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o, NULL);
-	if (rc != 0)
-		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());
-}
-
 /* Through the capture core: power integrated over the window, and a rail that
  * vanishes in the middle of the window leaves no energy and a note. */
 static void test_ina__capture(void **state)
@@ -529,8 +488,8 @@ static void test_ina__capture(void **state)
 	struct rv_meter *m;
 
 	(void)state;
-	m = open_ok(&env);
-	capture_null(&r, &env, m);
+	m = rv_meter_open_ok(ina(), &env);
+	rv_capture_null(&r, &env, m, 0.2);
 	if (!(isfinite(r.energy_j) && r.energy_j > 0))
 		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
 	/* A steady 8 W, sampled by the thread every 7 ms: idle power is 8 W, the
@@ -540,8 +499,8 @@ static void test_ina__capture(void **state)
 	if (!(fabs(r.energy_net_j) <= 1e-9 * r.energy_j))
 		fail_msg("net energy %g of %g J", r.energy_net_j, r.energy_j);
 	assert_true(r.window_s >= 0.2);
-	assert_contains(r.notes, "ina: VDD_IN (");
-	assert_contains(r.notes, "power samples every 7 ms");
+	rv_assert_contains(r.notes, "ina: VDD_IN (");
+	rv_assert_contains(r.notes, "power samples every 7 ms");
 
 	ops = *m->ops;
 	vanish_inner = m->ops;
@@ -550,14 +509,14 @@ static void test_ina__capture(void **state)
 	vanish_started = 0;
 	vanished = 0;
 	(void)snprintf(vanish_path, sizeof(vanish_path), "%s/" NANO_HWMON "/curr1_input", root);
-	capture_null(&r, &env, m);
+	rv_capture_null(&r, &env, m, 0.2);
 	assert_true(vanished);
 	rv_assert_close(r.idle_w, 8.0, 1e-12, 0); /* idle power was measured */
 	assert_true(isnan(r.energy_j));
 	assert_true(isnan(r.energy_net_j));
 	assert_int_equal(r.window_calls, 0);
-	assert_contains(r.notes, "ina: rail VDD_IN vanished: ");
-	assert_contains(r.notes, "energy not recorded");
+	rv_assert_contains(r.notes, "ina: rail VDD_IN vanished: ");
+	rv_assert_contains(r.notes, "energy not recorded");
 	m->ops = vanish_inner;
 	m->ops->close(m);
 }

@@ -7,7 +7,7 @@
 
 #include "meter/meter.h"
 #include "meter/rapl_perf_internal.h"
-#include "rv_test.h"
+#include "rv_test_meter.h"
 
 #define RAPL_RANGE_UJ 262143328850.0
 #define FAKE_RANGE_J  4294.967296
@@ -31,26 +31,6 @@ static void sleep_s(double s)
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
 
 	(void)nanosleep(&ts, NULL);
-}
-
-static struct rv_meter *open_ok(const struct rv_meter_ops *ops, const struct rv_env *env)
-{
-	struct rv_meter *m = NULL;
-	int rc = ops->open(&m, env);
-
-	if (rc != 0)
-		fail_msg("%s open failed (%d): %s", ops->name, rc, rv_error_last());
-	assert_non_null(m);
-	assert_ptr_equal(m->ops, ops);
-	return m;
-}
-
-static void read_ok(struct rv_meter *m, double *t_s, double *values)
-{
-	int rc = m->ops->read(m, t_s, values);
-
-	if (rc != 0)
-		fail_msg("%s read failed (%d): %s", m->ops->name, rc, rv_error_last());
 }
 
 static void test_meter__registry(void **state)
@@ -116,15 +96,15 @@ static void check_fake_rate(double power_w)
 	double t0_s, t1_s, e0_j, e1_j, d_j;
 
 	assert_int_equal(ops->probe(&rv_env_host), 0);
-	m = open_ok(ops, &rv_env_host);
+	m = rv_meter_open_ok(ops, &rv_env_host);
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "fake-package");
 	rv_assert_close(m->range_j[0], FAKE_RANGE_J, 0, 0);
 	rv_assert_close(m->update_period_s, 0.001, 0, 0);
-	read_ok(m, &t0_s, &e0_j);
+	rv_meter_read_ok(m, &t0_s, &e0_j);
 	/* It starts 0.5 J below the top, so 30 ms at >= 50 W wraps it. */
 	sleep_s(0.03);
-	read_ok(m, &t1_s, &e1_j);
+	rv_meter_read_ok(m, &t1_s, &e1_j);
 	assert_true(t1_s - t0_s >= 0.03);
 	assert_true(e0_j >= 0.0 && e0_j < FAKE_RANGE_J && e1_j >= 0.0 && e1_j < FAKE_RANGE_J);
 	assert_true(e1_j < e0_j); /* wrapped */
@@ -153,9 +133,9 @@ static void test_meter__fake_scripted_failures(void **state)
 	unset_fake_env();
 	/* Two reads work, then the domain vanishes for good. */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FAIL_AFTER", "2", 1), 0);
-	m = open_ok(ops, &rv_env_host);
-	read_ok(m, &t_s, &e0_j);
-	read_ok(m, &t_s, &e1_j);
+	m = rv_meter_open_ok(ops, &rv_env_host);
+	rv_meter_read_ok(m, &t_s, &e0_j);
+	rv_meter_read_ok(m, &t_s, &e1_j);
 	rv_assert_error(m->ops->read(m, &t_s, &e2_j), RV_EIO,
 	                "fake meter: domain fake-package vanished");
 	rv_assert_error(m->ops->read(m, &t_s, &e2_j), RV_EIO, "vanished");
@@ -165,10 +145,10 @@ static void test_meter__fake_scripted_failures(void **state)
 	/* After the first read the counter drops 1 J; with no range it reads as
 	 * running backwards. */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_BACKWARDS", "1", 1), 0);
-	m = open_ok(ops, &rv_env_host);
+	m = rv_meter_open_ok(ops, &rv_env_host);
 	rv_assert_close(m->range_j[0], 0.0, 0, 0);
-	read_ok(m, &t_s, &e0_j);
-	read_ok(m, &t_s, &e1_j);
+	rv_meter_read_ok(m, &t_s, &e0_j);
+	rv_meter_read_ok(m, &t_s, &e1_j);
 	assert_true(e1_j < e0_j);
 	assert_true(isnan(rv_meter_delta_j(e0_j, e1_j, m->range_j[0])));
 	m->ops->close(m);
@@ -196,14 +176,14 @@ static void test_meter__rapl_basic(void **state)
 	(void)state;
 	if (ops->probe(&env) != 0)
 		fail_msg("probe: %s", rv_error_last());
-	m = open_ok(ops, &env);
+	m = rv_meter_open_ok(ops, &env);
 	/* core and dram are subzones: not package domains. */
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "package-0");
 	rv_assert_close(m->range_j[0], RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
 	rv_assert_close(m->update_period_s, 0.001, 0, 0);
 	assert_string_equal(m->note, "");
-	read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_j);
 	assert_true(t_s > 0.0);
 	rv_assert_close(e_j[0], 123.456789, 1e-15, 0);
 	m->ops->close(m);
@@ -218,12 +198,12 @@ static void test_meter__rapl_two_packages(void **state)
 
 	(void)state;
 	assert_int_equal(ops->probe(&env), 0);
-	m = open_ok(ops, &env);
+	m = rv_meter_open_ok(ops, &env);
 	/* intel-rapl:10 links to the same zone as intel-rapl:1: counted once. */
 	assert_int_equal(m->n_domains, 2);
 	assert_string_equal(m->domain[0], "package-0");
 	assert_string_equal(m->domain[1], "package-1");
-	read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_j);
 	rv_assert_close(e_j[0], 1.0, 1e-15, 0);
 	rv_assert_close(e_j[1], 2.5, 1e-15, 0);
 	rv_assert_close(m->range_j[1], RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
@@ -242,10 +222,10 @@ static void test_meter__rapl_psys(void **state)
 	(void)state;
 	/* psys contains the package, and intel-rapl-mmio:0 duplicates it:
 	 * neither is added. */
-	m = open_ok(ops, &env);
+	m = rv_meter_open_ok(ops, &env);
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "package-0");
-	read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_j);
 	rv_assert_close(e_j[0], 7.0, 1e-15, 0);
 	rv_assert_close(m->range_j[0], 65532.610987, 1e-15, 0);
 	m->ops->close(m);
@@ -255,11 +235,11 @@ static void test_meter__rapl_psys(void **state)
 	(void)snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys/class/powercap/intel-rapl:0'", dir);
 	assert_int_equal(system(cmd), 0);
 	env.root = dir;
-	m = open_ok(ops, &env);
+	m = rv_meter_open_ok(ops, &env);
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "psys");
 	assert_non_null(strstr(m->note, "psys"));
-	read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_j);
 	rv_assert_close(e_j[0], 20.0, 1e-15, 0);
 	m->ops->close(m);
 }
@@ -282,26 +262,26 @@ static void test_meter__rapl_wrap(void **state)
 	double t_s, a_j, b_j, c_j, range_j, sum_j;
 
 	(void)state;
-	m = open_ok(ops, &env);
+	m = rv_meter_open_ok(ops, &env);
 	range_j = m->range_j[0];
 	rv_assert_close(range_j, RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
 
 	/* One wrap between two reads: 1 J to the top, then 0.5 J. */
-	read_ok(m, &t_s, &a_j);
+	rv_meter_read_ok(m, &t_s, &a_j);
 	rv_assert_close(a_j, range_j - 1.0, 1e-15, 0);
 	set_energy_uj(dir, 500000.0);
-	read_ok(m, &t_s, &b_j);
+	rv_meter_read_ok(m, &t_s, &b_j);
 	rv_assert_close(b_j, 0.5, 1e-15, 0);
 	rv_assert_close(rv_meter_delta_j(a_j, b_j, range_j), 1.5, 1e-9, 0);
 
 	/* Two wraps in one window, seen by three reads: summing the steps gets
 	 * range + 2 J, where the two ends alone would give 2 J. */
 	set_energy_uj(dir, RAPL_RANGE_UJ - 1e6);
-	read_ok(m, &t_s, &a_j);
+	rv_meter_read_ok(m, &t_s, &a_j);
 	set_energy_uj(dir, RAPL_RANGE_UJ / 2.0);
-	read_ok(m, &t_s, &b_j);
+	rv_meter_read_ok(m, &t_s, &b_j);
 	set_energy_uj(dir, 1e6);
-	read_ok(m, &t_s, &c_j);
+	rv_meter_read_ok(m, &t_s, &c_j);
 	sum_j = rv_meter_delta_j(a_j, b_j, range_j) + rv_meter_delta_j(b_j, c_j, range_j);
 	rv_assert_close(sum_j, range_j + 2.0, 1e-12, 0);
 	rv_assert_close(rv_meter_delta_j(a_j, c_j, range_j), 2.0, 1e-9, 0);
@@ -392,9 +372,9 @@ static void check_host(const char *name)
 		return;
 	}
 	assert_int_equal(rc, 0);
-	m = open_ok(ops, &rv_env_host);
+	m = rv_meter_open_ok(ops, &rv_env_host);
 	assert_true(m->n_domains >= 1);
-	read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_j);
 	print_message("[ INFO     ] %s: %s = %.6f J\n", name, m->domain[0], e_j[0]);
 	m->ops->close(m);
 }
@@ -470,7 +450,9 @@ static void test_meter__rapl_perf_counts(void **state)
 	rv_rapl_perf__inject_open(fake_perf_open);
 	assert_int_equal(ops->probe(&env), 0);
 	fake_perf_reset(); /* probe opened and closed its counters */
-	m = open_ok(ops, &env);
+	m = NULL;
+	if (ops->open(&m, &env) != 0)
+		fail_msg("rapl_perf open failed: %s", rv_error_last());
 	assert_int_equal(m->n_domains, 2);
 	assert_string_equal(m->domain[0], "package-0");
 	assert_string_equal(m->domain[1], "package-1");
@@ -482,7 +464,7 @@ static void test_meter__rapl_perf_counts(void **state)
 	/* 2^32 counts of 2^-32 J. */
 	fake_perf_count(0, UINT64_C(1) << 32);
 	fake_perf_count(1, UINT64_C(3) << 32);
-	read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_j);
 	rv_assert_close(e_j[0], 1.0, 0, 0);
 	rv_assert_close(e_j[1], 3.0, 0, 0);
 	/* A counter that cannot be read is an I/O error. */

@@ -8,7 +8,7 @@
 #include "capture/capture.h"
 #include "kernel/kernel.h"
 #include "meter/meter.h"
-#include "rv_test.h"
+#include "rv_test_meter.h"
 
 /* open() reads the counter at most 10000 times (plus one check per GPU)
  * while it measures the update period; scripted events come after. */
@@ -65,34 +65,6 @@ static const struct rv_meter_ops *nvml_power(void)
 	return ops;
 }
 
-static struct rv_meter *open_ok(const struct rv_meter_ops *ops, const struct rv_env *env)
-{
-	struct rv_meter *m = NULL;
-	int rc = ops->probe(env);
-
-	if (rc == 0)
-		rc = ops->open(&m, env);
-	if (rc != 0)
-		fail_msg("%s failed (%d): %s", ops->name, rc, rv_error_last());
-	assert_non_null(m);
-	assert_ptr_equal(m->ops, ops);
-	return m;
-}
-
-static void read_ok(struct rv_meter *m, double *t_s, double *values)
-{
-	int rc = m->ops->read(m, t_s, values);
-
-	if (rc != 0)
-		fail_msg("%s read failed (%d): %s", m->ops->name, rc, rv_error_last());
-}
-
-static void assert_contains(const char *text, const char *needle)
-{
-	if (!strstr(text, needle))
-		fail_msg("\"%s\" does not contain \"%s\"", text, needle);
-}
-
 static void test_nvml__registry(void **state)
 {
 	(void)state;
@@ -107,18 +79,18 @@ static void test_nvml__registry(void **state)
 static void test_nvml__energy(void **state)
 {
 	double t0, t1, v0[RV_METER_MAX_DOMAINS], v1[RV_METER_MAX_DOMAINS];
-	struct rv_meter *m = open_ok(nvml(), &fake_env);
+	struct rv_meter *m = rv_meter_open_ok(nvml(), &fake_env);
 
 	(void)state;
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "gpu0");
 	rv_assert_close(m->range_j[0], 0.0, 0, 0);
 	rv_assert_close(m->update_period_s, 0.020, 0.25, 0);
-	assert_contains(m->note, "gpu0 (Fake NVML GPU 0)");
-	assert_contains(m->note, "updates every");
-	read_ok(m, &t0, v0);
+	rv_assert_contains(m->note, "gpu0 (Fake NVML GPU 0)");
+	rv_assert_contains(m->note, "updates every");
+	rv_meter_read_ok(m, &t0, v0);
 	sleep_s(0.5);
-	read_ok(m, &t1, v1);
+	rv_meter_read_ok(m, &t1, v1);
 	/* 1e9 mJ at the start, in J. */
 	assert_true(v0[0] >= 1e6);
 	assert_true(v1[0] > v0[0]);
@@ -136,30 +108,30 @@ static void test_nvml__devices(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_DEVICES", "3", 1), 0);
-	m = open_ok(nvml_power(), &fake_env);
+	m = rv_meter_open_ok(nvml_power(), &fake_env);
 	assert_int_equal(m->n_domains, 3);
 	assert_string_equal(m->domain[0], "gpu0");
 	assert_string_equal(m->domain[2], "gpu2");
-	assert_contains(m->note, "gpu0-gpu2");
-	read_ok(m, &t0, v0);
+	rv_assert_contains(m->note, "gpu0-gpu2");
+	rv_meter_read_ok(m, &t0, v0);
 	rv_assert_close(v0[0], 300.0, 0, 0);
 	rv_assert_close(v0[2], 302.0, 0, 0);
 	m->ops->close(m);
 
 	assert_int_equal(setenv("CUDA_VISIBLE_DEVICES", "1", 1), 0);
-	m = open_ok(nvml(), &fake_env);
+	m = rv_meter_open_ok(nvml(), &fake_env);
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "gpu1");
-	assert_contains(m->note, "gpu1 (Fake NVML GPU 1)");
-	read_ok(m, &t0, v0);
+	rv_assert_contains(m->note, "gpu1 (Fake NVML GPU 1)");
+	rv_meter_read_ok(m, &t0, v0);
 	sleep_s(0.5);
-	read_ok(m, &t1, v1);
+	rv_meter_read_ok(m, &t1, v1);
 	rv_assert_close((v1[0] - v0[0]) / (t1 - t0), 301.0, 0.12, 0);
 	m->ops->close(m);
 
 	/* A list or a UUID selects every GPU. */
 	assert_int_equal(setenv("CUDA_VISIBLE_DEVICES", "0,2", 1), 0);
-	m = open_ok(nvml_power(), &fake_env);
+	m = rv_meter_open_ok(nvml_power(), &fake_env);
 	assert_int_equal(m->n_domains, 3);
 	m->ops->close(m);
 
@@ -193,19 +165,19 @@ static void test_nvml__no_energy_symbol(void **state)
 	rv_assert_error(nvml()->open(&m, &noenergy_env), RV_ENOTSUP, "use nvml_power");
 	assert_null(m);
 
-	m = open_ok(nvml_power(), &noenergy_env);
+	m = rv_meter_open_ok(nvml_power(), &noenergy_env);
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "gpu0");
 	assert_true(m->update_period_s > 0);
-	assert_contains(m->note, "moving average");
-	assert_contains(m->note, "Fake NVML GPU 0");
-	read_ok(m, &t, v);
+	rv_assert_contains(m->note, "moving average");
+	rv_assert_contains(m->note, "Fake NVML GPU 0");
+	rv_meter_read_ok(m, &t, v);
 	rv_assert_close(v[0], 300.0, 0, 0);
 	m->ops->close(m);
 
 	assert_int_equal(setenv("FAKE_NVML_POWER_MW", "123456", 1), 0);
-	m = open_ok(nvml_power(), &noenergy_env);
-	read_ok(m, &t, v);
+	m = rv_meter_open_ok(nvml_power(), &noenergy_env);
+	rv_meter_read_ok(m, &t, v);
 	rv_assert_close(v[0], 123.456, 1e-12, 0);
 	m->ops->close(m);
 }
@@ -218,7 +190,7 @@ static void test_nvml__energy_not_supported(void **state)
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_ENERGY_NOT_SUPPORTED", "1", 1), 0);
 	rv_assert_error(nvml()->probe(&fake_env), RV_ENOTSUP, "use nvml_power");
-	m = open_ok(nvml_power(), &fake_env);
+	m = rv_meter_open_ok(nvml_power(), &fake_env);
 	m->ops->close(m);
 }
 
@@ -232,10 +204,10 @@ static void test_nvml__backwards(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_BACKWARDS_AFTER", AFTER_OPEN, 1), 0);
-	m = open_ok(nvml(), &fake_env);
-	read_ok(m, &t, prev);
+	m = rv_meter_open_ok(nvml(), &fake_env);
+	rv_meter_read_ok(m, &t, prev);
 	for (int i = 0; i < 1000000 && !seen; i++) {
-		read_ok(m, &t, v);
+		rv_meter_read_ok(m, &t, v);
 		if (v[0] < prev[0]) {
 			seen = 1;
 			assert_true(prev[0] >= 1e6);
@@ -271,7 +243,7 @@ static void test_nvml__lost(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", AFTER_OPEN, 1), 0);
-	m = open_ok(nvml(), &fake_env);
+	m = rv_meter_open_ok(nvml(), &fake_env);
 	for (int i = 0; i < 1000000 && rc == 0; i++)
 		rc = m->ops->read(m, &t, v);
 	rv_assert_error(rc, RV_EIO, "gpu0 (Fake NVML GPU 0) failed: GPU is lost");
@@ -279,9 +251,9 @@ static void test_nvml__lost(void **state)
 
 	/* The power meter's open reads once: reads 2 and 3 work, the next fails. */
 	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", "3", 1), 0);
-	m = open_ok(nvml_power(), &fake_env);
-	read_ok(m, &t, v);
-	read_ok(m, &t, v);
+	m = rv_meter_open_ok(nvml_power(), &fake_env);
+	rv_meter_read_ok(m, &t, v);
+	rv_meter_read_ok(m, &t, v);
 	rv_assert_error(m->ops->read(m, &t, v), RV_EIO, "reading the power of gpu0");
 	m->ops->close(m);
 }
@@ -294,30 +266,10 @@ static void test_nvml__missing_library(void **state)
 	(void)state;
 	rv_assert_error(nvml()->probe(&env), RV_ENOENT,
 	                "no NVML: cannot load /nonexistent/libnvidia-ml.so.1 (");
-	assert_contains(rv_error_last(), "install the NVIDIA driver");
+	rv_assert_contains(rv_error_last(), "install the NVIDIA driver");
 	rv_assert_error(nvml_power()->probe(&env), RV_ENOENT, "/nonexistent/libnvidia-ml.so.1");
 	rv_assert_error(nvml()->open(&m, &env), RV_ENOENT, "/nonexistent/libnvidia-ml.so.1");
 	assert_null(m);
-}
-
-static void capture_window(struct rv_capture_result *r, struct rv_meter *m, double window_s)
-{
-	const struct rv_kernel_ops *k = rv_kernel_find("null");
-	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
-	struct rv_shape s = { 1, { 4096, 0, 0 } };
-	int rc;
-
-	assert_non_null(k);
-	o.min_window_s = window_s;
-	rc = rv_capture_one(r, &fake_env, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o,
-	                    NULL);
-	if (rc != 0)
-		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());
-}
-
-static void capture_null(struct rv_capture_result *r, struct rv_meter *m)
-{
-	capture_window(r, m, 0.2);
 }
 
 /* The whole energy path of the capture core on the nvml meter. */
@@ -327,8 +279,8 @@ static void test_nvml__capture(void **state)
 	struct rv_meter *m;
 
 	(void)state;
-	m = open_ok(nvml(), &fake_env);
-	capture_null(&r, m);
+	m = rv_meter_open_ok(nvml(), &fake_env);
+	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
 	if (!(isfinite(r.energy_j) && r.energy_j > 0))
 		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
@@ -336,7 +288,7 @@ static void test_nvml__capture(void **state)
 	assert_true(r.window_calls > 0);
 	/* Idle power is the fake's 300 W, to a 20 ms step over the 0.4 s wait. */
 	rv_assert_close(r.idle_w, 300.0, 0.12, 0);
-	assert_contains(r.notes, "nvml: energy counter of gpu0");
+	rv_assert_contains(r.notes, "nvml: energy counter of gpu0");
 	/* The device's state, per shape: every trial kept at 1980 MHz. */
 	assert_true(r.has_device);
 	rv_assert_close(r.sm_clock_hz, 1980e6, 0, 0);
@@ -361,8 +313,8 @@ static void test_nvml__capture_columns(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_REASONS", "4", 1), 0);
-	m = open_ok(nvml(), &fake_env);
-	capture_null(&r, m);
+	m = rv_meter_open_ok(nvml(), &fake_env);
+	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
 	assert_int_equal(rv_capture_extra(cells, &r), RV_CAPTURE_N_EXTRA);
 	assert_string_equal(rv_capture_extra_cols[11], "sm_clock_hz");
@@ -373,9 +325,9 @@ static void test_nvml__capture_columns(void **state)
 	assert_string_equal(cells[16], "0x4");
 	assert_string_equal(cells[17], "0");
 	/* SwPowerCap at the clock it asks for: kept, and said. */
-	assert_contains(r.notes, "clock held down during the trials (SwPowerCap)");
-	assert_contains(r.notes,
-	                "nvml: the energy window ran with the clock held down (SwPowerCap)");
+	rv_assert_contains(r.notes, "clock held down during the trials (SwPowerCap)");
+	rv_assert_contains(r.notes,
+	                   "nvml: the energy window ran with the clock held down (SwPowerCap)");
 	r.has_device = 0;
 	assert_int_equal(rv_capture_extra(cells, &r), RV_CAPTURE_N_HOST_EXTRA);
 }
@@ -390,27 +342,27 @@ static void test_nvml__clock_discard(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_SM_LOW_EVERY", "4", 1), 0);
-	m = open_ok(nvml(), &fake_env);
-	capture_null(&r, m);
+	m = rv_meter_open_ok(nvml(), &fake_env);
+	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
 	assert_int_equal(r.trials, 11);
 	if (r.trials_discarded < 3 || r.trials_discarded > 11)
 		fail_msg("%u trials discarded; notes: %s", r.trials_discarded, r.notes);
 	rv_assert_close(r.sm_clock_min_hz, 900e6, 0, 0);
 	rv_assert_close(r.sm_clock_hz, 1980e6, 0, 0);
-	assert_contains(r.notes, "trials discarded: SM clock under 75% of its default 1980 MHz");
+	rv_assert_contains(r.notes, "trials discarded: SM clock under 75% of its default 1980 MHz");
 
 	/* Every trial under the floor: all kept (33 tries), and said loudly. */
 	reset_env(NULL);
 	assert_int_equal(setenv("FAKE_NVML_SM_LOW_EVERY", "1", 1), 0);
-	m = open_ok(nvml(), &fake_env);
-	capture_null(&r, m);
+	m = rv_meter_open_ok(nvml(), &fake_env);
+	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
 	assert_int_equal(r.trials, 33);
 	assert_int_equal(r.trials_discarded, 0);
 	assert_true(isnan(r.sm_clock_hz));
 	rv_assert_close(r.sm_clock_min_hz, 900e6, 0, 0);
-	assert_contains(r.notes, "every trial ran with the SM clock under 75% of its default");
+	rv_assert_contains(r.notes, "every trial ran with the SM clock under 75% of its default");
 	assert_true(isfinite(r.energy_j));
 }
 
@@ -423,7 +375,7 @@ static void test_nvml__state_old_driver(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_REASONS", "8", 1), 0);
-	m = open_ok(nvml_power(), &noenergy_env);
+	m = rv_meter_open_ok(nvml_power(), &noenergy_env);
 	assert_non_null(m->ops->state);
 	assert_int_equal(m->ops->state(m, &st), 0);
 	rv_assert_close(st.sm_clock_default_hz, 1980e6, 0, 0);
@@ -440,16 +392,16 @@ static void test_nvml__capture_power(void **state)
 	struct rv_meter *m;
 
 	(void)state;
-	m = open_ok(nvml_power(), &fake_env);
+	m = rv_meter_open_ok(nvml_power(), &fake_env);
 	rv_assert_close(m->settle_s, 1.0, 0, 0);
-	capture_window(&r, m, 1.05);
+	rv_capture_null(&r, &fake_env, m, 1.05);
 	m->ops->close(m);
 	if (!(isfinite(r.energy_j) && r.energy_j > 0))
 		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
 	rv_assert_close(r.idle_w, 300.0, 1e-12, 0);
 	if (!(fabs(r.energy_net_j) <= 1e-9 * r.energy_j))
 		fail_msg("net energy %g of %g J", r.energy_net_j, r.energy_j);
-	assert_contains(r.notes, "power samples every 100 ms over 1.");
+	rv_assert_contains(r.notes, "power samples every 100 ms over 1.");
 }
 
 /* A GPU lost during the capture: no error, NAN energy and a note saying why. */
@@ -460,13 +412,13 @@ static void test_nvml__capture_lost(void **state)
 
 	(void)state;
 	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER", AFTER_OPEN, 1), 0);
-	m = open_ok(nvml(), &fake_env);
-	capture_null(&r, m);
+	m = rv_meter_open_ok(nvml(), &fake_env);
+	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
 	assert_true(isnan(r.energy_j));
 	assert_true(isnan(r.energy_net_j));
-	assert_contains(r.notes, "gpu0 (Fake NVML GPU 0) failed: GPU is lost");
-	assert_contains(r.notes, "energy not recorded");
+	rv_assert_contains(r.notes, "gpu0 (Fake NVML GPU 0) failed: GPU is lost");
+	rv_assert_contains(r.notes, "energy not recorded");
 	assert_true(r.latency_s > 0);
 }
 
@@ -480,13 +432,13 @@ static void test_nvml__capture_power_lost(void **state)
 	/* Lost 1.8 s after open: after idle power (1 s), in the settling or
 	 * the window (the sampler reads only every 100 ms). */
 	assert_int_equal(setenv("FAKE_NVML_LOST_AFTER_MS", "1800", 1), 0);
-	m = open_ok(nvml_power(), &fake_env);
-	capture_null(&r, m);
+	m = rv_meter_open_ok(nvml_power(), &fake_env);
+	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
 	assert_true(isnan(r.energy_j));
 	assert_true(isnan(r.energy_net_j));
-	assert_contains(r.notes, "reading the power of gpu0");
-	assert_contains(r.notes, "energy not recorded");
+	rv_assert_contains(r.notes, "reading the power of gpu0");
+	rv_assert_contains(r.notes, "energy not recorded");
 	assert_true(r.latency_s > 0);
 }
 

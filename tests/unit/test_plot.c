@@ -9,7 +9,7 @@
 #include "model/validate.h"
 #include "plot/plot.h"
 #include "plot/svg.h"
-#include "rv_test.h"
+#include "rv_test_records.h"
 
 #define GOLDEN_DIR RV_TEST_DATA_DIR "/../golden"
 
@@ -21,36 +21,27 @@ struct rec_spec {
 	double latency_pred_s, latency_meas_s;
 };
 
+/* The records of the pictures: fp16, energy not measured. */
 static void add_record(struct rv_validation *v, const struct rec_spec *sp)
 {
-	struct rv_record *r;
+	const struct rv_test_rec r = {
+		sp->hardware,
+		sp->op,
+		sp->shape,
+		RV_DTYPE_FP16,
+		sp->label,
+		sp->measured,
+		sp->latency_pred_s,
+		sp->latency_meas_s,
+		0.01,
+		(double)NAN,
+		RV_BOUND_COMPUTE,
+		RV_TIER_DRAM,
+		"energy not measured",
+		NULL,
+	};
 
-	if (v->n_records == v->cap_records) {
-		v->cap_records = v->cap_records ? 2 * v->cap_records : 8;
-		v->records = realloc(v->records, v->cap_records * sizeof(*v->records));
-		assert_non_null(v->records);
-	}
-	r = &v->records[v->n_records++];
-	memset(r, 0, sizeof(*r));
-	(void)snprintf(r->hardware, sizeof(r->hardware), "%s", sp->hardware);
-	r->op = sp->op;
-	assert_int_equal(rv_shape_parse(sp->shape, sp->op, &r->shape), 0);
-	r->dtype = RV_DTYPE_FP16;
-	r->regime_label = sp->label;
-	r->regime_measured = sp->measured;
-	r->band = rv_band_of(sp->label);
-	r->latency_pred_s = sp->latency_pred_s;
-	r->latency_meas_s = sp->latency_meas_s;
-	r->latency_err = (sp->latency_pred_s - sp->latency_meas_s) / sp->latency_meas_s;
-	r->energy_pred_j = 0.01;
-	r->energy_meas_j = (double)NAN;
-	r->energy_err = (double)NAN;
-	r->pass_regime = sp->label == sp->measured;
-	r->pass_latency = fabs(r->latency_err) <= r->band.latency;
-	r->pass_energy = RV_CHECK_SKIP;
-	r->binding = RV_BOUND_COMPUTE;
-	r->binding_tier = RV_TIER_DRAM;
-	(void)snprintf(r->notes, sizeof(r->notes), "energy not measured");
+	rv_test_add_record(v, &r);
 }
 
 /* toy_gpu (fp16 1 TFLOP/s sustained; l1 4 TB/s, l2 1 TB/s, dram 100 GB/s)

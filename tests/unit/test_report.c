@@ -6,64 +6,9 @@
 #include "model/predict.h"
 #include "model/validate.h"
 #include "report/report.h"
-#include "rv_test.h"
+#include "rv_test_records.h"
 
 #define GOLDEN_DIR RV_TEST_DATA_DIR "/../golden"
-
-/* One record to add: checks are derived from the numbers and the band. */
-struct rec_spec {
-	const char *hardware;
-	enum rv_op op;
-	const char *shape;
-	enum rv_dtype dtype;
-	enum rv_regime label, measured;
-	double latency_pred_s, latency_meas_s;
-	double energy_pred_j, energy_meas_j;
-	int binding, binding_tier;
-	const char *skip_note; /* energy not scored, with this note */
-	const char *notes;     /* a note on a scored record */
-};
-
-static void add_record(struct rv_validation *v, const struct rec_spec *sp)
-{
-	struct rv_record *r;
-
-	if (v->n_records == v->cap_records) {
-		v->cap_records = v->cap_records ? 2 * v->cap_records : 8;
-		v->records = realloc(v->records, v->cap_records * sizeof(*v->records));
-		assert_non_null(v->records);
-	}
-	r = &v->records[v->n_records++];
-	memset(r, 0, sizeof(*r));
-	(void)snprintf(r->hardware, sizeof(r->hardware), "%s", sp->hardware);
-	r->op = sp->op;
-	assert_int_equal(rv_shape_parse(sp->shape, sp->op, &r->shape), 0);
-	r->dtype = sp->dtype;
-	r->regime_label = sp->label;
-	r->regime_measured = sp->measured;
-	r->band = rv_band_of(sp->label);
-	r->latency_pred_s = sp->latency_pred_s;
-	r->latency_meas_s = sp->latency_meas_s;
-	r->latency_err = (sp->latency_pred_s - sp->latency_meas_s) / sp->latency_meas_s;
-	r->energy_pred_j = sp->energy_pred_j;
-	r->energy_meas_j = sp->energy_meas_j;
-	r->pass_regime = sp->label == sp->measured ||
-	                 (sp->label == RV_REGIME_L2 && sp->measured == RV_REGIME_AMBIGUOUS);
-	r->pass_latency = fabs(r->latency_err) <= r->band.latency;
-	if (sp->skip_note) {
-		r->energy_err = (double)NAN;
-		r->pass_energy = RV_CHECK_SKIP;
-		(void)snprintf(r->notes, sizeof(r->notes), "%s", sp->skip_note);
-	} else {
-		r->energy_err = (sp->energy_pred_j - sp->energy_meas_j) / sp->energy_meas_j;
-		r->pass_energy =
-		        fabs(r->energy_err) <= r->band.energy ? RV_CHECK_PASS : RV_CHECK_FAIL;
-		if (sp->notes)
-			(void)snprintf(r->notes, sizeof(r->notes), "%s", sp->notes);
-	}
-	r->binding = sp->binding;
-	r->binding_tier = sp->binding_tier;
-}
 
 static void add_source(struct rv_validation *v, const char *text)
 {
@@ -79,7 +24,7 @@ static void add_source(struct rv_validation *v, const char *text)
  * each reason, and a NAN measured energy. */
 static void sample(struct rv_validation *v)
 {
-	static const struct rec_spec specs[] = {
+	static const struct rv_test_rec specs[] = {
 		{ "cpu_test", RV_OP_MATMUL, "512x512x512", RV_DTYPE_FP32, RV_REGIME_ALU,
 		  RV_REGIME_ALU, 10.0e-3, 9.5e-3, 0.50, 0.48, RV_BOUND_COMPUTE, RV_TIER_DRAM, NULL,
 		  NULL },
@@ -120,7 +65,7 @@ static void sample(struct rv_validation *v)
 	add_source(v, "gpu_test vector_add validation: sweeps/vector_add_validation.json, "
 	              "results/baselines/gpu_test_vector_add.csv");
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
-		add_record(v, &specs[i]);
+		rv_test_add_record(v, &specs[i]);
 	v->skipped_no_baseline = 2;
 	v->skipped_unsupported = 1;
 	v->skipped_ambiguous = 3;
