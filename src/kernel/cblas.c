@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The cblas kernel: matmul, linear and vector_add in fp32 and fp64 on the CPU
  * through OpenBLAS, with a naive double-precision reference for check(). */
+#define _GNU_SOURCE /* mremap() */
 #include <cblas.h>
 #include <errno.h>
 #include <limits.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/error.h"
 #include "core/units.h"
@@ -23,7 +25,6 @@ extern const struct rv_kernel_ops rv_kernel_cblas;
  * or 2^24 additions for vector_add. */
 #define CBLAS_CHECK_MAX_MAC ((uint64_t)1 << 27)
 #define CBLAS_CHECK_MAX_ADD ((uint64_t)1 << 24)
-#define CBLAS_ALIGN_B       64
 /* Output elements the matmul reference accumulates at once. */
 #define CBLAS_REF_BLOCK     256
 
@@ -120,7 +121,11 @@ static void cblas_fill(void *p, size_t from, size_t count, enum rv_dtype d, uint
  * faults and the kernel's zeroing of fresh pages cost more than the kernels
  * themselves on large operands (3.5 of 5.8 s for 3.2 GB in the development
  * VM; transparent huge pages made it slower, 7.8 s): reusing pages that are
- * already mapped removes that cost. Not thread-safe: captures are serial. */
+ * already mapped removes that cost, and a buffer too small for the next
+ * shape grows in place (mremap keeps its pages and its contents), so a sweep
+ * whose sizes only grow faults in each page once. Buffers are anonymous
+ * mappings: page-aligned, so 64-byte aligned. Not thread-safe: captures are
+ * serial. */
 #define CBLAS_POOL 4
 static struct {
 	void *p;
@@ -130,23 +135,38 @@ static struct {
 	size_t filled;       /* ... over this many elements (0: none) */
 } cblas_pool[CBLAS_POOL];
 
+/* Does pooled buffer i hold the pattern of stream in dtype d? */
+static int pool_match(int i, uint64_t stream, enum rv_dtype d)
+{
+	return cblas_pool[i].filled && cblas_pool[i].stream == stream && cblas_pool[i].dtype == d;
+}
+
 /* A buffer of at least bytes: a pooled one that fits (and is at most 4x too
- * large), preferring one that holds the pattern of stream in dtype, then the
- * smallest; else a new one. *filled gets the elements of the pattern it
- * holds. NULL when out of memory. */
+ * large), else the largest pooled one that is smaller, grown; else a new
+ * one. Both choices prefer a buffer that holds the pattern of stream in
+ * dtype d, and *filled gets the elements of it that the buffer holds. NULL
+ * when out of memory. */
 static void *pool_get(size_t bytes, uint64_t stream, enum rv_dtype d, size_t *got, size_t *filled)
 {
-	int best = -1, best_match = 0;
-	void *p = NULL;
+	int best = -1, best_match = 0, grow = -1, grow_match = 0;
+	void *p;
 
 	for (int i = 0; i < CBLAS_POOL; i++) {
 		int match;
 
-		if (!cblas_pool[i].p || cblas_pool[i].bytes < bytes ||
-		    cblas_pool[i].bytes / 4 > bytes)
+		if (!cblas_pool[i].p)
 			continue;
-		match = cblas_pool[i].filled && cblas_pool[i].stream == stream &&
-		        cblas_pool[i].dtype == d;
+		match = pool_match(i, stream, d);
+		if (cblas_pool[i].bytes < bytes) {
+			if (grow < 0 || match > grow_match ||
+			    (match == grow_match && cblas_pool[i].bytes > cblas_pool[grow].bytes)) {
+				grow = i;
+				grow_match = match;
+			}
+			continue;
+		}
+		if (cblas_pool[i].bytes / 4 > bytes)
+			continue;
 		if (best < 0 || match > best_match ||
 		    (match == best_match && cblas_pool[i].bytes < cblas_pool[best].bytes)) {
 			best = i;
@@ -162,7 +182,16 @@ static void *pool_get(size_t bytes, uint64_t stream, enum rv_dtype d, size_t *go
 		return p;
 	}
 	*got = bytes;
-	return posix_memalign(&p, CBLAS_ALIGN_B, bytes) == 0 ? p : NULL;
+	if (grow >= 0) {
+		p = mremap(cblas_pool[grow].p, cblas_pool[grow].bytes, bytes, MREMAP_MAYMOVE);
+		if (p != MAP_FAILED) {
+			*filled = grow_match ? cblas_pool[grow].filled : 0;
+			cblas_pool[grow].p = NULL;
+			return p;
+		}
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 /* Keeps a buffer for later, dropping the smallest pooled one when full. */
@@ -180,7 +209,8 @@ static void pool_put(void *p, size_t bytes, uint64_t stream, enum rv_dtype d, si
 		if (cblas_pool[i].bytes < cblas_pool[slot].bytes)
 			slot = i;
 	}
-	free(cblas_pool[slot].p);
+	if (cblas_pool[slot].p)
+		(void)munmap(cblas_pool[slot].p, cblas_pool[slot].bytes);
 	cblas_pool[slot].p = p;
 	cblas_pool[slot].bytes = bytes;
 	cblas_pool[slot].stream = stream;
@@ -192,7 +222,8 @@ static void pool_put(void *p, size_t bytes, uint64_t stream, enum rv_dtype d, si
 void rv_kernel_cblas__release(void)
 {
 	for (int i = 0; i < CBLAS_POOL; i++) {
-		free(cblas_pool[i].p);
+		if (cblas_pool[i].p)
+			(void)munmap(cblas_pool[i].p, cblas_pool[i].bytes);
 		cblas_pool[i].p = NULL;
 	}
 }

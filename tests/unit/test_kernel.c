@@ -245,22 +245,35 @@ static void input_a(void *out, size_t n, enum rv_op op, const char *shape, enum 
 }
 
 /* A pooled buffer that already holds an input's pattern is not filled again
- * (or only its missing part), and holds the same bits as a fresh fill: after
- * a larger shape, after a smaller one of another seed, and across dtypes. */
+ * (or only its missing part), and a buffer grown in place keeps its pages
+ * and contents: each time the input holds the same bits as a fresh fill.
+ * Each case sets up first (optional, with seed_first), then before (with
+ * seed_before), then shape, and compares shape's input a with a fresh fill
+ * of seed 7. */
 static void test_kernel__cblas_pool_reuse_same_bits(void **state)
 {
 	static const struct {
 		enum rv_op op;
-		const char *before, *shape;
+		const char *first, *before, *shape;
+		uint64_t seed_first, seed_before;
 		enum rv_dtype d_before, d;
-		uint64_t seed_before;
 		size_t bytes;
 	} cases[] = {
-		{ RV_OP_MATMUL, "300x300x300", "200x300x300", RV_DTYPE_FP32, RV_DTYPE_FP32, 7,
-		  200 * 300 * 4 },
-		{ RV_OP_MATMUL, "400x300x300", "200x300x300", RV_DTYPE_FP32, RV_DTYPE_FP64, 7,
-		  200 * 300 * 8 },
-		{ RV_OP_VECTOR_ADD, "350000", "400000", RV_DTYPE_FP32, RV_DTYPE_FP32, 9,
+		/* a smaller shape in a pooled buffer that holds the pattern */
+		{ RV_OP_MATMUL, NULL, "300x300x300", "200x300x300", 0, 7, RV_DTYPE_FP32,
+		  RV_DTYPE_FP32, 200 * 300 * 4 },
+		/* the same bytes in another dtype: filled again */
+		{ RV_OP_MATMUL, NULL, "400x300x300", "200x300x300", 0, 7, RV_DTYPE_FP32,
+		  RV_DTYPE_FP64, 200 * 300 * 8 },
+		/* a buffer of seed 9 refilled for 350000 of seed 7, then asked for
+		 * 400000 of seed 7: only the rest filled */
+		{ RV_OP_VECTOR_ADD, "400000", "350000", "400000", 9, 7, RV_DTYPE_FP32,
+		  RV_DTYPE_FP32, 400000 * 4 },
+		/* grown in place from 300000 to 400000 elements */
+		{ RV_OP_VECTOR_ADD, NULL, "300000", "400000", 0, 7, RV_DTYPE_FP32, RV_DTYPE_FP32,
+		  400000 * 4 },
+		/* grown from a buffer of another seed: filled again */
+		{ RV_OP_VECTOR_ADD, NULL, "300000", "400000", 0, 9, RV_DTYPE_FP32, RV_DTYPE_FP32,
 		  400000 * 4 },
 	};
 	unsigned char *fresh = malloc(400000 * 8), *reused = malloc(400000 * 8);
@@ -272,12 +285,11 @@ static void test_kernel__cblas_pool_reuse_same_bits(void **state)
 		rv_kernel_cblas__release();
 		input_a(fresh, cases[i].bytes, cases[i].op, cases[i].shape, cases[i].d, 7);
 		rv_kernel_cblas__release();
-		/* The vector_add case: a 400000 buffer refilled for 350000 of
-		 * seed 7, then asked for 400000 of seed 7 (only the rest filled). */
-		if (cases[i].op == RV_OP_VECTOR_ADD)
-			input_a(reused, 4, cases[i].op, cases[i].shape, cases[i].d,
-			        cases[i].seed_before);
-		input_a(reused, 4, cases[i].op, cases[i].before, cases[i].d_before, 7);
+		if (cases[i].first)
+			input_a(reused, 4, cases[i].op, cases[i].first, cases[i].d,
+			        cases[i].seed_first);
+		input_a(reused, 4, cases[i].op, cases[i].before, cases[i].d_before,
+		        cases[i].seed_before);
 		input_a(reused, cases[i].bytes, cases[i].op, cases[i].shape, cases[i].d, 7);
 		if (memcmp(fresh, reused, cases[i].bytes) != 0)
 			fail_msg("case %zu: a reused buffer differs from a fresh fill", i);
