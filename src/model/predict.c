@@ -44,8 +44,11 @@ static int write_allocates(const struct rv_profile *p)
  * - a working set larger than a private cache (L1, a CPU's L2) streams
  *   through it with no hits: its replacement is close to LRU, which a cyclic
  *   stream defeats;
- * - the shared last-level cache replaces adaptively and keeps about its own
- *   capacity of a larger working set, so only the rest comes from DRAM. */
+ * - the shared last-level cache replaces adaptively and keeps about its
+ *   effective capacity of a larger working set, so only the rest comes from
+ *   DRAM. The effective capacity (fitted) is below the datasheet's where other
+ *   cores or tenants share the cache, or conflicts evict lines early: a VM's
+ *   two vCPUs keep tens of MB of a host's 480 MiB L3. */
 static double miss_share(const struct rv_profile *p, size_t i, double working_set_B)
 {
 	double inner_B;
