@@ -100,6 +100,10 @@ static void hw_print(const struct rv_profile *p)
 		rv_fmt_si(e, sizeof(e), m->energy_per_byte_J, "J");
 		printf("                   %-9s %-16s %-16s %-16s %s\n", rv_tier_name(m->tier), a,
 		       b, c, e);
+		if (m->effective_capacity_B < m->capacity_B) {
+			rv_fmt_bytes(a, sizeof(a), m->effective_capacity_B);
+			printf("                     a repeated call keeps %s of it\n", a);
+		}
 		printf("                     %s\n", m->provenance);
 	}
 	rv_fmt_si(a, sizeof(a), p->call_overhead_s, "s");
@@ -114,6 +118,14 @@ static void hw_print(const struct rv_profile *p)
 	printf("\n                   %s\n", p->overhead_provenance);
 	printf("  power            idle %g W, static %g W, TDP %g W\n                   %s\n",
 	       p->idle_W, p->static_W, p->tdp_W, p->power_provenance);
+	if (p->elementwise.provenance) {
+		printf("  elementwise      on at most %u of %u units", p->elementwise.max_units,
+		       p->compute_units);
+		if (p->elementwise.grain_elements)
+			printf(", one per %llu elements",
+			       (unsigned long long)p->elementwise.grain_elements);
+		printf("\n                   %s\n", p->elementwise.provenance);
+	}
 	if (p->notes)
 		printf("  notes            %s\n", p->notes);
 }

@@ -75,6 +75,12 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = p->memory[i].bw_Bps;
 		out->upper_what = "the tier's datasheet bandwidth";
 		out->unit = "B/s";
+	} else if (n == 3 && strcmp(x[0], "memory") == 0 &&
+	           strcmp(x[2], "effective_capacity_B") == 0 && (i = fit_tier(p, x[1])) >= 0) {
+		out->slot = &p->memory[i].effective_capacity_B;
+		out->upper = p->memory[i].capacity_B;
+		out->upper_what = "the tier's capacity_B";
+		out->unit = "B";
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_m") == 0) {
 		out->slot = &p->gemm.half_m;
 		out->allow_zero = 1;

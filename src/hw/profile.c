@@ -81,6 +81,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->overhead_provenance);
 	free(p->power_provenance);
 	free(p->gemm.provenance);
+	free(p->elementwise.provenance);
 	free(p->fit_path);
 	free(p);
 }
@@ -200,9 +201,13 @@ static int profile_compute(struct rv_profile *p, struct rv_json_doc *d, json_t *
 
 static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *arr)
 {
-	static const char *const keys[] = { "name",       "capacity_B",
-		                            "bw_Bps",     "effective_bw_Bps",
-		                            "provenance", NULL };
+	static const char *const keys[] = {
+		"name",       "capacity_B", "bw_Bps", "effective_bw_Bps", "effective_capacity_B",
+		"provenance", NULL
+	};
+	static const char *const required[] = { "name",       "capacity_B",
+		                                "bw_Bps",     "effective_bw_Bps",
+		                                "provenance", NULL };
 	char path[64], sub[96];
 	json_t *e;
 	size_t i;
@@ -222,7 +227,7 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 		const struct rv_memory_tier *prev = i ? &p->memory[i - 1] : NULL;
 
 		rv_json_path_index(path, sizeof(path), "memory", i);
-		if ((err = rv_json_check_object(d, e, path, keys, keys)) < 0 ||
+		if ((err = rv_json_check_object(d, e, path, keys, required)) < 0 ||
 		    (err = profile_enum(d, e, path, "name", tier_names, RV_TIER_COUNT, &t)) < 0 ||
 		    (err = rv_json_get_positive(d, e, path, "capacity_B", &m->capacity_B)) < 0 ||
 		    (err = rv_json_get_positive(d, e, path, "bw_Bps", &m->bw_Bps)) < 0 ||
@@ -234,6 +239,19 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 		}
 		p->n_memory = i + 1;
 		m->tier = (enum rv_tier)t;
+		m->effective_capacity_B = m->capacity_B;
+		if (json_object_get(e, "effective_capacity_B")) {
+			if ((err = rv_json_get_positive(d, e, path, "effective_capacity_B",
+			                                &m->effective_capacity_B)) < 0)
+				return err;
+			if (m->effective_capacity_B > m->capacity_B) {
+				rv_json_path_key(sub, sizeof(sub), path, "effective_capacity_B");
+				return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+				                     "%s B is above the tier's capacity_B %s B",
+				                     num(m->effective_capacity_B),
+				                     num(m->capacity_B));
+			}
+		}
 		if (prev && m->tier <= prev->tier) {
 			rv_json_path_key(sub, sizeof(sub), path, "name");
 			return rv_json_error(
@@ -341,6 +359,32 @@ static int profile_nonneg(struct rv_json_doc *d, json_t *obj, const char *path, 
 	return 0;
 }
 
+/* The optional elementwise object; without it an elementwise op uses every
+ * unit. */
+static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "grain_elements", "max_units", "provenance", NULL };
+	static const char *const required[] = { "provenance", NULL };
+	struct rv_elementwise *w = &p->elementwise;
+	int64_t grain = 0, max_units = p->compute_units;
+	int err, has;
+
+	w->grain_elements = 0;
+	w->max_units = p->compute_units;
+	if (!obj)
+		return 0;
+	if ((err = rv_json_check_object(d, obj, "elementwise", keys, required)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "elementwise", "grain_elements", 1, INT64_MAX, &grain,
+	                           &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "elementwise", "max_units", 1, p->compute_units,
+	                           &max_units, &has)) < 0 ||
+	    (err = profile_provenance(d, obj, "elementwise", &w->provenance)) < 0)
+		return err;
+	w->grain_elements = (uint64_t)grain;
+	w->max_units = (unsigned)max_units;
+	return 0;
+}
+
 static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
 	static const char *const keys[] = { "tiles",
@@ -430,6 +474,7 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		                            "call_overhead",
 		                            "power",
 		                            "gemm",
+		                            "elementwise",
 		                            NULL };
 	static const char *const required[] = {
 		"schema",        "key",           "name",   "class",   "capture_backend",
@@ -525,7 +570,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		return err;
 	for (int o = 0; o < RV_OP_COUNT; o++)
 		p->op_overhead_s[o] = p->call_overhead_s;
-	if ((err = profile_power(p, d, json_object_get(root, "power"))) < 0)
+	if ((err = profile_power(p, d, json_object_get(root, "power"))) < 0 ||
+	    (err = profile_elementwise(p, d, json_object_get(root, "elementwise"))) < 0)
 		return err;
 	return profile_gemm(p, d, json_object_get(root, "gemm"));
 }

@@ -33,6 +33,9 @@ struct rv_memory_tier {
 	double capacity_B;       /* aggregate over all units */
 	double bw_Bps;           /* datasheet or aggregate peak */
 	double effective_bw_Bps; /* sustained; <= bw_Bps */
+	/* The share of capacity_B a repeated call keeps resident (co-tenants of a
+	 * shared cache, set-associative conflicts, replacement): <= capacity_B. */
+	double effective_capacity_B;
 	double energy_per_byte_J;
 	char *provenance;
 };
@@ -50,6 +53,14 @@ struct rv_gemm {
 	double half_m, half_n, half_k;
 	double tile_edge;
 	char *provenance;
+};
+
+/* How an elementwise op (vector_add) is spread over the compute units: on
+ * min(max_units, ceil(N / grain_elements)) of them (grain_elements 0: all). */
+struct rv_elementwise {
+	uint64_t grain_elements;
+	unsigned max_units;
+	char *provenance; /* NULL when the profile has no elementwise object */
 };
 
 struct rv_profile {
@@ -74,6 +85,7 @@ struct rv_profile {
 	 * framework path differs by op: mm, addmm, add). */
 	double op_overhead_s[RV_OP_COUNT];
 	struct rv_gemm gemm;
+	struct rv_elementwise elementwise;
 	char *fit_path; /* the fit file applied, or NULL */
 	double idle_W, static_W, tdp_W;
 	char *power_provenance;

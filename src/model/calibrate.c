@@ -326,6 +326,13 @@ static int choose_params(struct fit_ctx *x)
 		               rv_tier_name(x->p->memory[i].tier));
 		err = consider(x, name, 0);
 	}
+	/* The share of the shared last-level cache (the tier just inside dram) that
+	 * a repeated call keeps; the private tiers keep their capacity. */
+	if (err == 0 && x->p->n_memory >= 2) {
+		(void)snprintf(name, sizeof(name), "memory.%s.effective_capacity_B",
+		               rv_tier_name(x->p->memory[x->p->n_memory - 2].tier));
+		err = consider(x, name, 0);
+	}
 	for (size_t i = 0; err == 0 && i < sizeof(gemm) / sizeof(gemm[0]); i++)
 		err = consider(x, gemm[i], 0);
 	return err;

@@ -44,15 +44,18 @@ static int write_allocates(const struct rv_profile *p)
  * - a working set larger than a private cache (L1, a CPU's L2) streams
  *   through it with no hits: its replacement is close to LRU, which a cyclic
  *   stream defeats;
- * - the shared last-level cache replaces adaptively and keeps about its own
- *   capacity of a larger working set, so only the rest comes from DRAM. */
+ * - the shared last-level cache replaces adaptively and keeps about its
+ *   effective capacity of a larger working set, so only the rest comes from
+ *   DRAM. The effective capacity (fitted) is below the datasheet's where other
+ *   cores or tenants share the cache, or conflicts evict lines early: a VM's
+ *   two vCPUs keep tens of MB of a host's 480 MiB L3. */
 static double miss_share(const struct rv_profile *p, size_t i, double working_set_B)
 {
 	double inner_B;
 
 	if (i == 0 || (i == 1 && p->hw_class != RV_HW_CPU))
 		return 1.0;
-	inner_B = p->memory[i - 1].capacity_B;
+	inner_B = p->memory[i - 1].effective_capacity_B;
 	if (working_set_B <= inner_B)
 		return 0.0;
 	if (i + 1 < p->n_memory) /* the inner tier is private */
@@ -116,16 +119,23 @@ static void streaming_traffic(double tier_B[RV_TIER_COUNT], const struct rv_prof
 	}
 }
 
-/* Fills the memory terms and the body time max(compute, tiers) of r. */
-static double body_time(struct rv_prediction *r, const struct rv_profile *p)
+/* Fills the memory terms and the body time max(compute, tiers) of r, for an
+ * op that runs on share (0, 1] of the units. A private tier (inside the last
+ * level cache: a core's L1 and L2, an SM's L1) has a port per unit, so an op
+ * on fewer units reaches that share of its aggregate bandwidth; the shared
+ * tiers serve whoever asks. */
+static double body_time(struct rv_prediction *r, const struct rv_profile *p, double share)
 {
 	double body_s = r->compute_s;
 
 	r->binding = RV_BOUND_COMPUTE;
 	for (size_t i = 0; i < p->n_memory; i++) {
 		enum rv_tier t = p->memory[i].tier;
+		double bw_Bps = p->memory[i].effective_bw_Bps;
 
-		r->tier_s[t] = r->tier_B[t] / p->memory[i].effective_bw_Bps;
+		if (i + 2 < p->n_memory)
+			bw_Bps *= share;
+		r->tier_s[t] = r->tier_B[t] / bw_Bps;
 		if (r->tier_s[t] > body_s) {
 			body_s = r->tier_s[t];
 			r->binding = (int)t;
@@ -178,7 +188,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand.eff_edge = eff_edge;
 		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn,
 		             r->footprint.working_set_B);
-		body_s = body_time(&cand, p);
+		body_s = body_time(&cand, p, 1.0);
 		if (body_s < best_s) {
 			best_s = body_s;
 			best = cand;
@@ -211,9 +221,19 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		return err;
 	}
 	if (op == RV_OP_VECTOR_ADD) {
-		r.compute_s = r.footprint.flop / c->effective_flop_per_s;
+		/* The framework splits an elementwise op into chunks of at least
+		 * grain_elements (PyTorch's parallel_for grain) over at most max_units
+		 * threads (a capture loop may run on one); each unit brings its own
+		 * FLOP rate and private-cache ports. */
+		const struct rv_elementwise *w = &p->elementwise;
+		double n = (double)s->dim[0];
+		double used = w->grain_elements ? fmax(1.0, ceil(n / (double)w->grain_elements))
+		                                : (double)p->compute_units;
+		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
+
+		r.compute_s = r.footprint.flop / (c->effective_flop_per_s * share);
 		streaming_traffic(r.tier_B, p, &r.footprint);
-		body_s = body_time(&r, p);
+		body_s = body_time(&r, p, share);
 	} else {
 		body_s = gemm_body(&r, p, c, s, op, e);
 	}

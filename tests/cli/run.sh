@@ -75,6 +75,9 @@ for key in i7_12700k h100_sxm5_80gb h200_sxm_141gb jetson_orin_nano_8gb jetson_o
 	check 0 "" "$key:" -- hw show "$key"
 done
 check 0 "" "ok " -- hw lint
+# The fitted share of the last-level cache and the elementwise spread are shown.
+check 0 "" "a repeated call keeps" -- hw show xeon_amx_2vcpu
+check 0 "" "elementwise      on at most 1 of 2 units" -- hw show xeon_amx_2vcpu
 check 1 "roofval: hw show: no hardware profile 'nosuch' in" "" -- hw show nosuch
 check 1 "run 'roofval hw list'" "" -- hw show nosuch
 check 1 "is not a hardware key" "" -- hw show 'Bad Key'

@@ -274,6 +274,10 @@ static void test_calibrate__bad_fit_files(void **state)
 		  "{\"compute.fp16.effective_flop_per_s\": {\"value\": 3e12}}}",
 		  RV_ERANGE, "above the datasheet peak" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"memory.l2.effective_capacity_B\": {\"value\": 8e6}}}",
+		  RV_ERANGE,
+		  "memory.l2.effective_capacity_B = 8e+06 B is above the tier's capacity_B" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
 		  "{\"power.static_W\": {\"value\": -1}}}",
 		  RV_ERANGE, "power.static_W = -1 W is not a positive finite value" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "

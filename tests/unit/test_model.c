@@ -156,6 +156,38 @@ static void test_model__predict_streaming(void **state)
 	rv_profile_free(cpu);
 }
 
+/* The shared last-level cache keeps its effective capacity of a larger working
+ * set; an elementwise op on fewer units reaches their share of the private
+ * tiers and of the FLOP rate. */
+static void test_model__predict_llc_capacity_and_elementwise_units(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu");
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	(void)state;
+	/* 384 MiB of fp16 adds (512 MiB with write-allocate) of which L2 keeps 2 MiB. */
+	cpu->memory[1].effective_capacity_B = 2097152;
+	shape_of(&s, RV_OP_VECTOR_ADD, "67108864");
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_B[RV_TIER_DRAM], 536870912.0 * (1 - 2097152.0 / 402653184), 1e-12,
+	                0);
+	/* 65536 adds fit in L1: 393216 B at 4e12 B/s on all 4 cores, 4x longer on one. */
+	shape_of(&s, RV_OP_VECTOR_ADD, "65536");
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_s[RV_TIER_L1], 9.8304e-08, 1e-12, 0);
+	cpu->elementwise.max_units = 1;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_s[RV_TIER_L1], 3.93216e-07, 1e-12, 0);
+	rv_assert_close(r.compute_s, 2.62144e-07, 1e-12, 0);
+	/* A grain of 32768 elements puts 65536 adds on 2 of the 4 cores. */
+	cpu->elementwise.max_units = 4;
+	cpu->elementwise.grain_elements = 32768;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_s[RV_TIER_L1], 1.96608e-07, 1e-12, 0);
+	rv_profile_free(cpu);
+}
+
 static void test_model__predict_tile_choice_and_small_k(void **state)
 {
 	struct rv_profile *p = toy("toy_cpu");
@@ -246,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_model__classify_numbers),
 		cmocka_unit_test(test_model__predict_gemm_terms),
 		cmocka_unit_test(test_model__predict_streaming),
+		cmocka_unit_test(test_model__predict_llc_capacity_and_elementwise_units),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
 		cmocka_unit_test(test_model__predict_linear_and_errors),
 		cmocka_unit_test(test_model__shipped_profiles_are_sane),

@@ -232,6 +232,7 @@ static void test_profile__good_full(void **state)
 	static const double capacity[] = { 262144, 2097152, 4294967296.0 };
 	static const double bw[] = { 2e12, 8e11, 1e11 };
 	static const double eff_bw[] = { 1.5e12, 6e11, 8.5e10 };
+	static const double eff_capacity[] = { 262144, 1048576, 4294967296.0 };
 	static const double energy[] = { 1e-12, 4e-12, 2e-11 };
 	struct rv_profile *p = load_fixture("good/tiny_gpu.json");
 	const struct rv_compute *c;
@@ -273,6 +274,7 @@ static void test_profile__good_full(void **state)
 		rv_assert_close(m->capacity_B, capacity[i], RTOL, 0);
 		rv_assert_close(m->bw_Bps, bw[i], RTOL, 0);
 		rv_assert_close(m->effective_bw_Bps, eff_bw[i], RTOL, 0);
+		rv_assert_close(m->effective_capacity_B, eff_capacity[i], RTOL, 0);
 		rv_assert_close(m->energy_per_byte_J, energy[i], RTOL, 0);
 		assert_non_null(m->provenance);
 	}
@@ -281,6 +283,9 @@ static void test_profile__good_full(void **state)
 	rv_assert_close(p->static_W, 6, RTOL, 0);
 	rv_assert_close(p->tdp_W, 15, RTOL, 0);
 	assert_string_equal(p->power_provenance, "made up for the tests [assumed]");
+	assert_int_equal(p->elementwise.grain_elements, 4096);
+	assert_int_equal(p->elementwise.max_units, 2);
+	assert_string_equal(p->elementwise.provenance, "test fixture [assumed]");
 	rv_profile_free(p);
 }
 
