@@ -33,8 +33,8 @@ static inline void rv_meter_read_ok(struct rv_meter *m, double *t_s, double *val
 		fail_msg("%s read failed (%d): %s", m->ops->name, rc, rv_error_last());
 }
 
-/* Captures a null-kernel vector_add of 4096 fp32 with meter m on env and an
- * energy window of window_s; the capture itself must succeed whatever the
+/* Captures a null-kernel vector_add of 4096 fp32 with meter m on env, an
+ * energy window of window_s and exactly 11 trials; the capture itself must succeed whatever the
  * meter does. */
 static inline void rv_capture_null(struct rv_capture_result *r, const struct rv_env *env,
                                    struct rv_meter *m, double window_s)
@@ -46,6 +46,7 @@ static inline void rv_capture_null(struct rv_capture_result *r, const struct rv_
 
 	assert_non_null(k);
 	o.min_window_s = window_s;
+	o.precision = 0; /* exactly o.trials */
 	rc = rv_capture_one(r, env, k, m, NULL, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &o, NULL);
 	if (rc != 0)
 		fail_msg("rv_capture_one failed (%d): %s", rc, rv_error_last());

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/strnum.h"
@@ -35,6 +37,10 @@ const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
  * at most this many times the trials asked for are run to replace them. */
 #define CAPTURE_CLOCK_FLOOR     0.75
 #define CAPTURE_MAX_TRIES       3
+/* Trials added to reach --precision stop at this many, or after this much
+ * time spent in trials: a noisy shape costs at most about a second more. */
+#define CAPTURE_MAX_TRIALS      201
+#define CAPTURE_EXTRA_S         1.0
 /* Fewer sensor updates than this in a window make the energy doubtful. */
 #define CAPTURE_DOUBT_UPDATES   10
 /* A trial shorter than this times several back-to-back calls, so that the
@@ -42,6 +48,8 @@ const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
 #define CAPTURE_MIN_TRIAL_S     10e-6
 /* Other processes using more than this share of the CPU make the machine busy. */
 #define CAPTURE_BUSY_SHARE      0.25
+/* ... measured over a shape that took at least this long. */
+#define CAPTURE_BUSY_SPAN_S     0.1
 
 double rv_now_s(void)
 {
@@ -140,6 +148,46 @@ static int cpu_times(const struct rv_env *env, double *busy, double *total)
 		*total += (double)v[i];
 	*busy = *total - (double)v[3] - (double)v[4]; /* less idle and iowait */
 	return 0;
+}
+
+/* CPU time this process (every thread) has used, in seconds; NAN when unknown. */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return (double)NAN;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* How busy the rest of the machine is while a shape is measured: the share
+ * of all CPU time (proc/stat, every CPU) that processes other than this one
+ * used. */
+struct busy_probe {
+	int ok;
+	double busy, total, self_s, t_s;
+};
+
+static void busy_begin(struct busy_probe *b, const struct rv_env *env)
+{
+	b->ok = cpu_times(env, &b->busy, &b->total) == 0;
+	b->self_s = self_cpu_s();
+	b->t_s = rv_now_s();
+}
+
+/* NAN when unknown or when the span was too short for proc/stat's 10 ms
+ * ticks to tell 10% from 0. */
+static double busy_end(const struct busy_probe *b, const struct rv_env *env)
+{
+	double busy, total, tick_s = 1.0 / (double)sysconf(_SC_CLK_TCK), share;
+
+	if (!b->ok || rv_now_s() - b->t_s < CAPTURE_BUSY_SPAN_S ||
+	    cpu_times(env, &busy, &total) != 0 || !(total > b->total) || !(tick_s > 0))
+		return (double)NAN;
+	share = ((busy - b->busy) * tick_s - (self_cpu_s() - b->self_s)) /
+	        ((total - b->total) * tick_s);
+	return isfinite(share) ? fmin(fmax(share, 0.0), 1.0) : (double)NAN;
 }
 
 static double cpu_freq_hz(const struct rv_env *env)
@@ -392,14 +440,12 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 }
 
 /* Idle power over at least 10 sensor updates and 0.1 s, just before the
- * shape, and how busy the rest of the machine is meanwhile (proc/stat counts
- * in 10 ms jiffies, so a shorter wait could not tell 10% from 0). */
-static int idle_power(struct rv_capture_result *r, const struct rv_env *env, struct rv_meter *m,
-                      double period_s)
+ * shape's energy window. */
+static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double period_s)
 {
 	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
-	double t, t0, busy0, tot0, busy1, tot1, wait_s = fmax(10 * period_s, 0.1);
-	int have_cpu = cpu_times(env, &busy0, &tot0) == 0, err;
+	double t, t0, wait_s = fmax(10 * period_s, 0.1);
+	int err;
 
 	if (m->ops->kind == RV_METER_POWER) {
 		struct sampler sp;
@@ -421,8 +467,6 @@ static int idle_power(struct rv_capture_result *r, const struct rv_env *env, str
 			return err;
 		r->idle_w = delta_of(m, prev, v) / (t - t0);
 	}
-	if (have_cpu && cpu_times(env, &busy1, &tot1) == 0 && tot1 > tot0)
-		r->busy_share = (busy1 - busy0) / (tot1 - tot0);
 	if (!isfinite(r->idle_w))
 		return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
 	return 0;
@@ -430,9 +474,8 @@ static int idle_power(struct rv_capture_result *r, const struct rv_env *env, str
 
 /* Idle power, and the energy per call over a window of back-to-back calls
  * as long as the meter's sensor needs (or --min-window). */
-static int energy_window(struct rv_capture_result *r, const struct rv_env *env, struct rv_kernel *k,
-                         struct rv_meter *m, const struct rv_capture_opts *o,
-                         volatile const sig_atomic_t *stop)
+static int energy_window(struct rv_capture_result *r, struct rv_kernel *k, struct rv_meter *m,
+                         const struct rv_capture_opts *o, volatile const sig_atomic_t *stop)
 {
 	double period_s = m->update_period_s > 0 ? m->update_period_s : 0.001;
 	double min_s = m->min_window_s > 0 ? m->min_window_s : CAPTURE_MIN_WINDOW_S;
@@ -444,7 +487,7 @@ static int energy_window(struct rv_capture_result *r, const struct rv_env *env, 
 	uint64_t batch;
 	int err;
 
-	if ((err = idle_power(r, env, m, period_s)) < 0)
+	if ((err = idle_power(r, m, period_s)) < 0)
 		return err;
 	batch = (uint64_t)fmax(1.0, round(CAPTURE_BATCH_S / r->latency_s));
 	edge[0].has_throttle = edge[1].has_throttle = 0;
@@ -474,6 +517,19 @@ static int energy_window(struct rv_capture_result *r, const struct rv_env *env, 
 		r->energy_j = r->energy_net_j = (double)NAN;
 	}
 	return 0;
+}
+
+/* Whether the median of the n trials in x is known within precision (its
+ * standard error over the median, from the MAD: 1.2533 x 1.4826 MAD / sqrt n
+ * for a normal spread). Sorts x. precision 0: always. */
+static int precise_enough(double *x, unsigned n, double precision)
+{
+	struct rv_stats st;
+
+	if (!(precision > 0))
+		return 1;
+	rv_stats_of(&st, x, n);
+	return 1.2533 * 1.4826 * st.mad / sqrt((double)n) <= precision * st.median;
 }
 
 /* The clocks and flags of the trials, from a meter that reads device state. */
@@ -556,10 +612,12 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	struct rv_capture_result r;
 	struct rv_kernel *k = NULL;
 	struct trial_state ts;
+	struct busy_probe busy;
 	struct rv_stats st;
 	double *lat = NULL, *dis, *samples, t_warm;
 	uint64_t reps = 1;
-	unsigned kept = 0, tries = 0, n_clock;
+	unsigned kept = 0, tries = 0, n_clock, n_max, want = o->trials;
+	double t_trials;
 	int err;
 
 	memset(&r, 0, sizeof(r));
@@ -576,10 +634,14 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 		                    "the %s kernels cannot flush a cache between trials; "
 		                    "capture without --flush-l2",
 		                    kops->name);
+	busy_begin(&busy, env);
 	if ((err = kops->setup(&k, env, op, s, d, o->seed)) < 0)
 		return err;
 	/* Kept trials, the SM clock of each, and discarded trials. */
-	lat = malloc((2 + CAPTURE_MAX_TRIES) * o->trials * sizeof(*lat));
+	/* Trials beyond --trials, while the median is not yet known to the
+	 * precision asked for, up to CAPTURE_MAX_TRIALS and CAPTURE_EXTRA_S. */
+	n_max = o->precision > 0 && o->trials < CAPTURE_MAX_TRIALS ? CAPTURE_MAX_TRIALS : o->trials;
+	lat = malloc((2 + CAPTURE_MAX_TRIES) * n_max * sizeof(*lat));
 	if (!lat) {
 		err = rv_error_set(RV_ENOMEM, "out of memory");
 		goto out;
@@ -596,12 +658,19 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	/* Trials; with a meter that reads the device's clocks, a trial run under
 	 * the clock floor is discarded and another run in its place. */
 	state_begin(&ts, m);
-	ts.clock_hz = lat + o->trials;
-	dis = lat + 2 * o->trials;
+	ts.clock_hz = lat + n_max;
+	dis = lat + 2 * n_max;
 	samples = lat;
-	while (kept < o->trials && tries < CAPTURE_MAX_TRIES * o->trials && !(stop && *stop)) {
+	t_trials = rv_now_s();
+	while (tries < CAPTURE_MAX_TRIES * n_max && !(stop && *stop)) {
 		double t0, x, device_s;
 
+		if (kept >= want) {
+			if (want + 2 > n_max || rv_now_s() - t_trials > CAPTURE_EXTRA_S ||
+			    precise_enough(lat, kept, o->precision))
+				break;
+			want += 2; /* the count stays odd */
+		}
 		tries++;
 		if (o->flush_cache && (err = kops->flush(k)) < 0)
 			goto out;
@@ -648,8 +717,10 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 		ts.discarded = 0;
 	}
 	state_end(&r, &ts, n_clock);
-	if (kept < o->trials)
-		note(&r, "only %u of %u trials kept", kept, o->trials);
+	if (kept < want)
+		note(&r, "only %u of %u trials kept", kept, want);
+	else if (kept > o->trials)
+		note(&r, "%u trials, to know the median within %.2g%%", kept, 100 * o->precision);
 	rv_stats_of(&st, samples, kept);
 	r.latency_s = st.median;
 	r.min_s = st.min;
@@ -664,7 +735,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	if (m) {
 		if (m->note[0])
 			note(&r, "%s", m->note);
-		err = energy_window(&r, env, k, m, o, stop);
+		err = energy_window(&r, k, m, o, stop);
 		if (err < 0 && stop && *stop)
 			goto out;
 		if (err < 0) {
@@ -675,8 +746,11 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 			err = 0;
 		}
 	}
+	r.busy_share = busy_end(&busy, env);
 	if (isfinite(r.busy_share) && r.busy_share > CAPTURE_BUSY_SHARE)
-		note(&r, "machine not idle: others used %.0f%% of the CPU time before this shape",
+		note(&r,
+		     "machine not idle: other processes used %.0f%% of the CPU time while this "
+		     "shape was measured",
 		     100 * r.busy_share);
 	*out = r;
 out:

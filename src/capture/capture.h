@@ -15,15 +15,18 @@
 
 struct rv_capture_opts {
 	unsigned warmup;     /* untimed calls first (default 3) */
-	unsigned trials;     /* timed calls, odd (default 11) */
+	unsigned trials;     /* timed calls, odd (default 11; at least that many) */
 	double min_window_s; /* energy window; 0: what the meter's sensor needs */
 	uint64_t seed;       /* input generator seed */
 	int flush_cache;     /* flush the device cache before each trial (--flush-l2) */
+	/* More trials, two at a time, until the median's standard error is
+	 * under this share of it (0: exactly trials) */
+	double precision;
 };
 
-#define RV_CAPTURE_OPTS_DEFAULT  \
-	{                        \
-		3, 11, 0.0, 1, 0 \
+#define RV_CAPTURE_OPTS_DEFAULT         \
+	{                               \
+		3, 11, 0.0, 1, 0, 0.005 \
 	}
 
 /* Extra baseline columns a capture writes after notes, in this order: the
@@ -44,7 +47,7 @@ struct rv_capture_result {
 	double window_s;     /* the energy window; 0 without energy */
 	uint64_t window_calls;
 	double cpu_freq_hz; /* NAN when unknown */
-	double busy_share;  /* share of CPU time others used during the idle check */
+	double busy_share;  /* share of CPU time other processes used during the shape; NAN */
 	double kernel_s;    /* wall time spent inside the kernel's run() */
 	/* From a meter that reads the device's state (has_device): */
 	int has_device;

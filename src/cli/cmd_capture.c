@@ -36,7 +36,8 @@ enum {
 	OPT_KERNEL,
 	OPT_METER,
 	OPT_RAILS,
-	OPT_FLUSH
+	OPT_FLUSH,
+	OPT_PRECISION
 };
 
 static const struct rv_opt capture_opts[] = {
@@ -57,6 +58,9 @@ static const struct rv_opt capture_opts[] = {
 	{ "rails", 0, "NAME,NAME",
 	  "Jetson power rails the ina meter sums (default: the module input)" },
 	{ "flush-l2", 0, NULL, "evict the inputs from the GPU's L2 before each trial" },
+	{ "precision", 0, "P",
+	  "add trials until the median's standard error is under P of it (default 0.005; 0: "
+	  "exactly --trials)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -154,7 +158,8 @@ static void cpu_model(char *out, size_t size)
 /* Appends this run to the provenance sidecar <hw>_<op>.meta.json. */
 static int write_meta(const char *csv_path, const char *hw, enum rv_op op, enum rv_purpose purpose,
                       const char *kernel, const char *provider, const char *meter,
-                      const char *sweep_path, size_t rows, int argc, char **argv)
+                      const char *sweep_path, const char *loadavg, size_t rows, int argc,
+                      char **argv)
 {
 	char meta_path[4200], cpu[256], governor[64], date[32];
 	json_t *root, *runs, *run, *cmd = json_array();
@@ -181,11 +186,11 @@ static int write_meta(const char *csv_path, const char *hw, enum rv_op op, enum 
 	(void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	for (int i = 0; cmd && i < argc; i++)
 		(void)json_array_append_new(cmd, json_string(argv[i]));
-	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o}", "purpose",
-	                rv_purpose_name(purpose), "date", date, "roofval", RV_VERSION, "commit",
-	                RV_GIT_COMMIT, "kernel", kernel, "blas", provider, "meter", meter,
-	                "cpu_model", cpu, "governor", governor, "sweep", sweep_path, "rows",
-	                (json_int_t)rows, "command_line", cmd);
+	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o}",
+	                "purpose", rv_purpose_name(purpose), "date", date, "roofval", RV_VERSION,
+	                "commit", RV_GIT_COMMIT, "kernel", kernel, "blas", provider, "meter", meter,
+	                "cpu_model", cpu, "governor", governor, "load_average", loadavg, "sweep",
+	                sweep_path, "rows", (json_int_t)rows, "command_line", cmd);
 	if (!json_is_array(runs) || !run || json_array_append_new(runs, run) != 0) {
 		json_decref(root);
 		return rv_error_set(RV_EPARSE, "%s is not a roofval manifest; move it away",
@@ -229,7 +234,7 @@ int rv_cmd_capture(int argc, char **argv)
 	struct rv_meter *m = NULL;
 	const struct rv_kernel_ops *k;
 	const char *kname, *mname = "none";
-	char sweep_path[4200], csv_path[4200], meter_note[512], last_skip[600] = "";
+	char sweep_path[4200], csv_path[4200], meter_note[512], last_skip[600] = "", loadavg[64];
 	enum rv_op op;
 	enum rv_purpose purpose;
 	unsigned long long limit = ~0ull, v;
@@ -240,6 +245,17 @@ int rv_cmd_capture(int argc, char **argv)
 
 	if (rc)
 		return rc == 1 ? RV_EXIT_OK : rc;
+	/* The load before the capture starts (1, 5 and 15 minutes), for the manifest. */
+	if (rv_env_read(loadavg, sizeof(loadavg), &rv_env_host, "proc/loadavg") < 0) {
+		(void)snprintf(loadavg, sizeof(loadavg), "unknown (no proc/loadavg)");
+	} else {
+		char *end = loadavg;
+
+		for (int f = 0; f < 3 && end; f++)
+			end = strchr(end + (f > 0), ' ');
+		if (end)
+			*end = '\0';
+	}
 	for (int i = OPT_HW; i <= OPT_PURPOSE; i++) {
 		if (!res.value[i]) {
 			fprintf(stderr, "roofval: capture: --%s is required\nusage: roofval %s\n",
@@ -275,6 +291,15 @@ int rv_cmd_capture(int argc, char **argv)
 		        "roofval: capture: --trials %u: give an odd number, so the median "
 		        "is a measured value\n",
 		        o.trials);
+		return RV_EXIT_USAGE;
+	}
+	if (res.value[OPT_PRECISION] &&
+	    (rv_parse_double(res.value[OPT_PRECISION], &o.precision) < 0 || !(o.precision >= 0) ||
+	     o.precision >= 1)) {
+		fprintf(stderr,
+		        "roofval: capture: --precision '%s' is not a share from 0 to below 1 "
+		        "(0.005 is 0.5%%)\n",
+		        res.value[OPT_PRECISION]);
 		return RV_EXIT_USAGE;
 	}
 	if (res.value[OPT_WINDOW] && (rv_parse_double(res.value[OPT_WINDOW], &o.min_window_s) < 0 ||
@@ -430,7 +455,7 @@ int rv_cmd_capture(int argc, char **argv)
 		                   skipped == 1 ? "it" : "the last", last_skip);
 	if (err == 0 && done)
 		err = write_meta(csv_path, p->key, op, purpose, k->name, k->provider(), mname,
-		                 sweep_path, done, argc, argv);
+		                 sweep_path, loadavg, done, argc, argv);
 	if (m)
 		m->ops->close(m);
 	m = NULL; /* closed: the failure path below must not close it again */

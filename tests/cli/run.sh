@@ -233,6 +233,8 @@ cap=(--hw i7_12700k --op matmul --purpose calibration --sweep-dir "$scratch/cap"
 check 2 "capture: --op is required" "" -- capture --hw i7_12700k --purpose calibration
 check 2 "--trials 4: give an odd number" "" -- capture "${cap[@]}" --trials 4
 check 2 "--min-window 'x' is not a number" "" -- capture "${cap[@]}" --min-window x
+check 2 "--precision '1' is not a share from 0 to below 1" "" -- capture "${cap[@]}" --precision 1
+check 2 "--precision 'nan' is not a share" "" -- capture "${cap[@]}" --precision nan
 check 0 "rows written" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --limit 1
 check 0 "[3/3] 1024x64x64 fp16" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02
 rows=$(grep -c '^i7_12700k,matmul,' "$scratch/cap/i7_12700k_matmul.csv")

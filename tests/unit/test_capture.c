@@ -5,7 +5,10 @@
  * with a note saying why, and the latency measured; none is an error. The
  * faults come from the fake meter's scripts (ROOFVAL_FAKE_METER_*) and, for
  * faults at a moment in the window, from a wrapper around the fake meter. */
+#include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/capture.h"
 #include "rv_test_meter.h"
@@ -264,10 +267,91 @@ static void test_capture__fake_scripts(void **state)
 	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_FREEZE_AFTER");
 }
 
+/* The null kernel, each call spinning 20 to 140 us in a cycle of seven:
+ * latencies with a spread the clock resolves. */
+static uint64_t jitter_calls;
+
+static int jitter_run(struct rv_kernel *k, uint64_t iters)
+{
+	(void)k;
+	for (uint64_t i = 0; i < iters; i++) {
+		double until = now_s() + 20e-6 * (double)(1 + jitter_calls++ % 7);
+
+		while (now_s() < until)
+			;
+	}
+	return 0;
+}
+
+/* --precision: trials are added two at a time while the median's standard
+ * error is above the share asked for, up to 201 or a second of trials; a
+ * loose target keeps 11. */
+static void test_capture__precision(void **state)
+{
+	struct rv_kernel_ops ops = *rv_kernel_find("null");
+	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
+	struct rv_shape s = { 1, { 4096, 0, 0 } };
+	struct rv_capture_result r;
+
+	(void)state;
+	ops.run = jitter_run;
+	o.precision = 0.5;
+	assert_int_equal(rv_capture_one(&r, &rv_env_host, &ops, NULL, NULL, RV_OP_VECTOR_ADD, &s,
+	                                RV_DTYPE_FP32, &o, NULL),
+	                 0);
+	assert_int_equal(r.trials, 11);
+	assert_null(strstr(r.notes, "to know the median"));
+	/* 0.01%: out of reach of this spread (about 40 us over 80 us). */
+	o.precision = 1e-4;
+	assert_int_equal(rv_capture_one(&r, &rv_env_host, &ops, NULL, NULL, RV_OP_VECTOR_ADD, &s,
+	                                RV_DTYPE_FP32, &o, NULL),
+	                 0);
+	if (!(r.trials > 11 && r.trials <= 201 && r.trials % 2 == 1))
+		fail_msg("%u trials; notes: %s", r.trials, r.notes);
+	rv_assert_contains(r.notes, "trials, to know the median within 0.01%");
+}
+
+/* Other processes busy while a shape is measured: as many spinning children
+ * as there are CPUs leave this process at most half of the machine, so the
+ * notes say it was not idle; without them (on a quiet machine) they do not. */
+static void test_capture__busy_machine(void **state)
+{
+	long n_cpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t kids[256];
+	struct rv_capture_result r;
+	long n = 0;
+
+	(void)state;
+	if (n_cpu < 1 || n_cpu > 256)
+		n_cpu = 1;
+	for (; n < n_cpu; n++) {
+		kids[n] = fork();
+		assert_true(kids[n] >= 0);
+		if (kids[n] == 0) {
+			double until = now_s() + 10.0; /* killed long before */
+
+			while (now_s() < until)
+				;
+			_exit(0);
+		}
+	}
+	capture(&r, fake_open(), 0.3);
+	for (long i = 0; i < n; i++) {
+		(void)kill(kids[i], SIGKILL);
+		(void)waitpid(kids[i], NULL, 0);
+	}
+	if (!(r.busy_share > 0.25))
+		fail_msg("busy share %g with %ld spinning children; notes: %s", r.busy_share, n,
+		         r.notes);
+	rv_assert_contains(r.notes, "machine not idle: other processes used ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_capture__counter_wraps_twice_in_window, reset_env),
+		cmocka_unit_test_setup(test_capture__precision, reset_env),
+		cmocka_unit_test_setup(test_capture__busy_machine, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_backwards, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_frozen, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_frozen_in_window, reset_env),
