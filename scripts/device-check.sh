@@ -36,14 +36,34 @@ say "== device check $(date -u +%FT%TZ) on $(hostname)"
 
 # 1. Build. The device machine reaches no package registry: the build uses
 # what it has. scripts/build.sh installs nothing when everything is there.
+# When it cannot build (no jansson, GSL, OpenBLAS or cmocka there), the
+# bundle that scripts/device-bundle.sh made on a Debian machine and the run
+# carried (build-device/) is used instead, with CUDA's libraries from the
+# device itself.
 say "== build ($(elapsed) s)"
-if ! scripts/build.sh >>"$OUT/build.log" 2>&1; then
-	say "build failed: see build.log (missing Debian packages cannot be installed there:"
-	say "carry a build made here, e.g. build-device/, with the run tool's carry)"
-	cp -r build/CMakeFiles/CMakeOutput.log "$OUT/" 2>/dev/null
-	exit 1
-fi
 roofval=build/roofval
+test_cuda=build/tests/test_cuda
+bundle=0
+# ROOFVAL_DEVICE_BUNDLE=1 takes the bundle without trying to build (to try it).
+if [ "${ROOFVAL_DEVICE_BUNDLE:-0}" = 1 ] || ! scripts/build.sh >>"$OUT/build.log" 2>&1; then
+	if [ -x build-device/roofval ]; then
+		say "build failed (see build.log): using the carried build-device/ bundle"
+		cuda_libs=$(find /usr/local/cuda*/lib* /usr/local/cuda*/targets/*/lib /opt /usr/lib \
+			-maxdepth 8 -name 'libcublasLt.so.*' -printf '%h\n' 2>/dev/null | sort -u | tr '\n' :)
+		export LD_LIBRARY_PATH="$PWD/build-device/lib:${cuda_libs}${LD_LIBRARY_PATH:-}"
+		say "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+		roofval=build-device/roofval
+		test_cuda=build-device/tests/test_cuda
+		bundle=1
+	else
+		say "build failed: see build.log (missing Debian packages cannot be installed there:"
+		say "run scripts/device-bundle.sh here and carry build-device/)"
+		cp -r build/CMakeFiles/CMakeOutput.log "$OUT/" 2>/dev/null
+		exit 1
+	fi
+fi
+# The bundle was built elsewhere: name the data folders of this tree.
+export ROOFVAL_HARDWARE_DIR="$PWD/hardware" ROOFVAL_SWEEP_DIR="$PWD/sweeps"
 "$roofval" --version >>"$report" 2>&1
 "$roofval" kernels >>"$report" 2>&1
 "$roofval" meters >>"$report" 2>&1
@@ -56,14 +76,17 @@ if [ "${ROOFVAL_DEVICE_DRY:-0}" = 1 ] || ! "$roofval" kernels | grep -q '^cublas
 	meter="--meter fake --min-window 0.02"
 fi
 
-# 2. Unit tests (quick; the GPU is not needed for them).
-say "== tests ($(elapsed) s)"
-ctest --test-dir build -j"$(nproc)" --output-on-failure >"$OUT/ctest.log" 2>&1
-tail -3 "$OUT/ctest.log" | tee -a "$report"
+# 2. Unit tests (quick; the GPU is not needed for them; not with the bundle,
+# whose tests name folders of the machine that built it).
+if [ "$bundle" = 0 ]; then
+	say "== tests ($(elapsed) s)"
+	ctest --test-dir build -j"$(nproc)" --output-on-failure >"$OUT/ctest.log" 2>&1
+	tail -3 "$OUT/ctest.log" | tee -a "$report"
+fi
 
 # 3. cuBLAS results against the host reference, small shapes of every op and dtype.
 say "== kernel check ($(elapsed) s)"
-build/tests/test_cuda >>"$report" 2>&1; rc=$?
+"$test_cuda" >>"$report" 2>&1; rc=$?
 [ $rc = 0 ] && say "kernel check: passed" || say "kernel check: exit $rc (77: skipped, no GPU; else FAILED, see above)"
 
 # 4. NVML: the energy counter's update period (measured when the meter opens).
