@@ -134,4 +134,31 @@ static inline void rv_spit(const char *path, const char *text)
 		fail_msg("cannot write %s", path);
 }
 
+/* Compares actual with tests/golden/<name>. When they differ, actual goes to
+ * a scratch folder of its own (<prefix>_<name>, dots as underscores:
+ * rv_scratch_dir() empties the folder it names) and the test fails with its
+ * path, to diff, and to copy over the golden only if the change is intended. */
+static inline void rv_check_golden(const char *actual, const char *name, const char *prefix)
+{
+	char golden_path[4200], actual_path[4200], dir_name[128];
+	char *golden;
+
+	(void)snprintf(golden_path, sizeof(golden_path), "%s/../golden/%s", RV_TEST_DATA_DIR, name);
+	golden = rv_slurp(golden_path, NULL);
+	if (golden && strcmp(golden, actual) == 0) {
+		free(golden);
+		return;
+	}
+	free(golden);
+	(void)snprintf(dir_name, sizeof(dir_name), "%s_%s", prefix, name);
+	for (char *c = dir_name; *c; c++)
+		if (*c == '.')
+			*c = '_';
+	(void)snprintf(actual_path, sizeof(actual_path), "%s/%s", rv_scratch_dir(dir_name), name);
+	rv_spit(actual_path, actual);
+	fail_msg("%s differs from %s; the output is in %s (diff them, and copy it over the golden "
+	         "only if the change is intended)",
+	         name, golden_path, actual_path);
+}
+
 #endif

@@ -11,8 +11,6 @@
 #include "plot/svg.h"
 #include "rv_test_records.h"
 
-#define GOLDEN_DIR RV_TEST_DATA_DIR "/../golden"
-
 struct rec_spec {
 	const char *hardware;
 	enum rv_op op;
@@ -82,28 +80,6 @@ static struct rv_profile *toy_gpu(void)
 	if (rv_profile_load(&p, rv_fixture_path("hardware/model/toy_gpu.json")) != 0)
 		fail_msg("toy_gpu.json: %s", rv_error_last());
 	return p;
-}
-
-/* Compares out with tests/golden/<name>; when they differ, writes out to the
- * scratch folder and fails with its path. */
-static void check_golden(const char *actual, const char *name)
-{
-	char golden_path[4200], actual_path[4200], dir_name[64];
-	char *golden;
-
-	(void)snprintf(golden_path, sizeof(golden_path), "%s/%s", GOLDEN_DIR, name);
-	golden = rv_slurp(golden_path, NULL);
-	if (golden && strcmp(golden, actual) == 0) {
-		free(golden);
-		return;
-	}
-	free(golden);
-	(void)snprintf(dir_name, sizeof(dir_name), "plot_%.*s", (int)strcspn(name, "."), name);
-	(void)snprintf(actual_path, sizeof(actual_path), "%s/%s", rv_scratch_dir(dir_name), name);
-	rv_spit(actual_path, actual);
-	fail_msg("%s differs from %s; the output is in %s (diff them, and copy it over the golden "
-	         "only if the change is intended)",
-	         name, golden_path, actual_path);
 }
 
 static size_t count(const char *haystack, const char *needle)
@@ -238,7 +214,7 @@ static void test_plot__golden_roofline(void **state)
 	assert_int_equal(rv_plot_roofline(&a, p, &v, RV_PLOT_ALL_OPS), 0);
 	assert_int_equal(rv_plot_roofline(&b, p, &v, RV_PLOT_ALL_OPS), 0);
 	assert_string_equal(rv_buf_str(&a), rv_buf_str(&b));
-	check_golden(rv_buf_str(&a), "roofline.svg");
+	rv_check_golden(rv_buf_str(&a), "roofline.svg", "plot");
 	/* Every toy_gpu record, none of the other target. */
 	assert_non_null(strstr(rv_buf_str(&a), "Measured points (8)"));
 	assert_null(strstr(rv_buf_str(&a), "other"));
@@ -280,7 +256,7 @@ static void test_plot__golden_heatmap(void **state)
 	(void)state;
 	sample(&v);
 	assert_int_equal(rv_plot_heatmap(&out, &v), 0);
-	check_golden(rv_buf_str(&out), "heatmap.svg");
+	rv_check_golden(rv_buf_str(&out), "heatmap.svg", "plot");
 	/* Cells as the text report labels them; the hardware name escaped. */
 	assert_non_null(strstr(rv_buf_str(&out), ">2:L1<"));
 	assert_non_null(strstr(rv_buf_str(&out), ">1OK<"));

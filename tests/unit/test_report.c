@@ -8,8 +8,6 @@
 #include "report/report.h"
 #include "rv_test_records.h"
 
-#define GOLDEN_DIR RV_TEST_DATA_DIR "/../golden"
-
 static void add_source(struct rv_validation *v, const char *text)
 {
 	v->sources = realloc(v->sources, (v->n_sources + 1) * sizeof(*v->sources));
@@ -82,30 +80,6 @@ static char *render(const struct rv_validation *v, enum rv_format f)
 	return out.data;
 }
 
-/* Compares a rendered report with tests/golden/<name>. When they differ, the
- * output goes to the scratch folder so a developer can diff it, and copy it
- * over the golden on purpose. */
-static void check_golden(const char *actual, const char *name)
-{
-	char golden_path[4200], actual_path[4200], dir_name[64];
-	char *golden;
-
-	(void)snprintf(golden_path, sizeof(golden_path), "%s/%s", GOLDEN_DIR, name);
-	golden = rv_slurp(golden_path, NULL);
-	if (golden && strcmp(golden, actual) == 0) {
-		free(golden);
-		return;
-	}
-	free(golden);
-	/* One folder per golden: rv_scratch_dir() empties the folder it names. */
-	(void)snprintf(dir_name, sizeof(dir_name), "report_%s", strchr(name, '.') + 1);
-	(void)snprintf(actual_path, sizeof(actual_path), "%s/%s", rv_scratch_dir(dir_name), name);
-	rv_spit(actual_path, actual);
-	fail_msg("%s differs from %s; the output is in %s (diff them, and copy it over the golden "
-	         "only if the change is intended)",
-	         name, golden_path, actual_path);
-}
-
 static void test_report__golden_text(void **state)
 {
 	struct rv_validation v;
@@ -114,7 +88,7 @@ static void test_report__golden_text(void **state)
 	(void)state;
 	sample(&v);
 	text = render(&v, RV_FORMAT_TEXT);
-	check_golden(text, "report.txt");
+	rv_check_golden(text, "report.txt", "report");
 	free(text);
 	rv_validation_free(&v);
 }
@@ -127,7 +101,7 @@ static void test_report__golden_markdown(void **state)
 	(void)state;
 	sample(&v);
 	text = render(&v, RV_FORMAT_MARKDOWN);
-	check_golden(text, "report.md");
+	rv_check_golden(text, "report.md", "report");
 	free(text);
 	rv_validation_free(&v);
 }
@@ -140,7 +114,7 @@ static void test_report__golden_json(void **state)
 	(void)state;
 	sample(&v);
 	text = render(&v, RV_FORMAT_JSON);
-	check_golden(text, "report.json");
+	rv_check_golden(text, "report.json", "report");
 	free(text);
 	rv_validation_free(&v);
 }
