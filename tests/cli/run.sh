@@ -78,6 +78,16 @@ check 0 "" "ok " -- hw lint
 # The fitted share of the last-level cache and the elementwise spread are shown.
 check 0 "" "a repeated call keeps" -- hw show xeon_amx_2vcpu
 check 0 "" "elementwise      on at most 1 of 2 units" -- hw show xeon_amx_2vcpu
+# probe writes a profile its loader and lint accept, with the capture's
+# one-thread elementwise spread; a last-level effective capacity, when the
+# quick sweep sees a knee, never exceeds the capacity (the loader checks).
+mkdir -p "$scratch/probe"
+check 0 "" "wrote $scratch/probe/probe_t.json" -- probe --hw host --quick --key probe_t \
+	-o "$scratch/probe/probe_t.json"
+check 0 "" "ok " -- hw lint "$scratch/probe/probe_t.json"
+check 0 "" "elementwise      on at most 1 of" -- hw show "$scratch/probe/probe_t.json"
+check 2 "only --hw host can be probed" "" -- probe --hw i7_12700k
+check 2 "must be named probe_t.json" "" -- probe --hw host --key probe_t -o "$scratch/x.json"
 check 1 "roofval: hw show: no hardware profile 'nosuch' in" "" -- hw show nosuch
 check 1 "run 'roofval hw list'" "" -- hw show nosuch
 check 1 "is not a hardware key" "" -- hw show 'Bad Key'
