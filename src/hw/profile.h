@@ -52,6 +52,11 @@ struct rv_gemm {
 	unsigned tiles_per_unit;
 	double half_m, half_n, half_k;
 	double tile_edge;
+	/* Passes over B that a CPU BLAS's packing adds beyond L1 (its packed
+	 * copy written and read again), in [0, 4]; default 2. Refitted only when
+	 * the profile states it (pack_passes_set). */
+	double pack_passes;
+	int pack_passes_set;
 	char *provenance;
 };
 

@@ -102,7 +102,7 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 		 * in full from wherever B lives. A single-row tile is the library's
 		 * matrix-vector kernel, which streams B as it is. */
 		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1)
-			q += 2 * e * k * n;
+			q += p->gemm.pack_passes * e * k * n;
 		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B);
 	}
 }

@@ -188,6 +188,32 @@ static void test_model__predict_llc_capacity_and_elementwise_units(void **state)
 	rv_profile_free(cpu);
 }
 
+/* A CPU BLAS's packing of B adds pack_passes passes over B (K x N) at every
+ * tier beyond L1, in the share that tier serves: 2 unless the profile says. */
+static void test_model__predict_pack_passes(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu");
+	struct rv_prediction two, half;
+	struct rv_shape s;
+
+	(void)state;
+	rv_assert_close(cpu->gemm.pack_passes, 2, 0, 0);
+	assert_false(cpu->gemm.pack_passes_set);
+	/* 512x1024x1024 fp16: a 5 MiB working set, beyond L1 (1 MiB) and L2 (4 MiB). */
+	shape_of(&s, RV_OP_MATMUL, "512x1024x1024");
+	assert_int_equal(rv_predict(&two, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	cpu->gemm.pack_passes = 0.5;
+	assert_int_equal(rv_predict(&half, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(half.tile_m, two.tile_m);
+	rv_assert_close(two.tier_B[RV_TIER_L1], half.tier_B[RV_TIER_L1], 0, 0);
+	rv_assert_close(two.tier_B[RV_TIER_L2] - half.tier_B[RV_TIER_L2], 1.5 * 2 * 1024 * 1024,
+	                1e-12, 0);
+	rv_assert_close(two.tier_B[RV_TIER_DRAM] - half.tier_B[RV_TIER_DRAM],
+	                1.5 * 2 * 1024 * 1024 * (1 - 4194304.0 / two.footprint.working_set_B), 1e-9,
+	                0);
+	rv_profile_free(cpu);
+}
+
 static void test_model__predict_tile_choice_and_small_k(void **state)
 {
 	struct rv_profile *p = toy("toy_cpu");
@@ -279,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_model__predict_gemm_terms),
 		cmocka_unit_test(test_model__predict_streaming),
 		cmocka_unit_test(test_model__predict_llc_capacity_and_elementwise_units),
+		cmocka_unit_test(test_model__predict_pack_passes),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
 		cmocka_unit_test(test_model__predict_linear_and_errors),
 		cmocka_unit_test(test_model__shipped_profiles_are_sane),
