@@ -57,6 +57,9 @@ struct rv_gemm {
 	 * the profile states it (pack_passes_set). */
 	double pack_passes;
 	int pack_passes_set;
+	/* p of the p-norm (compute^p + dram^p)^(1/p) that bounds a GEMM's body
+	 * time from below, in [1, 64]; 0 when absent: max(compute, tiers). */
+	double overlap_norm;
 	char *provenance;
 };
 
