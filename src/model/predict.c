@@ -89,10 +89,12 @@ static double span(double lo, double hi, double t, double dim)
 /* DRAM bytes of A and B for a GPU GEMM, from the panels its waves touch.
  * The CTAs of one wave (slots of them) run together and step through K
  * together, so a row panel of A or column panel of B that several of them
- * share crosses from DRAM once for the wave; the L2 (2 to 50 MiB) is too
- * small to keep a large-K panel from one wave to a later one, except that a
- * panel the previous wave touched is still there when that wave's panels
- * fit in the L2 (l2_B, its effective capacity). CTAs start in raster order
+ * share crosses from DRAM once for the wave. A panel the previous wave
+ * touched is still in the L2 when that wave's panels fit in it (l2_B, its
+ * effective capacity); one touched earlier is counted again, which is what a
+ * Jetson's 2 to 4 MiB L2 does with large-K panels of 0.5 to 4 MiB each (a
+ * 50 MiB L2 keeps more, so there this errs towards more traffic; no fitted
+ * GPU has one yet). CTAs start in raster order
  * with the output's columns (N) fastest: PyTorch calls cuBLAS column-major
  * with the operands swapped (C^T = B^T A^T), so cuBLAS's fastest grid index,
  * its m, is our N. This is what makes M and N asymmetric: a wave along a
