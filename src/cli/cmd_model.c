@@ -152,9 +152,7 @@ static void predict_text(const struct model_args *a, const struct rv_prediction 
 	}
 	if (r->tiles && a->p->gemm.overlap_norm > 0) {
 		rv_fmt_si(x, sizeof(x), r->latency_s - r->overhead_s, "s");
-		printf("    body     %-12s the longest term, or (compute^p + dram^p)^(1/p) with p "
-		       "= "
-		       "%g if longer\n",
+		printf("    body     %-12s max(longest term, (compute^p + dram^p)^(1/p)), p = %g\n",
 		       x, a->p->gemm.overlap_norm);
 	}
 }

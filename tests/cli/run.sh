@@ -154,7 +154,7 @@ check 0 "" "launch_bound" -- classify --hw h200_sxm_141gb --op vector_add --shap
 check 0 "" "unsupported" -- classify --hw i7_12700k --op matmul --shape 64x64x64 --dtype fp16
 check 0 "" "bound by" -- predict --hw jetson_orin_nano_8gb --op linear --shape 32x16384x16384
 # A profile with an overlap norm shows the body time it gives.
-check 0 "" "(compute^p + dram^p)^(1/p) with p = 2" -- predict --hw jetson_orin_nano_8gb --op matmul \
+check 0 "" "(compute^p + dram^p)^(1/p)), p = 2" -- predict --hw jetson_orin_nano_8gb --op matmul \
 	--shape 192x3072x12288
 check 0 "" '"schema": "roofval.predict/1"' -- predict --hw h200_sxm_141gb --op matmul --shape 8192x8192x8192 --format json
 check 1 "roofval: predict: fp16 is unsupported on i7_12700k (its profile lists fp32 fp64)" "" -- predict --hw i7_12700k --op matmul --shape 64x64x64 --dtype fp16
