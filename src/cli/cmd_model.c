@@ -150,6 +150,11 @@ static void predict_text(const struct model_args *a, const struct rv_prediction 
 		rv_fmt_si(z, sizeof(z), a->p->memory[i].effective_bw_Bps, "B/s");
 		printf("    %-8s %-12s %s at %s\n", rv_tier_name(t), x, y, z);
 	}
+	if (r->tiles && a->p->gemm.overlap_norm > 0) {
+		rv_fmt_si(x, sizeof(x), r->latency_s - r->overhead_s, "s");
+		printf("    body     %-12s max(longest term, (compute^p + dram^p)^(1/p)), p = %g\n",
+		       x, a->p->gemm.overlap_norm);
+	}
 }
 
 static int predict_json(const struct model_args *a, const struct rv_prediction *r)

@@ -106,6 +106,73 @@ static int time_best(double *best_s, const struct rv_kernel_ops *k, enum rv_op o
 	return err;
 }
 
+/* One streaming add over a working set of ws bytes (three fp32 arrays):
+ * its bandwidth, counting the write-allocate read of the output as the
+ * model does. */
+static int stream_bw(double *bw_Bps, const struct rv_kernel_ops *k, double ws, unsigned runs)
+{
+	unsigned long long n_el = (unsigned long long)(ws / 12);
+	char shape[32];
+	double t;
+	int err;
+
+	if (n_el < 64)
+		n_el = 64;
+	(void)snprintf(shape, sizeof(shape), "%llu", n_el);
+	err = time_best(&t, k, RV_OP_VECTOR_ADD, shape, RV_DTYPE_FP32, runs);
+	*bw_Bps = 16.0 * (double)n_el / t;
+	return err;
+}
+
+/* The knee of the last cache level: a shared cache keeps less than its
+ * capacity of a repeated working set (other cores and tenants, conflicts,
+ * replacement), and a stream through it holds the cache's bandwidth up to
+ * about what it keeps, then falls to the memory's. Given streams over growing
+ * working sets ws_B[0..n), the knee is the largest one still above the
+ * geometric mean of the plateau (the best bandwidth before the fall) and
+ * dram_Bps, and *llc_Bps the bandwidth at the largest working set of at most
+ * half the knee (the first one if none is). Both stay NAN when no fall is
+ * seen: the cache kept all of the sweep, or it started at memory speed. */
+void rv_probe_knee(double *knee_B, double *llc_Bps, const double *ws_B, const double *bw_Bps,
+                   size_t n, double dram_Bps)
+{
+	double plateau = 0;
+
+	*knee_B = (double)NAN;
+	*llc_Bps = (double)NAN;
+	for (size_t i = 0; i < n; i++) {
+		plateau = fmax(plateau, bw_Bps[i]);
+		if (bw_Bps[i] < sqrt(plateau * dram_Bps)) {
+			if (i == 0)
+				return;
+			*knee_B = ws_B[i - 1];
+			*llc_Bps = bw_Bps[0];
+			for (size_t j = 1; j < i && ws_B[j] <= *knee_B / 2; j++)
+				*llc_Bps = bw_Bps[j];
+			return;
+		}
+	}
+}
+
+/* Streams over working sets growing by sqrt(2) from lo_B up to hi_B, until
+ * one is within 25% of dram_Bps, and finds their knee (rv_probe_knee). */
+static int llc_knee(double *knee_B, double *llc_Bps, const struct rv_kernel_ops *k, double lo_B,
+                    double hi_B, double dram_Bps, unsigned runs)
+{
+	double ws_B[48], bw[48];
+	size_t n = 0;
+	int err = 0;
+
+	for (double ws = lo_B; err == 0 && ws <= hi_B && n < 48; ws *= sqrt(2.0)) {
+		ws_B[n] = ws;
+		err = stream_bw(&bw[n], k, ws, runs);
+		if (err == 0 && bw[n++] <= 1.25 * dram_Bps)
+			break;
+	}
+	rv_probe_knee(knee_B, llc_Bps, ws_B, bw, n, dram_Bps);
+	return err;
+}
+
 static void cpu_info(char *model, size_t size, double *mhz)
 {
 	char line[256];
@@ -152,6 +219,7 @@ int rv_cmd_probe(int argc, char **argv)
 	char model[256], date[32], path[4200], prov[512], name[400];
 	const char *key;
 	double mhz, t, peak[2], eff[2], bw[4], peak_bw[4], cap[4], overhead_s;
+	double dram_ws = 0, knee_B = (double)NAN, knee_bw = (double)NAN;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t n_cache, n_tier;
 	json_t *root, *compute, *memory, *eflop, *ebyte;
@@ -213,26 +281,45 @@ int rv_cmd_probe(int argc, char **argv)
 	/* Bandwidth: a one-thread streaming add over half of what one CPU sees of
 	 * each cache level, and eight times the last level for DRAM (at least
 	 * 256 MiB); the bytes count the write-allocate read of the output, as the
-	 * model does. */
+	 * model does. A private level (inside the last) has ports per core, so
+	 * its aggregate is the one-thread figure times the CPUs that do not share
+	 * it; the elementwise object below tells the model that the capture's add
+	 * runs on one of them. */
 	n_cache = read_caches(caches, (unsigned)ncpu);
 	n_tier = 0;
 	for (size_t i = 0; err == 0 && i <= n_cache; i++) {
 		double ws = i < n_cache ? caches[i].one_B / 2
 		                        : fmax(8 * (n_cache ? caches[n_cache - 1].capacity_B : 0),
 		                               256.0 * 1048576);
-		unsigned long long n_el;
-		char shape[32];
 
 		if (quick && i == n_cache)
 			ws = fmin(ws, 64.0 * 1048576);
-		n_el = (unsigned long long)(ws / 12);
-		(void)snprintf(shape, sizeof(shape), "%llu", n_el < 64 ? 64ull : n_el);
-		err = time_best(&t, k, RV_OP_VECTOR_ADD, shape, RV_DTYPE_FP32, quick ? 3 : 7);
-		bw[n_tier] = 16.0 * (double)n_el / t;
+		if (i == n_cache)
+			dram_ws = ws;
+		err = stream_bw(&bw[n_tier], k, ws, quick ? 3 : 7);
+		if (i + 1 < n_cache)
+			bw[n_tier] *= caches[i].capacity_B / caches[i].one_B;
 		cap[n_tier] = i < n_cache ? caches[i].capacity_B
 		                          : 1024.0 * sysconf(_SC_PHYS_PAGES) *
 		                                    (sysconf(_SC_PAGESIZE) / 1024.0);
 		n_tier++;
+	}
+	/* The last cache level's effective capacity, from the knee of the stream
+	 * between it and DRAM (measured on one CPU, so on its share of the
+	 * level, then aggregated like the capacity); its bandwidth is then
+	 * measured inside the knee rather than at half the datasheet size. */
+	if (err == 0 && n_cache >= 1) {
+		struct cache_level *llc = &caches[n_cache - 1];
+		double lo = n_cache >= 2 ? 2 * caches[n_cache - 2].one_B : llc->one_B / 16;
+
+		err = llc_knee(&knee_B, &knee_bw, k, lo, dram_ws, bw[n_tier - 1], quick ? 3 : 5);
+		if (!(knee_B < llc->one_B))
+			knee_B = (double)NAN;
+		if (!isnan(knee_B)) {
+			knee_B *= llc->capacity_B / llc->one_B;
+			if (!isnan(knee_bw))
+				bw[n_tier - 2] = knee_bw;
+		}
 	}
 	/* Per-call overhead: the fastest of many tiny GEMMs. */
 	if (err == 0)
@@ -301,24 +388,40 @@ int rv_cmd_probe(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n_tier; i++) {
 		const char *tn = tier_names[i == n_tier - 1 ? 3 : i];
+		int llc = i + 2 == n_tier, knee = llc && !isnan(knee_B);
+		json_t *tier;
 
-		(void)snprintf(prov, sizeof(prov),
-		               "capacity from sysfs cache index, aggregated over the CPUs sharing "
-		               "it [measured]%s; effective = a one-thread streaming add over half "
-		               "of one CPU's share, counting the write-allocate read [measured]; "
-		               "bw = %s",
-		               i == n_tier - 1 ? " (dram: physical memory)" : "",
-		               i + 1 < n_tier ? "CPUs x bytes loaded per cycle x clock [derived]"
-		                              : "1.25 x the measured stream [assumed]");
-		(void)json_array_append_new(
-		        memory,
-		        obj_with(json_pack("{s:s, s:f, s:f, s:f}", "name", tn, "capacity_B", cap[i],
-		                           "bw_Bps", peak_bw[i], "effective_bw_Bps", bw[i]),
-		                 prov));
+		(void)snprintf(
+		        prov, sizeof(prov),
+		        "capacity from sysfs cache index, aggregated over the CPUs sharing it "
+		        "[measured]%s; effective = a one-thread streaming add %s, counting the "
+		        "write-allocate read [measured]%s; bw = %s",
+		        i == n_tier - 1 ? " (dram: physical memory)" : "",
+		        knee ? "inside the knee below" : "over half of one CPU's share",
+		        i + 2 < n_tier ? ", times the CPUs sharing none of it (a port per core)"
+		        : knee ? "; effective_capacity_B = the knee of a stream over working sets "
+		                 "growing by sqrt(2): the largest one still above the geometric "
+		                 "mean of this level's and DRAM's bandwidth, aggregated like the "
+		                 "capacity [measured]; calibration refits it"
+		               : "",
+		        i + 1 < n_tier ? "CPUs x bytes loaded per cycle x clock [derived]"
+		                       : "1.25 x the measured stream [assumed]");
+		tier = json_pack("{s:s, s:f, s:f, s:f}", "name", tn, "capacity_B", cap[i], "bw_Bps",
+		                 peak_bw[i], "effective_bw_Bps", bw[i]);
+		if (knee)
+			(void)json_object_set_new(tier, "effective_capacity_B",
+			                          json_real(fmin(knee_B, cap[i])));
+		(void)json_array_append_new(memory, obj_with(tier, prov));
 		(void)json_object_set_new(ebyte, tn, json_real(e_byte[i == n_tier - 1 ? 3 : i]));
 	}
 	(void)json_object_set_new(root, "compute", compute);
 	(void)json_object_set_new(root, "memory", memory);
+	(void)json_object_set_new(
+	        root, "elementwise",
+	        obj_with(json_pack("{s:i}", "max_units", 1),
+	                 "the cblas backend's vector_add is a plain loop on the calling thread "
+	                 "(src/kernel/cblas.c), whatever its size: one unit, and no "
+	                 "grain_elements, since it never splits [derived]"));
 	(void)json_object_set_new(root, "call_overhead",
 	                          obj_with(json_pack("{s:f}", "latency_s", overhead_s),
 	                                   "fastest of 101 1x1x1 GEMMs through cblas [measured]"));

@@ -93,6 +93,12 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "tile_edge_overhead") == 0) {
 		out->slot = &p->gemm.tile_edge;
 		out->allow_zero = 1;
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "pack_passes") == 0) {
+		out->slot = &p->gemm.pack_passes;
+		out->allow_zero = 1;
+		out->upper = 4.0;
+		out->upper_what = "4 (the packed copy written and read back for each of two "
+		                  "thread groups)";
 	} else if (n == 2 && strcmp(x[0], "power") == 0 && strcmp(x[1], "static_W") == 0) {
 		out->slot = &p->static_W;
 		out->upper = p->tdp_W;

@@ -16,6 +16,7 @@
  *   memory.<tier>.effective_bw_Bps          sustained bandwidth (<= the tier's bw_Bps)
  *   gemm.half_efficiency_m | _n | _k        small-dimension half points
  *   gemm.tile_edge_overhead                 per-tile panel-loading cost
+ *   gemm.pack_passes                        CPU passes over B for packing (<= 4)
  *   memory.<tier>.effective_capacity_B      capacity a repeated call keeps (<= capacity_B)
  *   power.static_W                          (<= tdp_W)
  *   power.energy_per_flop_J.<dtype>, power.energy_per_byte_J.<tier> */

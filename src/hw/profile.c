@@ -393,6 +393,8 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "half_efficiency_n",
 		                            "half_efficiency_k",
 		                            "tile_edge_overhead",
+		                            "pack_passes",
+		                            "overlap_norm",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "tiles",
@@ -418,6 +420,27 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	if (json_object_get(obj, "tile_edge_overhead") &&
 	    (err = profile_nonneg(d, obj, "gemm", "tile_edge_overhead", &g->tile_edge)) < 0)
 		return err;
+	g->overlap_norm = 0;
+	if (json_object_get(obj, "overlap_norm")) {
+		if ((err = profile_nonneg(d, obj, "gemm", "overlap_norm", &g->overlap_norm)) < 0)
+			return err;
+		if (!(g->overlap_norm >= 1 && g->overlap_norm <= 64))
+			return rv_json_error(d, "gemm.overlap_norm", RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "%s is not from 1 (compute and memory time add up) "
+			                     "to 64 (their max)",
+			                     num(g->overlap_norm));
+	}
+	g->pack_passes = 2;
+	g->pack_passes_set = json_object_get(obj, "pack_passes") != NULL;
+	if (g->pack_passes_set) {
+		if ((err = profile_nonneg(d, obj, "gemm", "pack_passes", &g->pack_passes)) < 0)
+			return err;
+		if (g->pack_passes > 4)
+			return rv_json_error(d, "gemm.pack_passes", RV_JSON_AT_VALUE, RV_ERANGE,
+			                     "%s is above 4 (the packed copy written and read "
+			                     "back for each of two thread groups)",
+			                     num(g->pack_passes));
+	}
 
 	g->tiles_per_unit = (unsigned)tpu;
 	tiles = json_object_get(obj, "tiles");

@@ -52,6 +52,14 @@ struct rv_gemm {
 	unsigned tiles_per_unit;
 	double half_m, half_n, half_k;
 	double tile_edge;
+	/* Passes over B that a CPU BLAS's packing adds beyond L1 (its packed
+	 * copy written and read again), in [0, 4]; default 2. Refitted only when
+	 * the profile states it (pack_passes_set). */
+	double pack_passes;
+	int pack_passes_set;
+	/* p of the p-norm (compute^p + dram^p)^(1/p) that bounds a GEMM's body
+	 * time from below, in [1, 64]; 0 when absent: max(compute, tiers). */
+	double overlap_norm;
 	char *provenance;
 };
 

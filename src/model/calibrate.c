@@ -335,6 +335,11 @@ static int choose_params(struct fit_ctx *x)
 	}
 	for (size_t i = 0; err == 0 && i < sizeof(gemm) / sizeof(gemm[0]); i++)
 		err = consider(x, gemm[i], 0);
+	/* The passes over B of a CPU BLAS's packing: only where the profile
+	 * states a starting value (its library's packing is in question); the
+	 * default 2 is not refitted. */
+	if (err == 0 && x->p->gemm.pack_passes_set && x->p->hw_class == RV_HW_CPU)
+		err = consider(x, "gemm.pack_passes", 0);
 	return err;
 }
 

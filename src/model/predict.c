@@ -37,6 +37,12 @@ static int write_allocates(const struct rv_profile *p)
 	return p->hw_class == RV_HW_CPU;
 }
 
+/* GPUs (discrete and Jetson) run a GEMM as waves of CTAs over a shared L2. */
+static int gpu_waves(const struct rv_profile *p)
+{
+	return p->hw_class == RV_HW_GPU || p->hw_class == RV_HW_JETSON;
+}
+
 /* Share of the traffic tier i must serve on a repeated call, given what the
  * tier inside it (i - 1) still holds from the call before:
  * - nothing comes from tier i when the working set fits inside (i - 1),
@@ -73,6 +79,55 @@ static double block_capacity_B(const struct rv_profile *p, size_t i)
 	return llc ? p->memory[i].capacity_B : p->memory[i].capacity_B / p->compute_units;
 }
 
+/* Bytes of rows (or columns) lo..hi of a dimension of size dim cut in tiles
+ * of t, per unit of K and element size: edge tiles hold only what exists. */
+static double span(double lo, double hi, double t, double dim)
+{
+	return fmax(0.0, fmin(dim, (hi + 1) * t) - lo * t);
+}
+
+/* DRAM bytes of A and B for a GPU GEMM, from the panels its waves touch.
+ * The CTAs of one wave (slots of them) run together and step through K
+ * together, so a row panel of A or column panel of B that several of them
+ * share crosses from DRAM once for the wave. A panel the previous wave
+ * touched is still in the L2 when that wave's panels fit in it (l2_B, its
+ * effective capacity); one touched earlier is counted again, which is what a
+ * Jetson's 2 to 4 MiB L2 does with large-K panels of 0.5 to 4 MiB each (a
+ * 50 MiB L2 keeps more, so there this errs towards more traffic; no fitted
+ * GPU has one yet). CTAs start in raster order
+ * with the output's columns (N) fastest: PyTorch calls cuBLAS column-major
+ * with the operands swapped (C^T = B^T A^T), so cuBLAS's fastest grid index,
+ * its m, is our N. This is what makes M and N asymmetric: a wave along a
+ * wide N shares one A panel among its CTAs but reads a B panel for each. */
+static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
+                               double slots, double l2_B)
+{
+	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
+	double col_B = n / tiles_n; /* a column panel's width, edge spread evenly */
+	double bytes = 0, pr0 = 0, pr1 = -1, pcols = 0, a;
+	int prev_fits = 0;
+
+	/* A wave covers tiles a..b: rows r0..r1 of A and, wrapping around, the
+	 * next min(b - a + 1, tiles_n) columns of B after the previous wave's. */
+	for (a = 0; a < tiles && a < 65536 * slots; a += slots) {
+		double b = fmin(a + slots, tiles) - 1;
+		double r0 = floor(a / tiles_n), r1 = floor(b / tiles_n);
+		double cols = fmin(b - a + 1, tiles_n), rows = span(r0, r1, tm, m);
+		double wave = rows + cols * col_B;
+
+		if (prev_fits)
+			wave -= span(fmax(r0, pr0), fmin(r1, pr1), tm, m) +
+			        fmax(0.0, pcols + cols - tiles_n) * col_B;
+		bytes += wave * k * e;
+		prev_fits = (rows + cols * col_B) * k * e <= l2_B;
+		pr0 = r0;
+		pr1 = r1;
+		pcols = cols;
+	}
+	/* Beyond 65536 waves the pattern repeats row after row: scale. */
+	return a < tiles ? bytes * tiles / a : bytes;
+}
+
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
  * tile (tm, tn). L1 feeds the tile's panels to the registers, so it serves A
  * once per tile column and B once per tile row. Each outer tier serves the
@@ -102,7 +157,14 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 		 * in full from wherever B lives. A single-row tile is the library's
 		 * matrix-vector kernel, which streams B as it is. */
 		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1)
-			q += 2 * e * k * n;
+			q += p->gemm.pack_passes * e * k * n;
+		/* A GPU's DRAM serves A and B wave by wave (above), then C and the
+		 * bias once. */
+		if (gpu_waves(p) && i >= 1 && i + 1 == p->n_memory)
+			q = gpu_wave_traffic(m, k, n, e, tm, tn,
+			                     (double)p->compute_units * p->gemm.tiles_per_unit,
+			                     p->memory[i - 1].effective_capacity_B) +
+			    e * m * n + bias_B;
 		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B);
 	}
 }
@@ -189,6 +251,21 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn,
 		             r->footprint.working_set_B);
 		body_s = body_time(&cand, p, 1.0);
+		/* Compute and DRAM time overlap fully (max) only when one of them
+		 * dominates; near the balance point the two contend: a CTA whose
+		 * operands have not arrived issues no MMAs, and with a few CTAs per
+		 * SM the others cannot cover the wait, while the wave's CTAs start
+		 * their K loops (loads first) and end them (MMAs and the store of C)
+		 * together. A p-norm of the two keeps both limits (p = 1: their sum,
+		 * no overlap; a large p: their max) and costs most, 2^(1/p), where
+		 * they are equal. */
+		if (g->overlap_norm > 0) {
+			double dram_s = cand.tier_s[p->memory[p->n_memory - 1].tier],
+			       q = g->overlap_norm;
+
+			body_s =
+			        fmax(body_s, pow(pow(cand.compute_s, q) + pow(dram_s, q), 1.0 / q));
+		}
 		if (body_s < best_s) {
 			best_s = body_s;
 			best = cand;

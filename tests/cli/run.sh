@@ -78,6 +78,16 @@ check 0 "" "ok " -- hw lint
 # The fitted share of the last-level cache and the elementwise spread are shown.
 check 0 "" "a repeated call keeps" -- hw show xeon_amx_2vcpu
 check 0 "" "elementwise      on at most 1 of 2 units" -- hw show xeon_amx_2vcpu
+# probe writes a profile its loader and lint accept, with the capture's
+# one-thread elementwise spread; a last-level effective capacity, when the
+# quick sweep sees a knee, never exceeds the capacity (the loader checks).
+mkdir -p "$scratch/probe"
+check 0 "" "wrote $scratch/probe/probe_t.json" -- probe --hw host --quick --key probe_t \
+	-o "$scratch/probe/probe_t.json"
+check 0 "" "ok " -- hw lint "$scratch/probe/probe_t.json"
+check 0 "" "elementwise      on at most 1 of" -- hw show "$scratch/probe/probe_t.json"
+check 2 "only --hw host can be probed" "" -- probe --hw i7_12700k
+check 2 "must be named probe_t.json" "" -- probe --hw host --key probe_t -o "$scratch/x.json"
 check 1 "roofval: hw show: no hardware profile 'nosuch' in" "" -- hw show nosuch
 check 1 "run 'roofval hw list'" "" -- hw show nosuch
 check 1 "is not a hardware key" "" -- hw show 'Bad Key'
@@ -143,6 +153,9 @@ check 0 "" "i7_12700k matmul 1024x1024x1024 fp32: l2_bound" -- classify --hw i7_
 check 0 "" "launch_bound" -- classify --hw h200_sxm_141gb --op vector_add --shape 256
 check 0 "" "unsupported" -- classify --hw i7_12700k --op matmul --shape 64x64x64 --dtype fp16
 check 0 "" "bound by" -- predict --hw jetson_orin_nano_8gb --op linear --shape 32x16384x16384
+# A profile with an overlap norm shows the body time it gives.
+check 0 "" "(compute^p + dram^p)^(1/p)), p = 2" -- predict --hw jetson_orin_nano_8gb --op matmul \
+	--shape 192x3072x12288
 check 0 "" '"schema": "roofval.predict/1"' -- predict --hw h200_sxm_141gb --op matmul --shape 8192x8192x8192 --format json
 check 1 "roofval: predict: fp16 is unsupported on i7_12700k (its profile lists fp32 fp64)" "" -- predict --hw i7_12700k --op matmul --shape 64x64x64 --dtype fp16
 check 1 "roofval: classify: shape '64x0x64': dimension K is 0" "" -- classify --hw i7_12700k --op matmul --shape 64x0x64

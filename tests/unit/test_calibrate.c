@@ -278,6 +278,9 @@ static void test_calibrate__bad_fit_files(void **state)
 		  RV_ERANGE,
 		  "memory.l2.effective_capacity_B = 8e+06 B is above the tier's capacity_B" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"gemm.pack_passes\": {\"value\": 4.5}}}",
+		  RV_ERANGE, "gemm.pack_passes = 4.5  is above 4 (the packed copy" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
 		  "{\"power.static_W\": {\"value\": -1}}}",
 		  RV_ERANGE, "power.static_W = -1 W is not a positive finite value" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "

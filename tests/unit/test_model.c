@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the regime classifier and the latency/energy model, against hand-computed values
  * on toy profiles with round numbers (tests/data/hardware/model). */
+#include <math.h>
+
 #include "model/classify.h"
 #include "model/predict.h"
 #include "rv_test.h"
@@ -188,6 +190,68 @@ static void test_model__predict_llc_capacity_and_elementwise_units(void **state)
 	rv_profile_free(cpu);
 }
 
+/* A CPU BLAS's packing of B adds pack_passes passes over B (K x N) at every
+ * tier beyond L1, in the share that tier serves: 2 unless the profile says. */
+static void test_model__predict_pack_passes(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu");
+	struct rv_prediction two, half;
+	struct rv_shape s;
+
+	(void)state;
+	rv_assert_close(cpu->gemm.pack_passes, 2, 0, 0);
+	assert_false(cpu->gemm.pack_passes_set);
+	/* 512x1024x1024 fp16: a 5 MiB working set, beyond L1 (1 MiB) and L2 (4 MiB). */
+	shape_of(&s, RV_OP_MATMUL, "512x1024x1024");
+	assert_int_equal(rv_predict(&two, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	cpu->gemm.pack_passes = 0.5;
+	assert_int_equal(rv_predict(&half, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(half.tile_m, two.tile_m);
+	rv_assert_close(two.tier_B[RV_TIER_L1], half.tier_B[RV_TIER_L1], 0, 0);
+	rv_assert_close(two.tier_B[RV_TIER_L2] - half.tier_B[RV_TIER_L2], 1.5 * 2 * 1024 * 1024,
+	                1e-12, 0);
+	rv_assert_close(two.tier_B[RV_TIER_DRAM] - half.tier_B[RV_TIER_DRAM],
+	                1.5 * 2 * 1024 * 1024 * (1 - 4194304.0 / two.footprint.working_set_B), 1e-9,
+	                0);
+	rv_profile_free(cpu);
+}
+
+/* A GPU's DRAM serves A and B wave by wave, CTAs in raster order along N:
+ * toy_gpu runs 4 CTAs of 64x64 at once over a 4 MiB L2. */
+static void test_model__predict_gpu_waves_and_overlap(void **state)
+{
+	struct rv_profile *p = toy("toy_gpu");
+	struct rv_prediction r;
+	struct rv_shape s;
+	double ws, body;
+
+	(void)state;
+	/* 128x16384x256 fp16: 2 waves, each one row of A (64 rows) and all 4
+	 * column panels of B, 10 MiB of panels that outgrow the L2, so the
+	 * second wave reads B again: 2 x (64 + 256) x 16384 x 2 B, and C. */
+	shape_of(&s, RV_OP_MATMUL, "128x16384x256");
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(r.waves, 2);
+	ws = r.footprint.working_set_B;
+	rv_assert_close(ws, 12648448, 0, 0);
+	rv_assert_close(r.tier_B[RV_TIER_DRAM],
+	                (2.0 * 320 * 16384 * 2 + 65536) * (1 - 4194304 / ws), 1e-12, 0);
+	/* 4096x512x256: 64 waves of one row each, whose 320 KiB of panels stay in
+	 * the L2 for the next wave: B crosses once, A once, then C. */
+	shape_of(&s, RV_OP_MATMUL, "4096x512x256");
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	ws = r.footprint.working_set_B;
+	rv_assert_close(r.tier_B[RV_TIER_DRAM], ws * (1 - 4194304 / ws), 1e-12, 0);
+	/* With an overlap norm of 2, the body is at least sqrt(compute^2 + dram^2). */
+	shape_of(&s, RV_OP_MATMUL, "128x16384x256");
+	p->gemm.overlap_norm = 2;
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	body = r.latency_s - r.overhead_s;
+	rv_assert_close(body, hypot(r.compute_s, r.tier_s[RV_TIER_DRAM]), 1e-12, 0);
+	assert_true(body > r.compute_s && body > r.tier_s[RV_TIER_DRAM]);
+	rv_profile_free(p);
+}
+
 static void test_model__predict_tile_choice_and_small_k(void **state)
 {
 	struct rv_profile *p = toy("toy_cpu");
@@ -279,6 +343,8 @@ int main(void)
 		cmocka_unit_test(test_model__predict_gemm_terms),
 		cmocka_unit_test(test_model__predict_streaming),
 		cmocka_unit_test(test_model__predict_llc_capacity_and_elementwise_units),
+		cmocka_unit_test(test_model__predict_pack_passes),
+		cmocka_unit_test(test_model__predict_gpu_waves_and_overlap),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
 		cmocka_unit_test(test_model__predict_linear_and_errors),
 		cmocka_unit_test(test_model__shipped_profiles_are_sane),

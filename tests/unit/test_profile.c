@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the strict hardware profile loader: shipped files, fixtures, lookup and the folder. */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "hw/profile.h"
 #include "rv_test.h"
 
@@ -571,6 +573,32 @@ static void test_profile__names(void **state)
 	assert_string_equal(rv_tier_name(RV_TIER_COUNT), "?");
 }
 
+/* probe's reading of a stream sweep into the last cache level's effective
+ * capacity: the VM's by-hand sweep (37 GB/s up to 45 MB, 32 at 63 MB, 16
+ * from 89 MB) gives 63 MB, read at the largest working set up to half of it;
+ * a sweep that never falls, or starts at memory speed, gives none. */
+static void test_profile__probe_knee(void **state)
+{
+	static const double ws[] = { 4e6, 5.7e6, 8e6, 11e6, 16e6, 23e6, 32e6, 45e6, 63e6, 89e6 };
+	static const double bw[] = { 36e9, 37e9, 37e9, 38e9, 37e9, 37e9, 37e9, 37e9, 32e9, 16e9 };
+	static const double flat[] = { 37e9, 37e9, 37e9 };
+	static const double slow[] = { 15e9, 15e9, 15e9 };
+	double knee, llc;
+
+	(void)state;
+	rv_probe_knee(&knee, &llc, ws, bw, 10, 15.5e9);
+	assert_float_equal(knee, 63e6, RTOL);
+	assert_float_equal(llc, 37e9, RTOL); /* at 23 MB, the largest <= 31.5 MB */
+	rv_probe_knee(&knee, &llc, ws, bw, 9, 15.5e9);
+	assert_true(isnan(knee) && isnan(llc));
+	rv_probe_knee(&knee, &llc, ws, flat, 3, 15.5e9);
+	assert_true(isnan(knee) && isnan(llc));
+	rv_probe_knee(&knee, &llc, ws, slow, 3, 15.5e9);
+	assert_true(isnan(knee) && isnan(llc));
+	rv_probe_knee(&knee, &llc, ws, bw, 0, 15.5e9);
+	assert_true(isnan(knee) && isnan(llc));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_profile__paths_skip_fit_and_dot_files),
 		cmocka_unit_test(test_profile__dir_precedence),
 		cmocka_unit_test(test_profile__names),
+		cmocka_unit_test(test_profile__probe_knee),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
