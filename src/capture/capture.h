@@ -24,9 +24,9 @@ struct rv_capture_opts {
 	double precision;
 };
 
-#define RV_CAPTURE_OPTS_DEFAULT         \
-	{                               \
-		3, 11, 0.0, 1, 0, 0.005 \
+#define RV_CAPTURE_OPTS_DEFAULT        \
+	{                              \
+		3, 11, 0.0, 1, 0, 0.01 \
 	}
 
 /* Extra baseline columns a capture writes after notes, in this order: the

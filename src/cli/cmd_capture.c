@@ -59,7 +59,7 @@ static const struct rv_opt capture_opts[] = {
 	  "Jetson power rails the ina meter sums (default: the module input)" },
 	{ "flush-l2", 0, NULL, "evict the inputs from the GPU's L2 before each trial" },
 	{ "precision", 0, "P",
-	  "add trials until the median's standard error is under P of it (default 0.005; 0: "
+	  "add trials until the median's standard error is under P of it (default 0.01; 0: "
 	  "exactly --trials)" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -298,7 +298,7 @@ int rv_cmd_capture(int argc, char **argv)
 	     o.precision >= 1)) {
 		fprintf(stderr,
 		        "roofval: capture: --precision '%s' is not a share from 0 to below 1 "
-		        "(0.005 is 0.5%%)\n",
+		        "(0.01 is 1%%)\n",
 		        res.value[OPT_PRECISION]);
 		return RV_EXIT_USAGE;
 	}
