@@ -132,8 +132,6 @@ void rv_report__cell_text(char *out, size_t size, const struct rv_cell *c)
 
 void rv_report__sig4(char *out, size_t size, double x)
 {
-	char e[RV_REPORT_NUM_SIZE];
-	const char *p;
 	long exp10;
 	int decimals;
 
@@ -145,16 +143,47 @@ void rv_report__sig4(char *out, size_t size, double x)
 		(void)snprintf(out, size, "0.000");
 		return;
 	}
-	/* The exponent after rounding to 4 digits, so 9.9996 gives "10.00". */
-	(void)snprintf(e, sizeof(e), "%.3e", x);
-	p = strchr(e, 'e');
-	exp10 = p ? strtol(p + 1, NULL, 10) : 0;
+	/* The exponent after rounding to 4 digits, so 9.9996 gives "10.00"
+	 * (log10 may land a hair low next to a power of ten: the rounding
+	 * check moves it up). Reports print thousands of these, so no "%.3e"
+	 * round trip and no "%.*f", which glibc formats the slow way. */
+	exp10 = (long)floor(log10(fabs(x)));
+	if (round(fabs(x) / pow(10.0, (double)(exp10 - 3))) >= 10000.0)
+		exp10++;
 	if (exp10 < -5 || exp10 >= 9) {
-		(void)snprintf(out, size, "%s", e);
+		(void)snprintf(out, size, "%.3e", x);
 		return;
 	}
 	decimals = exp10 >= 3 ? 0 : 3 - (int)exp10;
-	(void)snprintf(out, size, "%.*f", decimals, x);
+	switch (decimals) {
+	case 0:
+		(void)snprintf(out, size, "%.0f", x);
+		break;
+	case 1:
+		(void)snprintf(out, size, "%.1f", x);
+		break;
+	case 2:
+		(void)snprintf(out, size, "%.2f", x);
+		break;
+	case 3:
+		(void)snprintf(out, size, "%.3f", x);
+		break;
+	case 4:
+		(void)snprintf(out, size, "%.4f", x);
+		break;
+	case 5:
+		(void)snprintf(out, size, "%.5f", x);
+		break;
+	case 6:
+		(void)snprintf(out, size, "%.6f", x);
+		break;
+	case 7:
+		(void)snprintf(out, size, "%.7f", x);
+		break;
+	default:
+		(void)snprintf(out, size, "%.8f", x);
+		break;
+	}
 }
 
 void rv_report__percent(char *out, size_t size, double x, int sign)

@@ -6,6 +6,7 @@
 #include "model/predict.h"
 #include "model/validate.h"
 #include "report/report.h"
+#include "report/report_internal.h"
 #include "rv_test_records.h"
 
 static void add_source(struct rv_validation *v, const char *text)
@@ -372,9 +373,63 @@ static void test_report__format_parse(void **state)
 	rv_buf_free(&out);
 }
 
+/* Four significant digits: rounding that carries into the next power of
+ * ten, powers of ten themselves, both ends of the fixed range, and the
+ * exponent form outside it; each against "%.3e" read back as the rule. */
+static void test_report__sig4(void **state)
+{
+	static const struct {
+		double x;
+		const char *text;
+	} cases[] = {
+		{ 9.9996, "10.00" },
+		{ 999.96, "1000" },
+		{ 1000, "1000" },
+		{ 0.001, "0.001000" },
+		{ 0.00099996, "0.001000" },
+		{ 1e-5, "0.00001000" },
+		{ 9.99996e-6, "0.00001000" },
+		{ 1e-6, "1.000e-06" },
+		{ 123456789, "123456789" },
+		{ 999999999.6, "1.000e+09" },
+		{ 1e9, "1.000e+09" },
+		{ -2.5e-3, "-0.002500" },
+		{ 0.1, "0.1000" },
+		{ 3.14159, "3.142" },
+		{ 0, "0.000" },
+	};
+	char out[RV_REPORT_NUM_SIZE];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rv_report__sig4(out, sizeof(out), cases[i].x);
+		if (strcmp(out, cases[i].text) != 0)
+			fail_msg("sig4(%.17g) = \"%s\", wanted \"%s\"", cases[i].x, out,
+			         cases[i].text);
+	}
+	/* Every power of ten and its neighbours give what the "%.3e" rule gives:
+	 * the exponent of the number rounded to 4 digits picks the decimals. */
+	for (int e = -7; e <= 10; e++) {
+		for (int k = -2; k <= 2; k++) {
+			double x = pow(10.0, e) * (1.0 + k * 1e-5);
+			char ref[64];
+			long exp10;
+
+			(void)snprintf(ref, sizeof(ref), "%.3e", x);
+			exp10 = strtol(strchr(ref, 'e') + 1, NULL, 10);
+			if (exp10 >= -5 && exp10 < 9)
+				(void)snprintf(ref, sizeof(ref), "%.*f",
+				               exp10 >= 3 ? 0 : 3 - (int)exp10, x);
+			rv_report__sig4(out, sizeof(out), x);
+			assert_string_equal(out, ref);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report__sig4),
 		cmocka_unit_test(test_report__golden_text),
 		cmocka_unit_test(test_report__golden_markdown),
 		cmocka_unit_test(test_report__golden_json),
