@@ -2,7 +2,8 @@
 # Builds what scripts/device-check.sh needs into build-device/, for a GPU
 # machine that cannot install Debian packages (the device machine reaches no
 # package registry, and its image has CUDA but not jansson, GSL, OpenBLAS or
-# cmocka): roofval and test_cuda built here with CUDA, plus the shared
+# cmocka): roofval, its CUDA module (libroofval-cuda.so) and test_cuda built
+# here with CUDA, plus the shared
 # libraries they need that are not the C runtime's or CUDA's, in
 # build-device/lib (the build tree is build-device-tree/). Carry it with the device tool's carry ["build-device"];
 # device-check.sh uses it when its own build fails. About 50 MB.
@@ -11,14 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh >/dev/null # the packages, and a check that the tree builds
 cmake -S . -B build-device-tree -DCMAKE_BUILD_TYPE=Release -DRV_CUDA=ON >/dev/null
-cmake --build build-device-tree -j"$(nproc)" --target roofval test_cuda
+cmake --build build-device-tree -j"$(nproc)" --target roofval roofval_cuda test_cuda
 rm -rf build-device
 mkdir -p build-device/lib build-device/tests
-cp build-device-tree/roofval build-device/
+cp build-device-tree/roofval build-device-tree/libroofval-cuda.so build-device/
 cp build-device-tree/tests/test_cuda build-device/tests/
 # Every library the two programs load, less the C runtime (the device has a
 # newer one) and CUDA's (the device has its own, matching its driver).
-ldd build-device/roofval build-device/tests/test_cuda |
+ldd build-device/roofval build-device/libroofval-cuda.so build-device/tests/test_cuda |
 	awk '/=> \// { print $1, $3 }' | sort -u |
 	while read -r name path; do
 		case $name in
@@ -28,6 +29,6 @@ ldd build-device/roofval build-device/tests/test_cuda |
 		*) cp -L "$path" "build-device/lib/$name" ;;
 		esac
 	done
-strip build-device/roofval build-device/tests/test_cuda
+strip build-device/roofval build-device/libroofval-cuda.so build-device/tests/test_cuda
 du -sh build-device
 echo "device-bundle: carry [\"build-device\"] in the device tool's run"

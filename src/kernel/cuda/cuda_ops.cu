@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "core/dtype.h"
-#include "kernel/cuda_ops.h"
+#include "kernel/cuda/cuda_ops.h"
 
 namespace {
 
