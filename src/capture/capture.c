@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -361,6 +362,9 @@ static int power_window(struct rv_capture_result *r, struct rv_kernel *k, struct
 			break;
 		r->kernel_s += rv_now_s() - t;
 		calls += batch;
+		/* A batch may have held the only core the sampler could use (a
+		 * capture pinned to one CPU): let it take its reading now. */
+		(void)sched_yield();
 		if ((atomic_load(&sp.started) && rv_now_s() >= sp.t_first_s + window_s) ||
 		    (stop && *stop))
 			atomic_store(&sp.stop, 1);
