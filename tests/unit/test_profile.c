@@ -146,7 +146,7 @@ static void test_profile__shipped_i7_12700k(void **state)
 	assert_non_null(c);
 	rv_assert_close(c->peak_flop_per_s, 1.44e12, RTOL, 0);
 	rv_assert_close(c->effective_flop_per_s, 5.6e11, RTOL, 0);
-	rv_assert_close(c->energy_per_flop_J, 1.5e-12, RTOL, 0);
+	rv_assert_close(c->energy_per_flop_J, 6.7e-11, RTOL, 0);
 	assert_int_equal(p->n_memory, 4);
 	m = rv_profile_tier(p, RV_TIER_DRAM);
 	assert_non_null(m);
