@@ -248,10 +248,9 @@ static const char *cuda_provider(void)
 #endif
 
 const struct rv_kernel_ops rv_kernel_cublas = {
-	.name = "cublas",
+	.name = RV_CUBLAS_NAME,
 	.version = RV_KERNEL_OPS_VERSION,
-	.summary = "matmul (cublasGemmEx), linear (cuBLASLt, bias epilogue), vector_add on NVIDIA "
-	           "GPUs",
+	.summary = RV_CUBLAS_SUMMARY,
 	.probe = cuda_probe,
 	.supports = cuda_supports,
 	.setup = cuda_setup,

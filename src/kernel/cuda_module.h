@@ -17,6 +17,12 @@
  * folder. */
 #define RV_CUDA_MODULE_FILE "libroofval-cuda.so"
 
+/* The backend's name and summary, the same in the module's table and the
+ * backend's. */
+#define RV_CUBLAS_NAME "cublas"
+#define RV_CUBLAS_SUMMARY \
+	"matmul (cublasGemmEx), linear (cuBLASLt, bias epilogue), vector_add on NVIDIA GPUs"
+
 /* The module's kernel backend table (version RV_KERNEL_OPS_VERSION). */
 const struct rv_kernel_ops *rv_cuda_module_ops(void);
 /* The module's last error message (its copy of rv_error_last()). */

@@ -485,10 +485,9 @@ static const char *cuda_provider(void)
 }
 
 static const struct rv_kernel_ops cuda_module_ops = {
-	.name = "cublas",
+	.name = RV_CUBLAS_NAME,
 	.version = RV_KERNEL_OPS_VERSION,
-	.summary = "matmul (cublasGemmEx), linear (cuBLASLt, bias epilogue), vector_add on NVIDIA "
-	           "GPUs",
+	.summary = RV_CUBLAS_SUMMARY,
 	.probe = cuda_probe,
 	.supports = cuda_supports,
 	.setup = cuda_setup,
