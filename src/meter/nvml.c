@@ -10,7 +10,8 @@
  * order on machines with one model of GPU, or everywhere with
  * CUDA_DEVICE_ORDER=PCI_BUS_ID). A list, a UUID or an empty value selects
  * every GPU, whose energies the capture core then adds up. The library is
- * env->nvml_lib when set, else libnvidia-ml.so.1, then libnvidia-ml.so. */
+ * env->nvml_lib when set, else $ROOFVAL_NVML_LIB (the CLI tests' fake),
+ * else libnvidia-ml.so.1, then libnvidia-ml.so. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -119,7 +120,10 @@ static void nvml_unload(struct nvml_lib *lib)
  * failure nothing stays loaded. */
 static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_meter_kind kind)
 {
-	const char *path = env && env->nvml_lib ? env->nvml_lib : NVML_LIB_SO1;
+	const char *lib_env = getenv("ROOFVAL_NVML_LIB");
+	const char *path = env && env->nvml_lib  ? env->nvml_lib
+	                   : lib_env && *lib_env ? lib_env
+	                                         : NVML_LIB_SO1;
 	char why[512], buf[32];
 	nvmlReturn_t rc;
 
@@ -130,7 +134,7 @@ static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_met
 
 		(void)snprintf(why, sizeof(why), "%s", e ? e : "unknown error");
 		/* The unversioned name usually exists only with development files. */
-		if (!(env && env->nvml_lib))
+		if (!(env && env->nvml_lib) && !(lib_env && *lib_env))
 			lib->dl = dlopen(NVML_LIB_SO, RTLD_NOW | RTLD_LOCAL);
 		if (!lib->dl)
 			return rv_error_set(

@@ -270,6 +270,42 @@ else
 	fail=$((fail + 1))
 	echo "FAIL --flush-l2 left no note"
 fi
+# The GPU path's meter end to end, through the fake libnvidia-ml (skipped
+# where it is not built, as in CI's valgrind step): the nvml meter's device
+# state adds seven columns, a trial under 75% of the default SM clock is
+# replaced and counted, throttle reasons are written; a later row captured
+# without a device leaves those columns empty in the same file.
+if [ -n "${ROOFVAL_TEST_FAKE_NVML:-}" ] && [ -f "$ROOFVAL_TEST_FAKE_NVML" ]; then
+	mkdir -p "$scratch/gpu"
+	gpu=(--hw h200_sxm_141gb --op matmul --purpose calibration --sweep-dir "$repo/sweeps"
+		--hardware-dir "$repo/hardware" --baseline-dir "$scratch/gpu" --kernel null)
+	gcsv=$scratch/gpu/h200_sxm_141gb_matmul.csv
+	ROOFVAL_NVML_LIB=$ROOFVAL_TEST_FAKE_NVML FAKE_NVML_SM_LOW_EVERY=4 FAKE_NVML_REASONS=4 \
+		"$roofval" capture "${gpu[@]}" --meter nvml --min-window 0.1 --limit 2 2>"$scratch/gpu/err"
+	if head -1 "$gcsv" | grep -q ',busy_share,sm_clock_hz,sm_clock_min_hz,mem_clock_hz,gpu_temp_c,power_limit_w,throttle_reasons,trials_discarded' &&
+		grep -q 'discarded: SM clock under 75% of its default 1980 MHz' "$gcsv" &&
+		grep -q ',1980000000.0,900000000.0,2619000000.0,45.0,700.0,0x4,[1-9]' "$gcsv" &&
+		grep -q 'nvml: energy counter of gpu0 (Fake NVML GPU 0)' "$gcsv"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL capture through the fake NVML: no device columns, discards or notes"
+		cat "$scratch/gpu/err" "$gcsv"
+	fi
+	"$roofval" capture "${gpu[@]/calibration/validation}" --meter none --limit 1 2>/dev/null
+	if [ "$(grep -c '^h200_sxm_141gb,matmul,' "$gcsv")" = 3 ] &&
+		head -1 "$gcsv" | grep -q ',throttle_reasons,trials_discarded' &&
+		[ "$(grep -c ',1980000000.0,900000000.0,' "$gcsv")" = 2 ] &&
+		[ "$(grep -c $',,,,,,,\r$' "$gcsv")" = 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL rows without a device in a file with device columns"
+		cat "$gcsv"
+	fi
+else
+	echo "SKIP capture through the fake NVML: ROOFVAL_TEST_FAKE_NVML is not set"
+fi
 # The cblas kernel refuses fp16 on a CPU, and says so, without failing the capture.
 check 0 "skipped: fp16 is unsupported" "" -- capture "${cap[@]}" --meter none --trials 3 --warmup 1
 # A meter that vanishes in the middle leaves the latency and says why there is no energy.
