@@ -306,6 +306,35 @@ if [ -n "${ROOFVAL_TEST_FAKE_NVML:-}" ] && [ -f "$ROOFVAL_TEST_FAKE_NVML" ]; the
 else
 	echo "SKIP capture through the fake NVML: ROOFVAL_TEST_FAKE_NVML is not set"
 fi
+# The Jetson path's meter end to end on a fixture tree of an Orin Nano
+# (ROOFVAL_METER_ROOT): the ina meter, read by the sampling thread every 7 ms
+# (the fixture's update_interval), its module input rail by default and the
+# rails --rails names otherwise; a steady 8 W gives an energy and no net energy.
+mkdir -p "$scratch/jet"
+jet=(--hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$repo/sweeps"
+	--hardware-dir "$repo/hardware" --baseline-dir "$scratch/jet" --kernel null --min-window 0.1 --limit 1)
+jcsv=$scratch/jet/jetson_orin_nano_8gb_matmul.csv
+ROOFVAL_METER_ROOT="$data/sysfs/ina-orin-nano-jp6" "$roofval" capture "${jet[@]}" 2>"$scratch/jet/err"
+if grep -q 'ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)' "$jcsv" &&
+	grep -q 'ina: [0-9]* power samples every 7 ms over 0\.' "$jcsv" &&
+	grep -q '^jetson_orin_nano_8gb,matmul,[^,]*,fp16,[0-9.e+-]*,[0-9.e+-][0-9.e+-]*,' "$jcsv" &&
+	grep -q '[^,],0\.0,8\.0,' "$jcsv"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL capture through the ina meter on a fixture tree"
+	cat "$scratch/jet/err" "$jcsv"
+fi
+# Off a Jetson, --rails is no error: the row is written without energy.
+check 0 "rows written" "" -- capture "${jet[@]}" --rails VDD_CPU_GPU_CV,VDD_SOC
+ROOFVAL_METER_ROOT="$data/sysfs/ina-orin-nano-jp6" "$roofval" capture "${jet[@]}" --rails VDD_CPU_GPU_CV,VDD_SOC 2>/dev/null
+if grep -q 'ina: VDD_CPU_GPU_CV+VDD_SOC (ROOFVAL_INA_RAILS)' "$jcsv"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL --rails did not reach the ina meter"
+	cat "$jcsv"
+fi
 # The cblas kernel refuses fp16 on a CPU, and says so, without failing the capture.
 check 0 "skipped: fp16 is unsupported" "" -- capture "${cap[@]}" --meter none --trials 3 --warmup 1
 # A meter that vanishes in the middle leaves the latency and says why there is no energy.
