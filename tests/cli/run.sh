@@ -316,7 +316,7 @@ jet=(--hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$r
 jcsv=$scratch/jet/jetson_orin_nano_8gb_matmul.csv
 ROOFVAL_METER_ROOT="$data/sysfs/ina-orin-nano-jp6" "$roofval" capture "${jet[@]}" 2>"$scratch/jet/err"
 if grep -q 'ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)' "$jcsv" &&
-	grep -q 'ina: [0-9]* power samples every 7 ms over 0\.' "$jcsv" &&
+	grep -Eq 'ina: ([0-9]+ power samples every 7 ms over 0\.|only [0-9]+ power samples in the 0\.)' "$jcsv" &&
 	grep -q '^jetson_orin_nano_8gb,matmul,[^,]*,fp16,[0-9.e+-]*,[0-9.e+-][0-9.e+-]*,' "$jcsv" &&
 	grep -q '[^,],0\.0,8\.0,' "$jcsv"; then
 	pass=$((pass + 1))
@@ -362,7 +362,10 @@ sleep 0.5
 kill -INT $cpid
 wait $cpid
 crc=$?
-if [ "$crc" = 130 ] && grep -q "interrupted after 1 of 3 shapes" "$scratch/int.err" &&
+# Under valgrind the signal can reach a sleeping OpenBLAS thread and be
+# handled only a second or more later, after the second row: either count
+# keeps every finished row.
+if [ "$crc" = 130 ] && grep -Eq "interrupted after [12] of 3 shapes" "$scratch/int.err" &&
 	"$roofval" baseline show "$scratch/cap/i7_12700k_matmul.csv" >/dev/null; then
 	pass=$((pass + 1))
 else
