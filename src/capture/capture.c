@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strnum.h"
 
@@ -51,25 +51,6 @@ const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
 #define CAPTURE_BUSY_SHARE      0.25
 /* ... measured over a shape that took at least this long. */
 #define CAPTURE_BUSY_SPAN_S     0.1
-
-double rv_now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts;
-
-	if (!(s > 0))
-		return;
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	(void)nanosleep(&ts, NULL);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -276,7 +257,7 @@ static void *sampler_main(void *arg)
 	atomic_store(&sp->started, 1);
 	next = tp + sp->period_s;
 	while (!atomic_load(&sp->stop)) {
-		sleep_s(next - rv_now_s());
+		rv_sleep_s(next - rv_now_s());
 		next = fmax(next + sp->period_s, rv_now_s());
 		if ((sp->err = m->ops->read(m, &t, v)) < 0)
 			goto out;
@@ -456,7 +437,7 @@ static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double pe
 
 		if ((err = sampler_start(&sp, m)) < 0)
 			return err;
-		sleep_s(wait_s);
+		rv_sleep_s(wait_s);
 		atomic_store(&sp.stop, 1);
 		if ((err = sampler_join(&sp, &r->idle_w)) < 0)
 			return err;
@@ -466,7 +447,7 @@ static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double pe
 		if ((err = m->ops->read(m, &t0, prev)) < 0 ||
 		    (err = wait_update(m, &t0, prev, NULL)) < 0)
 			return err;
-		sleep_s(wait_s);
+		rv_sleep_s(wait_s);
 		if ((err = m->ops->read(m, &t, v)) < 0 || (err = wait_update(m, &t, v, NULL)) < 0)
 			return err;
 		r->idle_w = delta_of(m, prev, v) / (t - t0);

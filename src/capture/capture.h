@@ -81,7 +81,4 @@ struct rv_stats {
 };
 void rv_stats_of(struct rv_stats *out, double *x, unsigned n);
 
-/* CLOCK_MONOTONIC in seconds. */
-double rv_now_s(void);
-
 #endif

@@ -13,6 +13,7 @@
 #include "capture/capture.h"
 #include "cli/cli.h"
 #include "core/build_info.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "core/units.h"

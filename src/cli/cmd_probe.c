@@ -11,6 +11,7 @@
 
 #include "capture/capture.h"
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "core/env.h"
 #include "core/error.h"
 #include "core/units.h"

@@ -29,8 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
@@ -51,14 +51,6 @@ struct fake_meter {
 	uint64_t fail_after, backwards_after, freeze_after;
 	double range_j, start_j, frozen_j;
 };
-
-static double fake_now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fake_probe(const struct rv_env *env)
 {
@@ -126,7 +118,7 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 	f->base.update_period_s = FAKE_PERIOD_S;
 	(void)snprintf(f->base.note, sizeof(f->base.note), "fake meter: synthetic %g W", power_w);
 	f->power_w = power_w;
-	f->t0_s = fake_now_s();
+	f->t0_s = rv_now_s();
 	*out = &f->base;
 	return 0;
 }
@@ -134,7 +126,7 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 static int fake_read(struct rv_meter *m, double *t_s, double *values)
 {
 	struct fake_meter *f = (struct fake_meter *)m;
-	double now_s = fake_now_s();
+	double now_s = rv_now_s();
 	double ticks = floor((now_s - f->t0_s) / FAKE_PERIOD_S);
 	double energy_j = f->start_j + f->power_w * ticks * FAKE_PERIOD_S;
 

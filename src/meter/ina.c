@@ -25,9 +25,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
@@ -109,14 +109,6 @@ struct ina_meter {
 	double scale_w[RV_METER_MAX_DOMAINS];
 	char path[RV_METER_MAX_DOMAINS][2][PATH_MAX + 64];
 };
-
-static double ina_now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int ina_exists(const char *dir, const char *file)
 {
@@ -781,7 +773,7 @@ static int ina_probe(const struct rv_env *env)
 static int ina_read(struct rv_meter *m, double *t_s, double *values)
 {
 	struct ina_meter *im = (struct ina_meter *)m;
-	double before_s = ina_now_s();
+	double before_s = rv_now_s();
 
 	for (size_t i = 0; i < m->n_domains; i++) {
 		int err = ina_read_rail(im, i, &values[i]);
@@ -790,7 +782,7 @@ static int ina_read(struct rv_meter *m, double *t_s, double *values)
 			return err;
 	}
 	/* The middle of the reads: each may be an I2C transaction of ~0.1-1 ms. */
-	*t_s = 0.5 * (before_s + ina_now_s());
+	*t_s = 0.5 * (before_s + rv_now_s());
 	return 0;
 }
 

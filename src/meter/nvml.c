@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "meter/meter.h"
 #include "meter/nvml_min.h"
@@ -73,14 +74,6 @@ struct nvml_meter {
 	char name[RV_METER_MAX_DOMAINS][NVML_DEVICE_NAME_BUFFER_SIZE];
 	double sm_default_hz; /* of the first GPU, read at open(); NAN when unknown */
 };
-
-static double nvml_now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* NVML's text for rc ("GPU is lost"), or its number when the library has no
  * nvmlErrorString. */
@@ -289,7 +282,7 @@ static int nvml_read(struct rv_meter *m, double *t_s, double *values)
 {
 	struct nvml_meter *nm = (struct nvml_meter *)m;
 	int energy = m->ops->kind == RV_METER_ENERGY;
-	double before_s = nvml_now_s();
+	double before_s = rv_now_s();
 	char buf[32];
 
 	for (size_t i = 0; i < m->n_domains; i++) {
@@ -304,7 +297,7 @@ static int nvml_read(struct rv_meter *m, double *t_s, double *values)
 			                    nvml_strerror(&nm->lib, rc, buf));
 		values[i] = energy ? 1e-3 * (double)mj : 1e-3 * (double)mw;
 	}
-	*t_s = 0.5 * (before_s + nvml_now_s());
+	*t_s = 0.5 * (before_s + rv_now_s());
 	return 0;
 }
 
@@ -394,7 +387,7 @@ static int nvml_measure_period(struct nvml_meter *nm, double *period_s, unsigned
 {
 	const struct timespec pause = { 0, NVML_PERIOD_POLL_NS };
 	double change_s[NVML_PERIOD_CHANGES], dt[NVML_PERIOD_CHANGES];
-	double t0 = nvml_now_s(), t = t0;
+	double t0 = rv_now_s(), t = t0;
 	unsigned long long prev, mj;
 	unsigned n = 0, reads = 1;
 	char buf[32];
@@ -406,7 +399,7 @@ static int nvml_measure_period(struct nvml_meter *nm, double *period_s, unsigned
 	       reads++ < NVML_PERIOD_MAX_READS) {
 		(void)nanosleep(&pause, NULL);
 		rc = nm->lib.energy(nm->dev[0], &mj);
-		t = nvml_now_s();
+		t = rv_now_s();
 		if (rc == NVML_SUCCESS && mj != prev) {
 			change_s[n++] = t;
 			prev = mj;

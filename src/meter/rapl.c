@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
@@ -46,14 +46,6 @@ struct rapl_meter {
 	int fd[RV_METER_MAX_DOMAINS];
 	char path[RV_METER_MAX_DOMAINS][PATH_MAX]; /* of each energy_uj, for messages */
 };
-
-static double rapl_now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The N of a top-level zone "intel-rapl:N"; subzones ("intel-rapl:N:M": core,
  * uncore, dram, all inside or beside their package) and the MMIO duplicates
@@ -305,7 +297,7 @@ fail:
 static int rapl_read(struct rv_meter *m, double *t_s, double *values)
 {
 	struct rapl_meter *r = (struct rapl_meter *)m;
-	double before_s = rapl_now_s();
+	double before_s = rv_now_s();
 	size_t i;
 
 	for (i = 0; i < m->n_domains; i++) {
@@ -315,7 +307,7 @@ static int rapl_read(struct rv_meter *m, double *t_s, double *values)
 			return err;
 	}
 	/* The middle of the reads: each is a few microseconds of MSR access. */
-	*t_s = 0.5 * (before_s + rapl_now_s());
+	*t_s = 0.5 * (before_s + rv_now_s());
 	return 0;
 }
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
@@ -62,14 +62,6 @@ static int (*perf_open_fn)(unsigned type, unsigned long long config, int cpu) = 
 void rv_rapl_perf__inject_open(int (*fn)(unsigned type, unsigned long long config, int cpu))
 {
 	perf_open_fn = fn ? fn : perf_sys_open;
-}
-
-static double perf_now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int perf_parse_ull(const char *s, unsigned long long *out)
@@ -304,7 +296,7 @@ static void perf_close(struct rv_meter *m)
 static int perf_read(struct rv_meter *m, double *t_s, double *values)
 {
 	struct perf_meter *pm = (struct perf_meter *)m;
-	double before_s = perf_now_s();
+	double before_s = rv_now_s();
 	size_t i;
 
 	for (i = 0; i < m->n_domains; i++) {
@@ -317,7 +309,7 @@ static int perf_read(struct rv_meter *m, double *t_s, double *values)
 			                    n < 0 ? strerror(errno) : "short read");
 		values[i] = (double)count * pm->scale_j;
 	}
-	*t_s = 0.5 * (before_s + perf_now_s());
+	*t_s = 0.5 * (before_s + rv_now_s());
 	return 0;
 }
 

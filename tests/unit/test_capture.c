@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "core/clock.h"
 #include "rv_test_meter.h"
 
 static void unset_fake_env(void)
@@ -27,14 +28,6 @@ static int reset_env(void **state)
 	(void)state;
 	unset_fake_env();
 	return 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* A wrapper around the fake meter that misbehaves at_s seconds after the
@@ -72,8 +65,8 @@ static int script_read(struct rv_meter *m, double *t_s, double *values)
 	if (err < 0)
 		return err;
 	if (++s->reads == 2)
-		s->t_idle_s = now_s();
-	late = s->at_s < 0 ? s->reads >= 2 : s->reads > 2 && now_s() - s->t_idle_s >= s->at_s;
+		s->t_idle_s = rv_now_s();
+	late = s->at_s < 0 ? s->reads >= 2 : s->reads > 2 && rv_now_s() - s->t_idle_s >= s->at_s;
 	if (late && s->fault == SCRIPT_VANISH)
 		return rv_error_set(RV_EIO, "script: domain fake-package vanished");
 	if (s->fault == SCRIPT_BACKWARDS) {
@@ -194,12 +187,12 @@ static void test_capture__counter_backwards(void **state)
 static void test_capture__counter_frozen(void **state)
 {
 	struct rv_capture_result r;
-	double t0 = now_s(), took;
+	double t0 = rv_now_s(), took;
 
 	(void)state;
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FREEZE_AFTER", "2", 1), 0);
 	capture(&r, fake_open(), 0.1);
-	took = now_s() - t0;
+	took = rv_now_s() - t0;
 	assert_no_energy(&r, "fake: the counter did not move for 2 s");
 	assert_true(took >= 2.0 && took < 5.0);
 }
@@ -275,9 +268,9 @@ static int jitter_run(struct rv_kernel *k, uint64_t iters)
 {
 	(void)k;
 	for (uint64_t i = 0; i < iters; i++) {
-		double until = now_s() + 20e-6 * (double)(1 + jitter_calls++ % 7);
+		double until = rv_now_s() + 20e-6 * (double)(1 + jitter_calls++ % 7);
 
-		while (now_s() < until)
+		while (rv_now_s() < until)
 			;
 	}
 	return 0;
@@ -328,9 +321,9 @@ static void test_capture__busy_machine(void **state)
 		kids[n] = fork();
 		assert_true(kids[n] >= 0);
 		if (kids[n] == 0) {
-			double until = now_s() + 10.0; /* killed long before */
+			double until = rv_now_s() + 10.0; /* killed long before */
 
-			while (now_s() < until)
+			while (rv_now_s() < until)
 				;
 			_exit(0);
 		}

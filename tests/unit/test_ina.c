@@ -4,10 +4,10 @@
  * rail policy and its override, unreadable and vanishing rails, and one
  * capture through the capture core. Tests that change files work on copies. */
 #include <errno.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "core/clock.h"
 #include "kernel/kernel.h"
 #include "meter/meter.h"
 #include "rv_test_meter.h"
@@ -455,21 +455,13 @@ static char vanish_path[4300];
 static double vanish_t0_s;
 static int vanished, vanish_started;
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int vanish_read(struct rv_meter *m, double *t_s, double *values)
 {
 	if (!vanish_started) {
-		vanish_t0_s = now_s();
+		vanish_t0_s = rv_now_s();
 		vanish_started = 1;
 	}
-	if (!vanished && now_s() - vanish_t0_s >= 0.25) {
+	if (!vanished && rv_now_s() - vanish_t0_s >= 0.25) {
 		if (unlink(vanish_path) != 0)
 			fail_msg("cannot remove %s: %s", vanish_path, strerror(errno));
 		vanished = 1;

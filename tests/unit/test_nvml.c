@@ -3,9 +3,9 @@
  * against the fake libnvidia-ml of tests/stubs (RV_FAKE_NVML, and
  * RV_FAKE_NVML_NOENERGY built without the energy counter), scripted with
  * FAKE_NVML_* variables; and one capture through the capture core. */
-#include <time.h>
 
 #include "capture/capture.h"
+#include "core/clock.h"
 #include "kernel/kernel.h"
 #include "meter/meter.h"
 #include "rv_test_meter.h"
@@ -16,13 +16,6 @@
 
 static const struct rv_env fake_env = { "/", RV_FAKE_NVML };
 static const struct rv_env noenergy_env = { "/", RV_FAKE_NVML_NOENERGY };
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	(void)nanosleep(&ts, NULL);
-}
 
 /* Every test starts from the fake's defaults: one GPU at 300 W, 20 ms steps. */
 static int reset_env(void **state)
@@ -89,7 +82,7 @@ static void test_nvml__energy(void **state)
 	rv_assert_contains(m->note, "gpu0 (Fake NVML GPU 0)");
 	rv_assert_contains(m->note, "updates every");
 	rv_meter_read_ok(m, &t0, v0);
-	sleep_s(0.5);
+	rv_sleep_s(0.5);
 	rv_meter_read_ok(m, &t1, v1);
 	/* 1e9 mJ at the start, in J. */
 	assert_true(v0[0] >= 1e6);
@@ -124,7 +117,7 @@ static void test_nvml__devices(void **state)
 	assert_string_equal(m->domain[0], "gpu1");
 	rv_assert_contains(m->note, "gpu1 (Fake NVML GPU 1)");
 	rv_meter_read_ok(m, &t0, v0);
-	sleep_s(0.5);
+	rv_sleep_s(0.5);
 	rv_meter_read_ok(m, &t1, v1);
 	rv_assert_close((v1[0] - v0[0]) / (t1 - t0), 301.0, 0.12, 0);
 	m->ops->close(m);
