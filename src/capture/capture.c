@@ -301,20 +301,30 @@ static int sampler_join(struct sampler *sp, double *power_w)
 	return 0;
 }
 
-/* Runs the kernel in batches until the time t_end. */
+/* One batch of back-to-back calls in an energy window, counted in calls and
+ * timed into the kernel's share of the capture. */
+static int run_batch(struct rv_capture_result *r, struct rv_kernel *k, uint64_t batch,
+                     uint64_t *calls)
+{
+	double t0 = rv_now_s();
+	int err = k->ops->run(k, batch);
+
+	if (err < 0)
+		return err;
+	r->kernel_s += rv_now_s() - t0;
+	*calls += batch;
+	return 0;
+}
+
+/* Batches until the time t_end. */
 static int run_until(struct rv_capture_result *r, struct rv_kernel *k, uint64_t batch,
                      uint64_t *calls, double t_end)
 {
-	while (rv_now_s() < t_end) {
-		double t0 = rv_now_s();
-		int err = k->ops->run(k, batch);
+	int err = 0;
 
-		if (err < 0)
-			return err;
-		r->kernel_s += rv_now_s() - t0;
-		*calls += batch;
-	}
-	return 0;
+	while (err == 0 && rv_now_s() < t_end)
+		err = run_batch(r, k, batch, calls);
+	return err;
 }
 
 /* Energy per call from a power meter: the load runs for the meter's settle
@@ -337,12 +347,8 @@ static int power_window(struct rv_capture_result *r, struct rv_kernel *k, struct
 	 * signal or a sensor failure), then until the sampler has taken its last
 	 * reading. */
 	while (!atomic_load(&sp.done)) {
-		double t = rv_now_s();
-
-		if ((err = k->ops->run(k, batch)) < 0)
+		if ((err = run_batch(r, k, batch, &calls)) < 0)
 			break;
-		r->kernel_s += rv_now_s() - t;
-		calls += batch;
 		/* A batch may have held the only core the sampler could use (a
 		 * capture pinned to one CPU): let it take its reading now. */
 		(void)sched_yield();
@@ -392,13 +398,10 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 	t_start = t;
 	memcpy(prev, v, sizeof(prev));
 	do {
-		double d, t_run = rv_now_s();
+		double d;
 
-		if ((err = k->ops->run(k, batch)) < 0)
-			return err;
-		r->kernel_s += rv_now_s() - t_run;
-		calls += batch;
-		if ((err = m->ops->read(m, &t, v)) < 0)
+		if ((err = run_batch(r, k, batch, &calls)) < 0 ||
+		    (err = m->ops->read(m, &t, v)) < 0)
 			return err;
 		d = delta_of(m, prev, v);
 		if (!isfinite(d))
@@ -606,7 +609,6 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	int err;
 
 	memset(&r, 0, sizeof(r));
-	memset(&ts, 0, sizeof(ts));
 	r.energy_j = r.energy_net_j = r.idle_w = (double)NAN;
 	r.busy_share = (double)NAN;
 	if (o->trials == 0 || o->trials % 2 == 0)
