@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/buf.h"
@@ -162,9 +163,10 @@ static int sweep_augment(int argc, char **argv)
 }
 
 /* Relabels the entries of s labelled for p whose baseline row shows a
- * conclusive regime; prints each change. */
+ * conclusive regime; prints each change. *checked counts the entries that
+ * have a row to follow. */
 static int relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,
-                   const char *path, size_t *changed)
+                   const char *path, size_t *changed, size_t *checked)
 {
 	int err;
 
@@ -181,6 +183,7 @@ static int relabel(struct rv_sweep *s, const struct rv_profile *p, const struct 
 		row = l ? rv_baseline_find(b, p->key, s->op, &e->shape, e->dtype) : -1;
 		if (row < 0 || l->regime == RV_REGIME_UNSUPPORTED)
 			continue;
+		(*checked)++;
 		if ((err = rv_measured_regime(&measured, p, s->op, &e->shape, e->dtype,
 		                              b->rows[row].latency_s)) < 0)
 			return err;
@@ -196,6 +199,60 @@ static int relabel(struct rv_sweep *s, const struct rv_profile *p, const struct 
 	return 0;
 }
 
+/* Is key in the sweep's list of targets whose labels follow a baseline? */
+static int relabelled(const struct rv_sweep *s, const char *key)
+{
+	const struct rv_sweep_list *l = &s->augmented_with_hardware_from_baseline;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* Paths of the baseline of (key, op) and the sweep of (op, purpose); 1 when
+ * that baseline exists. */
+static int relabel_paths(char *bpath, char *spath, size_t size, const struct rv_opt_result *res,
+                         const char *key, enum rv_op op, enum rv_purpose pu)
+{
+	(void)snprintf(bpath, size, "%s/%s_%s.csv", rv_baseline_dir(res->value[2]), key,
+	               rv_op_name(op));
+	(void)snprintf(spath, size, "%s/%s_%s.json", rv_sweep_dir(res->value[3]), rv_op_name(op),
+	               rv_purpose_name(pu));
+	return access(bpath, F_OK) == 0;
+}
+
+/* Refuses, before anything is written, when a sweep that has a baseline to
+ * follow was relabelled for key already: sweeps stay frozen after a target's
+ * first relabel, so that later captures are scored against the same bands. */
+static int relabel_frozen(const struct rv_opt_result *res, const char *key)
+{
+	for (int op = 0; op < RV_OP_COUNT; op++) {
+		for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+			struct rv_sweep *s = NULL;
+			char bpath[4200], spath[4200];
+			int err, frozen;
+
+			if (!relabel_paths(bpath, spath, sizeof(bpath), res, key, (enum rv_op)op,
+			                   (enum rv_purpose)pu))
+				break;
+			if ((err = rv_sweep_load(&s, spath)) < 0)
+				return err;
+			frozen = relabelled(s, key);
+			rv_sweep_free(s);
+			if (frozen)
+				return rv_error_set(
+				        RV_ERROR,
+				        "%s: the labels of %s already follow a baseline "
+				        "(sweeps stay frozen after a target's first "
+				        "relabel, so later captures are scored against "
+				        "the same bands); pass --force to relabel again",
+				        spath, key);
+		}
+	}
+	return 0;
+}
+
 static int sweep_relabel(int argc, char **argv)
 {
 	static const struct rv_opt opts[] = {
@@ -205,12 +262,16 @@ static int sweep_relabel(int argc, char **argv)
 		{ "baseline-dir", 0, "DIR", "baseline folder (default: results/baselines/)" },
 		{ "sweep-dir", 0, "DIR", "sweep folder (default: sweeps/)" },
 		{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
+		{ "force", 0, NULL, "relabel sweeps already relabelled for KEY (they are frozen)" },
 		{ NULL, 0, NULL, NULL },
 	};
 	static const struct rv_cmd_spec spec = {
-		"sweep relabel --hw KEY --from-baseline",
+		"sweep relabel --hw KEY --from-baseline [--force]",
 		"Where a committed measurement is conclusive (launch-bound, or at 70% of the peak "
-		"FLOP/s or DRAM bandwidth), make KEY's label follow it; nothing else moves.",
+		"FLOP/s or DRAM bandwidth), make KEY's label follow it; nothing else moves. Run it "
+		"once, after a target's first capture: a sweep relabelled for KEY is then frozen, "
+		"and "
+		"a second relabel is refused without --force.",
 		opts, 0, 0
 	};
 	struct rv_opt_result res;
@@ -228,33 +289,34 @@ static int sweep_relabel(int argc, char **argv)
 	}
 	if (rv_profile_find(&p, rv_profile_dir(res.value[4]), res.value[0], RV_PROFILE_FIT) < 0)
 		return rv_cli_fail("sweep relabel");
+	if (!res.value[5])
+		err = relabel_frozen(&res, p->key);
 	for (int op = 0; err == 0 && op < RV_OP_COUNT; op++) {
 		struct rv_baseline *b = NULL;
-		char bpath[4200];
+		char bpath[4200], spath[4200];
 
-		(void)snprintf(bpath, sizeof(bpath), "%s/%s_%s.csv", rv_baseline_dir(res.value[2]),
-		               p->key, rv_op_name((enum rv_op)op));
-		err = rv_baseline_load(&b, bpath);
-		if (err == RV_ENOENT) {
-			err = 0;
+		if (!relabel_paths(bpath, spath, sizeof(bpath), &res, p->key, (enum rv_op)op,
+		                   RV_PURPOSE_CALIBRATION))
 			continue;
-		}
+		err = rv_baseline_load(&b, bpath);
 		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
 			struct rv_sweep *s = NULL;
-			char spath[4200];
-			size_t changed = 0;
+			size_t changed = 0, checked = 0;
 
-			(void)snprintf(spath, sizeof(spath), "%s/%s_%s.json",
-			               rv_sweep_dir(res.value[3]), rv_op_name((enum rv_op)op),
-			               rv_purpose_name((enum rv_purpose)pu));
+			(void)relabel_paths(bpath, spath, sizeof(bpath), &res, p->key,
+			                    (enum rv_op)op, (enum rv_purpose)pu);
 			err = rv_sweep_load(&s, spath);
 			if (err == 0)
-				err = relabel(s, p, b, spath, &changed);
-			if (err == 0 && changed) {
+				err = relabel(s, p, b, spath, &changed, &checked);
+			/* The sweep is frozen for KEY once its labels were held against
+			 * a measurement, changed or not. */
+			if (err == 0 && checked) {
 				int added =
 				        list_add(&s->augmented_with_hardware_from_baseline, p->key);
 
-				err = added < 0 ? added : rv_sweep_save(s, spath);
+				err = added < 0          ? added
+				      : changed || added ? rv_sweep_save(s, spath)
+				                         : 0;
 			}
 			if (err == 0)
 				printf("%s: %zu labels of %s follow the measurement now\n", spath,

@@ -416,6 +416,27 @@ else
 	echo "FAIL validate of the new target: exit $vrc"
 	cat "$scratch/e2e/report.txt"
 fi
+# sweep relabel: labels follow the new target's measurements once; then the
+# sweeps are frozen for it, and only --force relabels again.
+check 0 "" "labels of newcpu follow the measurement now" -- sweep relabel --hw newcpu --from-baseline "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
+if grep -q '"augmented_with_hardware_from_baseline": \[' "$scratch/e2e/sw/vector_add_validation.json" &&
+	grep -A2 '"augmented_with_hardware_from_baseline"' "$scratch/e2e/sw/vector_add_validation.json" | grep -q '"newcpu"'; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL sweep relabel did not record newcpu as following its baseline"
+fi
+cp "$scratch/e2e/sw/vector_add_calibration.json" "$scratch/e2e/frozen.json"
+check 1 "vector_add_calibration.json: the labels of newcpu already follow a baseline" "" -- sweep relabel --hw newcpu --from-baseline "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
+if cmp -s "$scratch/e2e/sw/vector_add_calibration.json" "$scratch/e2e/frozen.json"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL a refused sweep relabel changed a sweep"
+fi
+check 0 "" "labels of newcpu follow the measurement now" -- sweep relabel --hw newcpu --from-baseline --force "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
+check 2 "--hw and --from-baseline are required" "" -- sweep relabel --hw newcpu
+check 1 "no hardware profile 'nosuch'" "" -- sweep relabel --hw nosuch --from-baseline "${e2e[@]}"
 check 0 "" "ok $scratch/e2e/hw/newcpu.fit.json" -- hw lint "$scratch/e2e/hw/newcpu.json" "$scratch/e2e/hw/newcpu.fit.json"
 
 # sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
