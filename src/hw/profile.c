@@ -81,6 +81,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->overhead_provenance);
 	free(p->power_provenance);
 	free(p->gemm.provenance);
+	free(p->gemm.threading.provenance);
 	free(p->elementwise.provenance);
 	free(p->fit_path);
 	free(p);
@@ -385,6 +386,35 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 	return 0;
 }
 
+/* The optional gemm.threading object: the M*N*K (and M*N) limits below which
+ * the BLAS runs a call on one unit, or its small-matrix kernel without
+ * packing. */
+static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "single_unit_max_mnk", "unpacked_max_mnk",
+		                            "unpacked_max_mn_transposed", "provenance", NULL };
+	static const char *const required[] = { "provenance", NULL };
+	int64_t single = 0, unpacked = 0, unpacked_mn = 0;
+	int err, has;
+
+	memset(t, 0, sizeof(*t));
+	if (!obj)
+		return 0;
+	if ((err = rv_json_check_object(d, obj, "gemm.threading", keys, required)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "single_unit_max_mnk", 1, INT64_MAX,
+	                           &single, &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "unpacked_max_mnk", 1, INT64_MAX,
+	                           &unpacked, &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "unpacked_max_mn_transposed", 1,
+	                           INT64_MAX, &unpacked_mn, &has)) < 0 ||
+	    (err = profile_provenance(d, obj, "gemm.threading", &t->provenance)) < 0)
+		return err;
+	t->single_unit_max_mnk = (uint64_t)single;
+	t->unpacked_max_mnk = (uint64_t)unpacked;
+	t->unpacked_max_mn_transposed = (uint64_t)unpacked_mn;
+	return 0;
+}
+
 static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
 	static const char *const keys[] = { "tiles",
@@ -395,6 +425,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "tile_edge_overhead",
 		                            "pack_passes",
 		                            "overlap_norm",
+		                            "threading",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "tiles",
@@ -415,7 +446,8 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_m", &g->half_m)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_n", &g->half_n)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_k", &g->half_k)) < 0 ||
-	    (err = profile_provenance(d, obj, "gemm", &g->provenance)) < 0)
+	    (err = profile_provenance(d, obj, "gemm", &g->provenance)) < 0 ||
+	    (err = profile_gemm_threading(&g->threading, d, json_object_get(obj, "threading"))) < 0)
 		return err;
 	if (json_object_get(obj, "tile_edge_overhead") &&
 	    (err = profile_nonneg(d, obj, "gemm", "tile_edge_overhead", &g->tile_edge)) < 0)

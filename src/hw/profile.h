@@ -61,6 +61,19 @@ struct rv_gemm {
 	 * time from below, in [1, 64]; 0 when absent: max(compute, tiers). */
 	double overlap_norm;
 	char *provenance;
+	/* How the BLAS spreads one call over the units (optional object
+	 * gemm.threading; all 0 when absent: every call on every unit, with
+	 * packing). A call with M*N*K <= unpacked_max_mnk runs the library's
+	 * small-matrix kernel, on one unit and without packing B, except that
+	 * one whose B is transposed as stored (linear's weight) does so only
+	 * when also M*N <= unpacked_max_mn_transposed (0: never); any other
+	 * call with M*N*K <= single_unit_max_mnk runs on one unit. */
+	struct rv_gemm_threading {
+		uint64_t single_unit_max_mnk;
+		uint64_t unpacked_max_mnk;
+		uint64_t unpacked_max_mn_transposed;
+		char *provenance; /* NULL when the profile has no such object */
+	} threading;
 };
 
 /* How an elementwise op (vector_add) is spread over the compute units: on

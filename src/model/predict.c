@@ -137,7 +137,7 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
  * beyond L1 where writes allocate); the bias is read once. */
 static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, double m,
                          double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
-                         double working_set_B)
+                         double working_set_B, int packs)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
@@ -155,8 +155,9 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 		 * then read again): two more passes over B beyond L1, which only a
 		 * large M amortizes and which a skinny GEMM through a big weight pays
 		 * in full from wherever B lives. A single-row tile is the library's
-		 * matrix-vector kernel, which streams B as it is. */
-		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1)
+		 * matrix-vector kernel, which streams B as it is, and so does a
+		 * small-matrix kernel (packs 0). */
+		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1 && packs)
 			q += p->gemm.pack_passes * e * k * n;
 		/* A GPU's DRAM serves A and B wave by wave (above), then C and the
 		 * bias once. */
@@ -206,6 +207,32 @@ static double body_time(struct rv_prediction *r, const struct rv_profile *p, dou
 	return body_s;
 }
 
+/* The units a CPU BLAS runs one GEMM call on, and whether it packs B
+ * (gemm.threading; without it every call runs on every unit and packs).
+ * OpenBLAS hands a call with few multiply-adds to its small-matrix kernel,
+ * which works on the operands as they are on the calling thread, and runs
+ * any other small call on one thread: waking a second costs more than it
+ * saves. Which kernel a transposed B (linear's weight, stored out x in)
+ * gets depends on the size of C too. */
+static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, double k, double n,
+                           int *packs)
+{
+	const struct rv_gemm_threading *t = &p->gemm.threading;
+	double mnk = m * k * n;
+
+	*packs = 1;
+	if (!t->provenance)
+		return p->compute_units;
+	if (t->unpacked_max_mnk && mnk <= (double)t->unpacked_max_mnk &&
+	    (op != RV_OP_LINEAR || m * n <= (double)t->unpacked_max_mn_transposed)) {
+		*packs = 0;
+		return 1;
+	}
+	if (t->single_unit_max_mnk && mnk <= (double)t->single_unit_max_mnk)
+		return 1;
+	return p->compute_units;
+}
+
 /* GEMM compute and traffic with the tile that finishes first. */
 static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
                         const struct rv_compute *c, const struct rv_shape *s, enum rv_op op,
@@ -215,9 +242,21 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	/* matmul (M, K, N); linear (B, IN, OUT) is the same GEMM with a bias. */
 	double m = (double)s->dim[0], k = (double)s->dim[1], n = (double)s->dim[2];
 	double bias_B = op == RV_OP_LINEAR ? r->footprint.weight_B - e * k * n : 0;
-	double slots = (double)p->compute_units * g->tiles_per_unit;
+	int packs;
+	/* A call on fewer units gets their share of the FLOP rate and of the
+	 * private tiers' ports (body_time), as an elementwise op does. */
+	unsigned units = gemm_units(p, op, m, k, n, &packs);
+	double share = (double)units / (double)p->compute_units;
+	double slots = (double)units * g->tiles_per_unit;
+	/* A small-matrix kernel (packs 0) works on the operands in place with
+	 * masked edges: no micro-tile quantization and no packing to amortize
+	 * over M or N; its K loop still fills and drains the pipeline. On this
+	 * VM's OpenBLAS, 6 x 1024 x N linears run at 156 to 164 GFLOP/s on one
+	 * thread for N from 16 to 128, and K = 32, 64, 256 at 0.33, 0.57, 0.88
+	 * of K = 1024's rate. */
 	double eff_small =
-	        small_dim(m, g->half_m) * small_dim(n, g->half_n) * small_dim(k, g->half_k);
+	        packs ? small_dim(m, g->half_m) * small_dim(n, g->half_n) * small_dim(k, g->half_k)
+	              : small_dim(k, g->half_k);
 	double best_s = HUGE_VAL;
 	struct rv_prediction best = *r;
 
@@ -236,21 +275,24 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * with its edges, so a small tile runs at 1 / (1 + e / tm + e / tn) of
 		 * the rate. Each wave takes one tile's time on one slot, whose share of
 		 * the effective peak is 1 / slots. */
-		double eff_edge = 1.0 / (1.0 + g->tile_edge / tm + g->tile_edge / tn);
+		double eff_edge = packs ? 1.0 / (1.0 + g->tile_edge / tm + g->tile_edge / tn) : 1.0;
 
-		cand.compute_s = waves * (2.0 * tm * tn * k) / (c->effective_flop_per_s / slots) /
-		                 (eff_small * eff_edge);
+		cand.compute_s =
+		        packs ? waves * (2.0 * tm * tn * k) /
+		                        (c->effective_flop_per_s * share / slots) /
+		                        (eff_small * eff_edge)
+		              : 2.0 * m * n * k / (c->effective_flop_per_s * share) / eff_small;
 		cand.tile_m = tm;
 		cand.tile_n = tn;
 		cand.tiles = (uint64_t)tiles;
 		cand.waves = (uint64_t)waves;
-		cand.eff_tile = m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn);
-		cand.eff_wave = tiles / (waves * slots);
+		cand.eff_tile = packs ? m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn) : 1.0;
+		cand.eff_wave = packs ? tiles / (waves * slots) : 1.0;
 		cand.eff_small = eff_small;
 		cand.eff_edge = eff_edge;
-		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn,
-		             r->footprint.working_set_B);
-		body_s = body_time(&cand, p, 1.0);
+		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn, r->footprint.working_set_B,
+		             packs);
+		body_s = body_time(&cand, p, share);
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
 		 * operands have not arrived issues no MMAs, and with a few CTAs per

@@ -2,6 +2,7 @@
 /* Tests of the regime classifier and the latency/energy model, against hand-computed values
  * on toy profiles with round numbers (tests/data/hardware/model). */
 #include <math.h>
+#include <string.h>
 
 #include "model/classify.h"
 #include "model/predict.h"
@@ -216,6 +217,61 @@ static void test_model__predict_pack_passes(void **state)
 	rv_profile_free(cpu);
 }
 
+/* gemm.threading: a call of at most single_unit_max_mnk multiply-adds runs on
+ * one unit (its share of the FLOP rate and of the private tiers); one of at
+ * most unpacked_max_mnk runs the small-matrix kernel: one unit, no packing
+ * traffic, no tile quantization, only the small-K efficiency (a linear only
+ * when M*N is at most unpacked_max_mn_transposed). toy_cpu: 4 units,
+ * 1e12 FLOP/s, half_efficiency_k 64, tiles 128x128 and 64x64. */
+static void test_model__predict_threading(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu");
+	struct rv_prediction all, one, lin;
+	struct rv_shape s;
+
+	(void)state;
+	assert_null(cpu->gemm.threading.provenance);
+	/* 256x64x256: 16 tiles of 64x64 (4 waves on 4 units, 16 on one). */
+	shape_of(&s, RV_OP_MATMUL, "256x64x256");
+	assert_int_equal(rv_predict(&all, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	cpu->gemm.threading.provenance = strdup("test [assumed]");
+	cpu->gemm.threading.single_unit_max_mnk = 4194304;
+	assert_int_equal(rv_predict(&one, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(one.tile_m, all.tile_m);
+	rv_assert_close(one.compute_s, 4 * all.compute_s, 1e-12, 0);
+	rv_assert_close(one.tier_s[RV_TIER_L1], 4 * all.tier_s[RV_TIER_L1], 1e-12, 0);
+	rv_assert_close(one.tier_s[RV_TIER_DRAM], all.tier_s[RV_TIER_DRAM], 1e-12, 0);
+	/* 200x64x200 in the small-matrix kernel: 5.12 MFLOP on one unit
+	 * (2.5e11 FLOP/s) at k / (k + 64) = 0.5, whatever the tiles. */
+	cpu->gemm.threading.unpacked_max_mnk = 4194304;
+	shape_of(&s, RV_OP_MATMUL, "200x64x200");
+	assert_int_equal(rv_predict(&one, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(one.compute_s, 4.096e-05, 1e-12, 0);
+	rv_assert_close(one.eff_tile, 1, 0, 0);
+	rv_assert_close(one.eff_small, 0.5, 1e-12, 0);
+	/* 512x1024x1024 (a 5 MiB working set): unpacked, L2 serves two passes
+	 * over B (2 MiB of fp16) fewer; a linear of that size packs unless its
+	 * M*N is allowed too. */
+	cpu->gemm.threading.unpacked_max_mnk = 0;
+	shape_of(&s, RV_OP_MATMUL, "512x1024x1024");
+	assert_int_equal(rv_predict(&all, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	cpu->gemm.threading.unpacked_max_mnk = 1073741824;
+	assert_int_equal(rv_predict(&one, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(one.tile_m, all.tile_m);
+	rv_assert_close(all.tier_B[RV_TIER_L2] - one.tier_B[RV_TIER_L2], 2 * 2 * 1048576.0, 1e-12,
+	                0);
+	shape_of(&s, RV_OP_LINEAR, "512x1024x1024");
+	cpu->gemm.threading.unpacked_max_mn_transposed = 1200;
+	assert_int_equal(rv_predict(&lin, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	assert_true(lin.eff_tile > 0 && lin.waves > 1);
+	rv_assert_close(lin.compute_s, all.compute_s, 1e-12, 0);
+	cpu->gemm.threading.unpacked_max_mn_transposed = 524288;
+	assert_int_equal(rv_predict(&one, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(lin.tier_B[RV_TIER_L2] - one.tier_B[RV_TIER_L2], 2 * 2 * 1048576.0, 1e-12,
+	                0);
+	rv_profile_free(cpu);
+}
+
 /* A GPU's DRAM serves A and B wave by wave, CTAs in raster order along N:
  * toy_gpu runs 4 CTAs of 64x64 at once over a 4 MiB L2. */
 static void test_model__predict_gpu_waves_and_overlap(void **state)
@@ -344,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_model__predict_streaming),
 		cmocka_unit_test(test_model__predict_llc_capacity_and_elementwise_units),
 		cmocka_unit_test(test_model__predict_pack_passes),
+		cmocka_unit_test(test_model__predict_threading),
 		cmocka_unit_test(test_model__predict_gpu_waves_and_overlap),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
 		cmocka_unit_test(test_model__predict_linear_and_errors),
