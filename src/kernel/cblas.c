@@ -141,24 +141,6 @@ static int pool_match(int i, uint64_t stream, enum rv_dtype d)
 	return cblas_pool[i].filled && cblas_pool[i].stream == stream && cblas_pool[i].dtype == d;
 }
 
-/* Linux 5.14's madvise(MADV_POPULATE_WRITE): fault in every page of a range
- * writable in one call. */
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-/* Faults in the pages of a new or grown buffer at once, before anything is
- * timed. Touching fresh pages one fault at a time costs 0.13 s for 300 MB on
- * the development VM, one populate call 0.07 s (the kernel still zeroes and
- * charges each page, but takes no trap per page). It also keeps the output's
- * first touch out of the warm-up, which sizes the trials. Best effort: an
- * older kernel refuses the advice (EINVAL) and the pages fault in on first
- * use as before. Pages already present are skipped. */
-static void pool_prefault(void *p, size_t bytes)
-{
-	(void)madvise(p, bytes, MADV_POPULATE_WRITE);
-}
-
 /* A buffer of at least bytes: a pooled one that fits (and is at most 4x too
  * large), else the largest pooled one that is smaller, grown; else a new
  * one. Both choices prefer a buffer that holds the pattern of stream in
@@ -203,17 +185,13 @@ static void *pool_get(size_t bytes, uint64_t stream, enum rv_dtype d, size_t *go
 	if (grow >= 0) {
 		p = mremap(cblas_pool[grow].p, cblas_pool[grow].bytes, bytes, MREMAP_MAYMOVE);
 		if (p != MAP_FAILED) {
-			pool_prefault(p, bytes);
 			*filled = grow_match ? cblas_pool[grow].filled : 0;
 			cblas_pool[grow].p = NULL;
 			return p;
 		}
 	}
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	pool_prefault(p, bytes);
-	return p;
+	return p == MAP_FAILED ? NULL : p;
 }
 
 /* Keeps a buffer for later, dropping the smallest pooled one when full. */
