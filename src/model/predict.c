@@ -55,13 +55,16 @@ static int gpu_waves(const struct rv_profile *p)
  *   DRAM. The effective capacity (fitted) is below the datasheet's where other
  *   cores or tenants share the cache, or conflicts evict lines early: a VM's
  *   two vCPUs keep tens of MB of a host's 480 MiB L3. */
-static double miss_share(const struct rv_profile *p, size_t i, double working_set_B)
+static double miss_share(const struct rv_profile *p, size_t i, double working_set_B, double share)
 {
 	double inner_B;
 
 	if (i == 0 || (i == 1 && p->hw_class != RV_HW_CPU))
 		return 1.0;
 	inner_B = p->memory[i - 1].effective_capacity_B;
+	/* An op on share of the units holds data only in their private caches. */
+	if (i + 1 < p->n_memory)
+		inner_B *= share;
 	if (working_set_B <= inner_B)
 		return 0.0;
 	if (i + 1 < p->n_memory) /* the inner tier is private */
@@ -137,7 +140,7 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
  * beyond L1 where writes allocate); the bias is read once. */
 static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, double m,
                          double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
-                         double working_set_B, int packs)
+                         double working_set_B, int packs, double share)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
@@ -166,19 +169,19 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 			                     (double)p->compute_units * p->gemm.tiles_per_unit,
 			                     p->memory[i - 1].effective_capacity_B) +
 			    e * m * n + bias_B;
-		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B);
+		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B, share);
 	}
 }
 
 static void streaming_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p,
-                              const struct rv_footprint *fp)
+                              const struct rv_footprint *fp, double share)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double q = fp->working_set_B;
 
 		if (i >= 1 && write_allocates(p))
 			q += fp->output_B;
-		tier_B[p->memory[i].tier] = q * miss_share(p, i, fp->working_set_B);
+		tier_B[p->memory[i].tier] = q * miss_share(p, i, fp->working_set_B, share);
 	}
 }
 
@@ -291,7 +294,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand.eff_small = eff_small;
 		cand.eff_edge = eff_edge;
 		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn, r->footprint.working_set_B,
-		             packs);
+		             packs, share);
 		body_s = body_time(&cand, p, share);
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
@@ -351,7 +354,7 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
 
 		r.compute_s = r.footprint.flop / (c->effective_flop_per_s * share);
-		streaming_traffic(r.tier_B, p, &r.footprint);
+		streaming_traffic(r.tier_B, p, &r.footprint, share);
 		body_s = body_time(&r, p, share);
 	} else {
 		body_s = gemm_body(&r, p, c, s, op, e);

@@ -161,7 +161,7 @@ static void test_model__predict_streaming(void **state)
 
 /* The shared last-level cache keeps its effective capacity of a larger working
  * set; an elementwise op on fewer units reaches their share of the private
- * tiers and of the FLOP rate. */
+ * tiers' bandwidth and capacity and of the FLOP rate. */
 static void test_model__predict_llc_capacity_and_elementwise_units(void **state)
 {
 	struct rv_profile *cpu = toy("toy_cpu");
@@ -183,8 +183,14 @@ static void test_model__predict_llc_capacity_and_elementwise_units(void **state)
 	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
 	rv_assert_close(r.tier_s[RV_TIER_L1], 3.93216e-07, 1e-12, 0);
 	rv_assert_close(r.compute_s, 2.62144e-07, 1e-12, 0);
-	/* A grain of 32768 elements puts 65536 adds on 2 of the 4 cores. */
+	/* One core holds data in its own quarter of L1 only (256 KiB): the 384 KiB
+	 * working set and the write-allocated output now come from L2; on all
+	 * four cores none of it did. */
+	rv_assert_close(r.tier_B[RV_TIER_L2], 524288, 1e-12, 0);
 	cpu->elementwise.max_units = 4;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.tier_B[RV_TIER_L2], 0, 0, 0);
+	/* A grain of 32768 elements puts 65536 adds on 2 of the 4 cores. */
 	cpu->elementwise.grain_elements = 32768;
 	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
 	rv_assert_close(r.tier_s[RV_TIER_L1], 1.96608e-07, 1e-12, 0);
