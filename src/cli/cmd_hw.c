@@ -54,6 +54,39 @@ static int hw_list(int argc, char **argv)
 	return status;
 }
 
+/* The gemm object: tiles, the optional terms, and how the BLAS dispatches. */
+static void show_gemm(const struct rv_gemm *g)
+{
+	const struct rv_gemm_threading *t = &g->threading;
+
+	printf("  gemm             tiles");
+	for (size_t i = 0; i < g->n_tiles; i++)
+		printf("%s %ux%u", i ? "," : "", g->tile_m[i], g->tile_n[i]);
+	printf("; %u per unit; half efficiency at M %.3g, N %.3g, K %.3g", g->tiles_per_unit,
+	       g->half_m, g->half_n, g->half_k);
+	if (g->pack_passes_set)
+		printf("; %.3g packing passes over B", g->pack_passes);
+	if (g->overlap_norm > 0)
+		printf("; compute and memory combine as a %g-norm", g->overlap_norm);
+	printf("\n                   %s\n", g->provenance);
+	if (!t->provenance)
+		return;
+	printf("  gemm dispatch    ");
+	if (t->unpacked_max_mnk) {
+		printf("small-matrix kernel on one unit, unpacked, up to M*N*K %llu",
+		       (unsigned long long)t->unpacked_max_mnk);
+		if (t->unpacked_max_mn_transposed)
+			printf(" (B transposed: also M*N <= %llu)",
+			       (unsigned long long)t->unpacked_max_mn_transposed);
+		else
+			printf(" (never with B transposed)");
+		printf("; ");
+	}
+	if (t->single_unit_max_mnk)
+		printf("one unit up to M*N*K %llu", (unsigned long long)t->single_unit_max_mnk);
+	printf("\n                   %s\n", t->provenance);
+}
+
 static void hw_print(const struct rv_profile *p)
 {
 	char a[48], b[48], c[48];
@@ -126,6 +159,7 @@ static void hw_print(const struct rv_profile *p)
 			       (unsigned long long)p->elementwise.grain_elements);
 		printf("\n                   %s\n", p->elementwise.provenance);
 	}
+	show_gemm(&p->gemm);
 	if (p->notes)
 		printf("  notes            %s\n", p->notes);
 }

@@ -78,6 +78,10 @@ check 0 "" "ok " -- hw lint
 # The fitted share of the last-level cache and the elementwise spread are shown.
 check 0 "" "a repeated call keeps" -- hw show xeon_amx_2vcpu
 check 0 "" "elementwise      on at most 1 of 2 units" -- hw show xeon_amx_2vcpu
+# The gemm object, and how the BLAS dispatches a call where the profile says.
+check 0 "" "gemm             tiles 4x16, 1x64; 1 per unit" -- hw show xeon_amx_2vcpu
+check 0 "" "one unit up to M*N*K 262144" -- hw show xeon_amx_2vcpu
+check 0 "" "compute and memory combine as a 2-norm" -- hw show jetson_orin_nano_8gb
 # probe writes a profile its loader and lint accept, with the capture's
 # one-thread elementwise spread; a last-level effective capacity, when the
 # quick sweep sees a knee, never exceeds the capacity (the loader checks).
