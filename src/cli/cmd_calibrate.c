@@ -119,11 +119,16 @@ static void print_params(const struct rv_calibration *c)
 	}
 }
 
-/* Leave-one-out latency (and energy) within band per (op, regime label). */
+/* Leave-one-out latency (and energy) within band per (op, regime label),
+ * then per op with the median |error|. */
 static void print_by_regime(const struct rv_calibration *c)
 {
 	printf("\n  leave-one-out within band, by op and label: latency (energy)\n");
 	for (size_t s = 0; s < c->n_sources; s++) {
+		const struct rv_cal_source *src = &c->sources[s];
+
+		if (s)
+			printf("\n");
 		for (int g = 0; g < RV_REGIME_COUNT; g++) {
 			size_t n = 0, in = 0, ne = 0, ine = 0;
 
@@ -148,6 +153,16 @@ static void print_by_regime(const struct rv_calibration *c)
 				printf("  (%zu/%zu)", ine, ne);
 			printf("\n");
 		}
+		if (src->rows == 0 || isnan(src->lat_loo_median_ape))
+			continue;
+		printf("    %-10s %-13s %2.0f/%-2zu  median |error| %.1f%%", rv_op_name(src->op),
+		       "all labels", src->lat_loo_within_band * (double)src->rows, src->rows,
+		       100 * src->lat_loo_median_ape);
+		if (!isnan(src->en_loo_median_ape))
+			printf("  (%.0f/%zu, %.1f%%)",
+			       src->en_loo_within_band * (double)src->energy_rows, src->energy_rows,
+			       100 * src->en_loo_median_ape);
+		printf("\n");
 	}
 }
 

@@ -461,9 +461,10 @@ out:
 }
 
 /* Median |relative error| of fitted (or leave-one-out) values, and the share
- * of leave-one-out values within their band. */
-static void summarize(struct rv_calibration *c, int energy, double *median_fit, double *median_loo,
-                      double *within)
+ * of leave-one-out values within their band, over the rows of op (every op
+ * when op is RV_OP_COUNT). */
+static void summarize(struct rv_calibration *c, int energy, enum rv_op op, double *median_fit,
+                      double *median_loo, double *within)
 {
 	double *a = malloc((c->n_rows + 1) * sizeof(double));
 	double *b = malloc((c->n_rows + 1) * sizeof(double));
@@ -481,7 +482,7 @@ static void summarize(struct rv_calibration *c, int energy, double *median_fit, 
 		double fit = energy ? r->fit_energy_j : r->fit_latency_s;
 		double loo = energy ? r->loo_energy_j : r->loo_latency_s;
 
-		if (isnan(meas))
+		if (isnan(meas) || (op != RV_OP_COUNT && r->op != op))
 			continue;
 		a[n] = fabs(fit / meas - 1);
 		b[n] = fabs(loo / meas - 1);
@@ -582,8 +583,17 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 			goto restore;
 		}
 	}
-	summarize(c, 0, &c->lat_median_ape, &c->lat_loo_median_ape, &c->lat_loo_within_band);
-	summarize(c, 1, &c->en_median_ape, &c->en_loo_median_ape, &c->en_loo_within_band);
+	summarize(c, 0, RV_OP_COUNT, &c->lat_median_ape, &c->lat_loo_median_ape,
+	          &c->lat_loo_within_band);
+	summarize(c, 1, RV_OP_COUNT, &c->en_median_ape, &c->en_loo_median_ape,
+	          &c->en_loo_within_band);
+	for (size_t i = 0; i < c->n_sources; i++) {
+		struct rv_cal_source *src = &c->sources[i];
+		double fit;
+
+		summarize(c, 0, src->op, &fit, &src->lat_loo_median_ape, &src->lat_loo_within_band);
+		summarize(c, 1, src->op, &fit, &src->en_loo_median_ape, &src->en_loo_within_band);
+	}
 	goto out;
 restore:
 	for (size_t j = 0; j < c->n_params; j++)

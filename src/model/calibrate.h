@@ -45,6 +45,10 @@ struct rv_cal_source {
 	char file[256]; /* base name of the baseline file */
 	enum rv_op op;
 	size_t rows_in_file, rows, energy_rows;
+	/* Leave-one-out over this op's rows: median |relative error| and the
+	 * share within band (NAN without rows). */
+	double lat_loo_median_ape, lat_loo_within_band;
+	double en_loo_median_ape, en_loo_within_band;
 };
 
 struct rv_calibration {

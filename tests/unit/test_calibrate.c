@@ -87,8 +87,15 @@ static char *calibrate_dir(const char *dir, struct rv_profile **fitted, int *rc)
 	assert_int_equal(rv_baseline_load(&b, path), 0);
 	assert_int_equal(rv_calibrate_add(&c, p, s, b, path), 0);
 	*rc = rv_calibrate_fit(&c, p);
-	if (*rc == 0)
+	if (*rc == 0) {
 		assert_int_equal(rv_calibrate_render(&out, &c, p, "2026-11-30"), 0);
+		/* One op: its leave-one-out summary is the whole one. */
+		assert_int_equal(c.n_sources, 1);
+		rv_assert_close(c.sources[0].lat_loo_median_ape, c.lat_loo_median_ape, 0, 0);
+		rv_assert_close(c.sources[0].lat_loo_within_band, c.lat_loo_within_band, 0, 0);
+		rv_assert_close(c.sources[0].en_loo_median_ape, c.en_loo_median_ape, 0, 0);
+		assert_true(c.lat_loo_median_ape > 0 && isfinite(c.en_loo_median_ape));
+	}
 	rv_calibration_free(&c);
 	rv_sweep_free(s);
 	rv_baseline_free(b);
