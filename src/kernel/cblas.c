@@ -293,10 +293,7 @@ static int cblas_setup(struct rv_kernel **out, const struct rv_env *env, enum rv
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return rv_error_set(RV_ENOMEM, "cblas: cannot allocate an instance");
-	k->base.ops = &rv_kernel_cblas;
-	k->base.op = op;
-	k->base.shape = *s;
-	k->base.dtype = d;
+	rv_kernel_init(&k->base, &rv_kernel_cblas, op, s, d);
 	k->seed = seed;
 	if (op == RV_OP_VECTOR_ADD) {
 		k->m = 1;

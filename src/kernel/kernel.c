@@ -27,6 +27,16 @@ static const struct rv_kernel_ops *const rv_kernels[] = {
  * page cache, the BLAS library's own workspace and everything else running. */
 #define RV_KERNEL_MEM_USABLE 0.9
 
+void rv_kernel_init(struct rv_kernel *k, const struct rv_kernel_ops *ops, enum rv_op op,
+                    const struct rv_shape *s, enum rv_dtype d)
+{
+	k->ops = ops;
+	k->op = op;
+	k->shape = *s;
+	k->dtype = d;
+	k->allocated_B = 0;
+}
+
 size_t rv_kernel_count(void)
 {
 	return RV_KERNEL_N;

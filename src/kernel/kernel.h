@@ -57,6 +57,11 @@ struct rv_kernel_ops {
 	int (*flush)(struct rv_kernel *k);
 };
 
+/* Fills the common part of a new instance: its ops, op, shape and dtype, and
+ * no buffers yet. */
+void rv_kernel_init(struct rv_kernel *k, const struct rv_kernel_ops *ops, enum rv_op op,
+                    const struct rv_shape *s, enum rv_dtype d);
+
 size_t rv_kernel_count(void);
 const struct rv_kernel_ops *rv_kernel_at(size_t i);
 /* The backend called name, or NULL (RV_ENOENT message lists the known ones). */

@@ -44,11 +44,7 @@ static int null_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return rv_error_set(RV_ENOMEM, "null kernel: cannot allocate an instance");
-	k->base.ops = &rv_kernel_null;
-	k->base.op = op;
-	k->base.shape = *s;
-	k->base.dtype = d;
-	k->base.allocated_B = 0;
+	rv_kernel_init(&k->base, &rv_kernel_null, op, s, d);
 	*out = &k->base;
 	return 0;
 }

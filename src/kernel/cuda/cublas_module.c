@@ -215,10 +215,7 @@ static int cuda_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	k->base.ops = &cuda_module_ops;
-	k->base.op = op;
-	k->base.shape = *s;
-	k->base.dtype = d;
+	rv_kernel_init(&k->base, &cuda_module_ops, op, s, d);
 	k->m = op == RV_OP_VECTOR_ADD ? 1 : (size_t)s->dim[0];
 	k->k = op == RV_OP_VECTOR_ADD ? 1 : (size_t)s->dim[1];
 	k->n = op == RV_OP_VECTOR_ADD ? (size_t)s->dim[0] : (size_t)s->dim[2];
