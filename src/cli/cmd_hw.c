@@ -159,6 +159,13 @@ static void hw_print(const struct rv_profile *p)
 			       (unsigned long long)p->elementwise.grain_elements);
 		printf("\n                   %s\n", p->elementwise.provenance);
 	}
+	if (p->fresh_output.provenance) {
+		rv_fmt_bytes(a, sizeof(a), (double)p->fresh_output.min_B);
+		printf("  fresh output     from %s on, new pages on every call", a);
+		rv_fmt_si(a, sizeof(a), p->fresh_output.page_s, "s");
+		printf(": %s per %llu B page\n                   %s\n", a,
+		       (unsigned long long)p->fresh_output.page_B, p->fresh_output.provenance);
+	}
 	show_gemm(&p->gemm);
 	if (p->notes)
 		printf("  notes            %s\n", p->notes);

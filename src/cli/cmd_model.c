@@ -141,6 +141,11 @@ static void predict_text(const struct model_args *a, const struct rv_prediction 
 		       "small-dim %.3f",
 		       r->tile_m, r->tile_n, (unsigned long long)r->tiles,
 		       (unsigned long long)r->waves, r->eff_tile, r->eff_wave, r->eff_small);
+	if (r->fresh_pages > 0) {
+		rv_fmt_si(y, sizeof(y), r->first_touch_s, "s");
+		printf("; with %s of first touch: %.0f fresh pages of the output", y,
+		       r->fresh_pages);
+	}
 	printf("\n");
 	for (size_t i = 0; i < a->p->n_memory; i++) {
 		enum rv_tier t = a->p->memory[i].tier;
@@ -184,6 +189,10 @@ static int predict_json(const struct model_args *a, const struct rv_prediction *
 	        r->flop_j, "bytes_j", r->bytes_j, "footprint", "flop", r->footprint.flop,
 	        "working_set_B", r->footprint.working_set_B, "intensity_flop_per_B",
 	        r->footprint.intensity_flop_per_B, "weight_B", r->footprint.weight_B);
+	if (root)
+		(void)json_object_set_new(json_object_get(root, "terms"), "first_touch",
+		                          json_pack("{s:f, s:f}", "pages", r->fresh_pages, "time_s",
+		                                    r->first_touch_s));
 	text = root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
 	            : NULL;
 	json_decref(root);

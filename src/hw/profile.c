@@ -83,6 +83,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->gemm.provenance);
 	free(p->gemm.threading.provenance);
 	free(p->elementwise.provenance);
+	free(p->fresh_output.provenance);
 	free(p->fit_path);
 	free(p);
 }
@@ -386,6 +387,31 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 	return 0;
 }
 
+/* The optional fresh_output object: which outputs come from the OS as new
+ * pages on every call, and what each page costs the core that first writes
+ * it. */
+static int profile_fresh_output(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "min_B", "page_B", "page_s", "provenance", NULL };
+	struct rv_fresh_output *f = &p->fresh_output;
+	int64_t min_B, page_B;
+	int err;
+
+	if (!obj)
+		return 0;
+	if ((err = rv_json_check_object(d, obj, "fresh_output", keys, keys)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "fresh_output", "min_B", 1, INT64_MAX, &min_B, NULL)) <
+	            0 ||
+	    (err = rv_json_get_int(d, obj, "fresh_output", "page_B", 512, (int64_t)1 << 30,
+	                           &page_B, NULL)) < 0 ||
+	    (err = rv_json_get_positive(d, obj, "fresh_output", "page_s", &f->page_s)) < 0 ||
+	    (err = profile_provenance(d, obj, "fresh_output", &f->provenance)) < 0)
+		return err;
+	f->min_B = (uint64_t)min_B;
+	f->page_B = (uint64_t)page_B;
+	return 0;
+}
+
 /* The optional gemm.threading object: the M*N*K (and M*N) limits below which
  * the BLAS runs a call on one unit, or its small-matrix kernel without
  * packing. */
@@ -530,6 +556,7 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		                            "power",
 		                            "gemm",
 		                            "elementwise",
+		                            "fresh_output",
 		                            NULL };
 	static const char *const required[] = {
 		"schema",        "key",           "name",   "class",   "capture_backend",
@@ -626,7 +653,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	for (int o = 0; o < RV_OP_COUNT; o++)
 		p->op_overhead_s[o] = p->call_overhead_s;
 	if ((err = profile_power(p, d, json_object_get(root, "power"))) < 0 ||
-	    (err = profile_elementwise(p, d, json_object_get(root, "elementwise"))) < 0)
+	    (err = profile_elementwise(p, d, json_object_get(root, "elementwise"))) < 0 ||
+	    (err = profile_fresh_output(p, d, json_object_get(root, "fresh_output"))) < 0)
 		return err;
 	return profile_gemm(p, d, json_object_get(root, "gemm"));
 }

@@ -84,6 +84,18 @@ struct rv_elementwise {
 	char *provenance; /* NULL when the profile has no elementwise object */
 };
 
+/* Outputs that the framework allocates afresh on every call (optional profile
+ * object fresh_output; absent: outputs are reused, as roofval's own capture
+ * does). One of min_B or more comes from the OS as new pages on every call
+ * (glibc's malloc maps it with mmap, since its dynamic mmap threshold stops
+ * growing at 32 MiB), and the core that first writes each page_B page takes
+ * a fault and zeroes it: page_s of core time per page. */
+struct rv_fresh_output {
+	uint64_t min_B, page_B;
+	double page_s;
+	char *provenance; /* NULL when the profile has no fresh_output object */
+};
+
 struct rv_profile {
 	char *path; /* file it was loaded from */
 	char *key, *name;
@@ -107,6 +119,7 @@ struct rv_profile {
 	double op_overhead_s[RV_OP_COUNT];
 	struct rv_gemm gemm;
 	struct rv_elementwise elementwise;
+	struct rv_fresh_output fresh_output;
 	char *fit_path; /* the fit file applied, or NULL */
 	double idle_W, static_W, tdp_W;
 	char *power_provenance;

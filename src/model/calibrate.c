@@ -335,6 +335,10 @@ static int choose_params(struct fit_ctx *x)
 	}
 	for (size_t i = 0; err == 0 && i < sizeof(gemm) / sizeof(gemm[0]); i++)
 		err = consider(x, gemm[i], 0);
+	/* The cost of an output's fresh pages, where the profile says the
+	 * framework allocates outputs afresh. */
+	if (err == 0)
+		err = consider(x, "fresh_output.page_s", 0);
 	/* The passes over B of a CPU BLAS's packing: only where the profile
 	 * states a starting value (its library's packing is in question); the
 	 * default 2 is not refitted. */

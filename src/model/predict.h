@@ -40,6 +40,9 @@ struct rv_prediction {
 	uint64_t tiles, waves;
 	double eff_tile, eff_wave, eff_small; /* the efficiencies applied to compute */
 	double eff_edge;                      /* panel staging of the chosen tile */
+	/* New pages of the output faulted and zeroed on this call (fresh_output),
+	 * and the core time they add to compute_s. */
+	double fresh_pages, first_touch_s;
 	/* Terms of the energy. */
 	double static_j, flop_j, bytes_j;
 	struct rv_footprint footprint;

@@ -288,6 +288,9 @@ static void test_calibrate__bad_fit_files(void **state)
 		  "{\"gemm.pack_passes\": {\"value\": 4.5}}}",
 		  RV_ERANGE, "gemm.pack_passes = 4.5  is above 4 (the packed copy" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+		  "{\"fresh_output.page_s\": {\"value\": 1e-6}}}",
+		  RV_EPARSE, "'fresh_output.page_s' is not a model parameter of toy_gpu" },
+		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
 		  "{\"power.static_W\": {\"value\": -1}}}",
 		  RV_ERANGE, "power.static_W = -1 W is not a positive finite value" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "

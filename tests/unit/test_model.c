@@ -197,6 +197,55 @@ static void test_model__predict_llc_capacity_and_elementwise_units(void **state)
 	rv_profile_free(cpu);
 }
 
+/* An output that the framework allocates afresh (fresh_output) costs each new
+ * page's fault and zeroing as core time, on the units the op runs on, and
+ * skips the write-allocate read of its lines; a smaller output costs
+ * nothing more. */
+static void test_model__predict_fresh_output(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu");
+	struct rv_prediction plain, fresh;
+	struct rv_shape s;
+
+	(void)state;
+	cpu->memory[1].effective_capacity_B = 2097152;
+	shape_of(&s, RV_OP_VECTOR_ADD, "67108864"); /* a 128 MiB fp16 output */
+	assert_int_equal(rv_predict(&plain, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	assert_true(plain.fresh_pages <= 0);
+	cpu->fresh_output.provenance = strdup("test [assumed]");
+	assert_non_null(cpu->fresh_output.provenance);
+	cpu->fresh_output.min_B = 33554432;
+	cpu->fresh_output.page_B = 4096;
+	cpu->fresh_output.page_s = 1e-6;
+	assert_int_equal(rv_predict(&fresh, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(fresh.fresh_pages, 32768, 0, 0);
+	rv_assert_close(fresh.first_touch_s, 32768 * 1e-6 / 4, 1e-12, 0); /* 4 cores */
+	rv_assert_close(fresh.compute_s, plain.compute_s + fresh.first_touch_s, 1e-12, 0);
+	/* 384 MiB of inputs and output, no longer 512 MiB, of which L2 keeps 2 MiB. */
+	rv_assert_close(fresh.tier_B[RV_TIER_DRAM], 402653184.0 * (1 - 2097152.0 / 402653184),
+	                1e-12, 0);
+	rv_assert_close(plain.tier_B[RV_TIER_DRAM], 536870912.0 * (1 - 2097152.0 / 402653184),
+	                1e-12, 0);
+	/* On one core the same pages take four times as long. */
+	cpu->elementwise.max_units = 1;
+	assert_int_equal(rv_predict(&fresh, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(fresh.first_touch_s, 32768 * 1e-6, 1e-12, 0);
+	/* A GEMM waits for the pages of its 32 MiB output too. */
+	shape_of(&s, RV_OP_MATMUL, "4096x64x4096");
+	assert_int_equal(rv_predict(&fresh, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(fresh.fresh_pages, 8192, 0, 0);
+	rv_assert_close(fresh.first_touch_s, 8192 * 1e-6 / 4, 1e-12, 0);
+	cpu->fresh_output.page_s = 2e-6;
+	assert_int_equal(rv_predict(&plain, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(plain.compute_s - fresh.compute_s, 8192 * 1e-6 / 4, 1e-9, 0);
+	/* 32 MiB less one element: malloc hands the same memory back each call. */
+	shape_of(&s, RV_OP_VECTOR_ADD, "16777215");
+	assert_int_equal(rv_predict(&fresh, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
+	assert_true(fresh.fresh_pages <= 0);
+	assert_true(fresh.first_touch_s <= 0);
+	rv_profile_free(cpu);
+}
+
 /* A CPU BLAS's packing of B adds pack_passes passes over B (K x N) at every
  * tier beyond L1, in the share that tier serves: 2 unless the profile says. */
 static void test_model__predict_pack_passes(void **state)
@@ -405,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_model__predict_gemm_terms),
 		cmocka_unit_test(test_model__predict_streaming),
 		cmocka_unit_test(test_model__predict_llc_capacity_and_elementwise_units),
+		cmocka_unit_test(test_model__predict_fresh_output),
 		cmocka_unit_test(test_model__predict_pack_passes),
 		cmocka_unit_test(test_model__predict_threading),
 		cmocka_unit_test(test_model__predict_gpu_waves_and_overlap),

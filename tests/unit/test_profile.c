@@ -288,6 +288,10 @@ static void test_profile__good_full(void **state)
 	assert_int_equal(p->elementwise.grain_elements, 4096);
 	assert_int_equal(p->elementwise.max_units, 2);
 	assert_string_equal(p->elementwise.provenance, "test fixture [assumed]");
+	assert_int_equal(p->fresh_output.min_B, 1073741824);
+	assert_int_equal(p->fresh_output.page_B, 65536);
+	rv_assert_close(p->fresh_output.page_s, 2e-6, RTOL, 0);
+	assert_string_equal(p->fresh_output.provenance, "test fixture [assumed]");
 	rv_profile_free(p);
 }
 
