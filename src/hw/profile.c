@@ -402,8 +402,8 @@ static int profile_fresh_output(struct rv_profile *p, struct rv_json_doc *d, jso
 	if ((err = rv_json_check_object(d, obj, "fresh_output", keys, keys)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "fresh_output", "min_B", 1, INT64_MAX, &min_B, NULL)) <
 	            0 ||
-	    (err = rv_json_get_int(d, obj, "fresh_output", "page_B", 512, (int64_t)1 << 30,
-	                           &page_B, NULL)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "fresh_output", "page_B", 512, (int64_t)1 << 30, &page_B,
+	                           NULL)) < 0 ||
 	    (err = rv_json_get_positive(d, obj, "fresh_output", "page_s", &f->page_s)) < 0 ||
 	    (err = profile_provenance(d, obj, "fresh_output", &f->provenance)) < 0)
 		return err;

@@ -391,7 +391,8 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
 
 		first_touch(&r, p, share * p->compute_units);
-		r.compute_s = r.footprint.flop / (c->effective_flop_per_s * share) + r.first_touch_s;
+		r.compute_s =
+		        r.footprint.flop / (c->effective_flop_per_s * share) + r.first_touch_s;
 		streaming_traffic(r.tier_B, p, &r.footprint, share);
 		body_s = body_time(&r, p, share);
 	} else {
