@@ -41,6 +41,20 @@ check() {
 	fi
 }
 
+# tally STATUS WHAT [FILE...]: counts a check whose test exited with STATUS;
+# a failed one prints "FAIL WHAT" and the files that show why.
+tally() {
+	local rc=$1 what=$2
+	shift 2
+	if [ "$rc" = 0 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $what"
+		[ $# = 0 ] || cat "$@"
+	fi
+}
+
 # Usage errors: exit 2, usage on stderr.
 check 2 "a command is missing" "" --
 check 2 "unknown command 'bogus'" "" -- bogus
@@ -216,12 +230,8 @@ if [ -d "$ref/baselines" ]; then
 	fi
 	SOURCE_DATE_EPOCH=0 "$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/a.json" >/dev/null
 	SOURCE_DATE_EPOCH=0 "$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/b.json" >/dev/null
-	if cmp -s "$scratch/a.json" "$scratch/b.json" && grep -q '"date": "1970-01-01"' "$scratch/a.json"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL calibrate is not byte-for-byte deterministic"
-	fi
+	cmp -s "$scratch/a.json" "$scratch/b.json" && grep -q '"date": "1970-01-01"' "$scratch/a.json"
+	tally $? "calibrate is not byte-for-byte deterministic"
 	check 1 "no baselines of i7_12700k in $scratch/nobase" "" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" --baseline-dir "$scratch/nobase" --sweep-dir "$ref/sweeps"
 	check 1 "no baseline $scratch/nobase/i7_12700k_linear.csv" "" -- calibrate --hw i7_12700k --op linear --hardware-dir "$scratch/hwcal" --baseline-dir "$scratch/nobase" --sweep-dir "$ref/sweeps"
 	# predict and validate use the fit unless told not to.
@@ -255,25 +265,17 @@ check 2 "--precision 'nan' is not a share" "" -- capture "${cap[@]}" --precision
 check 0 "rows written" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --limit 1
 check 0 "[3/3] 1024x64x64 fp16" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02
 rows=$(grep -c '^i7_12700k,matmul,' "$scratch/cap/i7_12700k_matmul.csv")
-if [ "$rows" = 3 ] && grep -q '"roofval.manifest/1"' "$scratch/cap/i7_12700k_matmul.meta.json" &&
+[ "$rows" = 3 ] && grep -q '"roofval.manifest/1"' "$scratch/cap/i7_12700k_matmul.meta.json" &&
 	head -1 "$scratch/cap/i7_12700k_matmul.csv" | grep -q ',notes,latency_min_s,' &&
-	grep -q 'fake meter' "$scratch/cap/i7_12700k_matmul.csv"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL capture wrote $rows rows, or no manifest, statistics columns or meter note"
-fi
+	grep -q 'fake meter' "$scratch/cap/i7_12700k_matmul.csv"
+tally $? "capture wrote $rows rows, or no manifest, statistics columns or meter note"
 check 0 "" "3 rows, CRLF line ends; extra columns: latency_min_s" -- baseline show "$scratch/cap/i7_12700k_matmul.csv"
 # --flush-l2: the cblas kernels cannot flush (a clear error, nothing written);
 # the null kernel's flush runs before each trial and the notes say so.
 check 1 "--flush-l2: the cblas kernels cannot flush a cache between trials; drop the option" "" -- capture "${cap[@]}" --flush-l2 --limit 1
 check 0 "rows written" "" -- capture "${cap[@]}" --kernel null --meter none --flush-l2 --limit 1
-if grep -q 'cache flushed before each trial' "$scratch/cap/i7_12700k_matmul.csv"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL --flush-l2 left no note"
-fi
+grep -q 'cache flushed before each trial' "$scratch/cap/i7_12700k_matmul.csv"
+tally $? "--flush-l2 left no note"
 # The GPU path's meter end to end, through the fake libnvidia-ml (skipped
 # where it is not built, as in CI's valgrind step): the nvml meter's device
 # state adds seven columns, a trial under 75% of the default SM clock is
@@ -286,27 +288,17 @@ if [ -n "${ROOFVAL_TEST_FAKE_NVML:-}" ] && [ -f "$ROOFVAL_TEST_FAKE_NVML" ]; the
 	gcsv=$scratch/gpu/h200_sxm_141gb_matmul.csv
 	ROOFVAL_NVML_LIB=$ROOFVAL_TEST_FAKE_NVML FAKE_NVML_SM_LOW_EVERY=4 FAKE_NVML_REASONS=4 \
 		"$roofval" capture "${gpu[@]}" --meter nvml --min-window 0.1 --limit 2 2>"$scratch/gpu/err"
-	if head -1 "$gcsv" | grep -q ',busy_share,sm_clock_hz,sm_clock_min_hz,mem_clock_hz,gpu_temp_c,power_limit_w,throttle_reasons,trials_discarded' &&
+	head -1 "$gcsv" | grep -q ',busy_share,sm_clock_hz,sm_clock_min_hz,mem_clock_hz,gpu_temp_c,power_limit_w,throttle_reasons,trials_discarded' &&
 		grep -q 'discarded: SM clock under 75% of its default 1980 MHz' "$gcsv" &&
 		grep -q ',1980000000.0,900000000.0,2619000000.0,45.0,700.0,0x4,[1-9]' "$gcsv" &&
-		grep -q 'nvml: energy counter of gpu0 (Fake NVML GPU 0)' "$gcsv"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL capture through the fake NVML: no device columns, discards or notes"
-		cat "$scratch/gpu/err" "$gcsv"
-	fi
+		grep -q 'nvml: energy counter of gpu0 (Fake NVML GPU 0)' "$gcsv"
+	tally $? "capture through the fake NVML: no device columns, discards or notes" "$scratch/gpu/err" "$gcsv"
 	"$roofval" capture "${gpu[@]/calibration/validation}" --meter none --limit 1 2>/dev/null
-	if [ "$(grep -c '^h200_sxm_141gb,matmul,' "$gcsv")" = 3 ] &&
+	[ "$(grep -c '^h200_sxm_141gb,matmul,' "$gcsv")" = 3 ] &&
 		head -1 "$gcsv" | grep -q ',throttle_reasons,trials_discarded' &&
 		[ "$(grep -c ',1980000000.0,900000000.0,' "$gcsv")" = 2 ] &&
-		[ "$(grep -c $',,,,,,,\r$' "$gcsv")" = 1 ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL rows without a device in a file with device columns"
-		cat "$gcsv"
-	fi
+		[ "$(grep -c $',,,,,,,\r$' "$gcsv")" = 1 ]
+	tally $? "rows without a device in a file with device columns" "$gcsv"
 else
 	echo "SKIP capture through the fake NVML: ROOFVAL_TEST_FAKE_NVML is not set"
 fi
@@ -319,39 +311,24 @@ jet=(--hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$r
 	--hardware-dir "$repo/hardware" --baseline-dir "$scratch/jet" --kernel null --min-window 0.1 --limit 1)
 jcsv=$scratch/jet/jetson_orin_nano_8gb_matmul.csv
 ROOFVAL_METER_ROOT="$data/sysfs/ina-orin-nano-jp6" "$roofval" capture "${jet[@]}" 2>"$scratch/jet/err"
-if grep -q 'ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)' "$jcsv" &&
+grep -q 'ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)' "$jcsv" &&
 	grep -Eq 'ina: ([0-9]+ power samples every 7 ms over 0\.|only [0-9]+ power samples in the 0\.)' "$jcsv" &&
 	grep -q '^jetson_orin_nano_8gb,matmul,[^,]*,fp16,[0-9.e+-]*,[0-9.e+-][0-9.e+-]*,' "$jcsv" &&
-	grep -q '[^,],0\.0,8\.0,' "$jcsv"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL capture through the ina meter on a fixture tree"
-	cat "$scratch/jet/err" "$jcsv"
-fi
+	grep -q '[^,],0\.0,8\.0,' "$jcsv"
+tally $? "capture through the ina meter on a fixture tree" "$scratch/jet/err" "$jcsv"
 # Off a Jetson, --rails is no error: the row is written without energy.
 check 0 "rows written" "" -- capture "${jet[@]}" --rails VDD_CPU_GPU_CV,VDD_SOC
 ROOFVAL_METER_ROOT="$data/sysfs/ina-orin-nano-jp6" "$roofval" capture "${jet[@]}" --rails VDD_CPU_GPU_CV,VDD_SOC 2>/dev/null
-if grep -q 'ina: VDD_CPU_GPU_CV+VDD_SOC (ROOFVAL_INA_RAILS)' "$jcsv"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL --rails did not reach the ina meter"
-	cat "$jcsv"
-fi
+grep -q 'ina: VDD_CPU_GPU_CV+VDD_SOC (ROOFVAL_INA_RAILS)' "$jcsv"
+tally $? "--rails did not reach the ina meter" "$jcsv"
 # The cblas kernel refuses fp16 on a CPU, and says so, without failing the capture.
 check 0 "skipped: fp16 is unsupported" "" -- capture "${cap[@]}" --meter none --trials 3 --warmup 1
 # A meter that vanishes in the middle leaves the latency and says why there is no energy.
 rm -f "$scratch/cap/i7_12700k_matmul.csv"
 ROOFVAL_FAKE_METER_FAIL_AFTER=3 "$roofval" capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --limit 1 2>/dev/null
-if grep -q 'vanished; energy not recorded' "$scratch/cap/i7_12700k_matmul.csv" &&
-	grep '^i7_12700k,matmul,64x64x64,fp32,[0-9.e-]*,,' "$scratch/cap/i7_12700k_matmul.csv" >/dev/null; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL a vanished meter did not leave an empty energy with a note"
-	cat "$scratch/cap/i7_12700k_matmul.csv"
-fi
+grep -q 'vanished; energy not recorded' "$scratch/cap/i7_12700k_matmul.csv" &&
+	grep '^i7_12700k,matmul,64x64x64,fp32,[0-9.e-]*,,' "$scratch/cap/i7_12700k_matmul.csv" >/dev/null
+tally $? "a vanished meter did not leave an empty energy with a note" "$scratch/cap/i7_12700k_matmul.csv"
 # SIGINT in the middle keeps every finished row and a valid file.
 rm -f "$scratch/cap/i7_12700k_matmul.csv"
 "$roofval" capture "${cap[@]}" --kernel null --meter fake --min-window 2 2>"$scratch/int.err" &
@@ -390,13 +367,9 @@ cp "$scratch/cap/matmul_calibration.json" "$scratch/cap/aug.json"
 mkdir -p "$scratch/aug" && cp "$scratch/cap/matmul_calibration.json" "$scratch/aug/"
 check 0 "" "4 entries labelled for xeon_amx_2vcpu (2 l2_bound, 2 ambiguous)" -- sweep augment --hw xeon_amx_2vcpu --op matmul --purpose calibration --sweep-dir "$scratch/aug"
 check 0 "" "0 entries labelled for xeon_amx_2vcpu" -- sweep augment --hw xeon_amx_2vcpu --op matmul --purpose calibration --sweep-dir "$scratch/aug"
-if grep -q '"i7_12700k": "launch_bound"' "$scratch/aug/matmul_calibration.json" &&
-	grep -q '"other": "l2_bound"' "$scratch/aug/matmul_calibration.json"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL sweep augment changed another target's label"
-fi
+grep -q '"i7_12700k": "launch_bound"' "$scratch/aug/matmul_calibration.json" &&
+	grep -q '"other": "l2_bound"' "$scratch/aug/matmul_calibration.json"
+tally $? "sweep augment changed another target's label"
 check 2 "--all goes without --op and --purpose" "" -- sweep augment --hw x --all --op matmul
 
 # Adding a target, end to end: one profile file, sweeps labelled for it,
@@ -413,31 +386,18 @@ done
 check 0 "" "wrote $scratch/e2e/hw/newcpu.fit.json" -- calibrate --hw newcpu "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
 "$roofval" validate --hw newcpu --purpose validation "${e2e[@]}" --baseline-dir "$scratch/e2e/base" >"$scratch/e2e/report.txt" 2>&1
 vrc=$?
-if { [ $vrc = 0 ] || [ $vrc = 3 ]; } && grep -q "records" "$scratch/e2e/report.txt"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL validate of the new target: exit $vrc"
-	cat "$scratch/e2e/report.txt"
-fi
+{ [ $vrc = 0 ] || [ $vrc = 3 ]; } && grep -q "records" "$scratch/e2e/report.txt"
+tally $? "validate of the new target: exit $vrc" "$scratch/e2e/report.txt"
 # sweep relabel: labels follow the new target's measurements once; then the
 # sweeps are frozen for it, and only --force relabels again.
 check 0 "" "labels of newcpu follow the measurement now" -- sweep relabel --hw newcpu --from-baseline "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
-if grep -q '"augmented_with_hardware_from_baseline": \[' "$scratch/e2e/sw/vector_add_validation.json" &&
-	grep -A2 '"augmented_with_hardware_from_baseline"' "$scratch/e2e/sw/vector_add_validation.json" | grep -q '"newcpu"'; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL sweep relabel did not record newcpu as following its baseline"
-fi
+grep -q '"augmented_with_hardware_from_baseline": \[' "$scratch/e2e/sw/vector_add_validation.json" &&
+	grep -A2 '"augmented_with_hardware_from_baseline"' "$scratch/e2e/sw/vector_add_validation.json" | grep -q '"newcpu"'
+tally $? "sweep relabel did not record newcpu as following its baseline"
 cp "$scratch/e2e/sw/vector_add_calibration.json" "$scratch/e2e/frozen.json"
 check 1 "vector_add_calibration.json: the labels of newcpu already follow a baseline" "" -- sweep relabel --hw newcpu --from-baseline "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
-if cmp -s "$scratch/e2e/sw/vector_add_calibration.json" "$scratch/e2e/frozen.json"; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL a refused sweep relabel changed a sweep"
-fi
+cmp -s "$scratch/e2e/sw/vector_add_calibration.json" "$scratch/e2e/frozen.json"
+tally $? "a refused sweep relabel changed a sweep"
 check 0 "" "labels of newcpu follow the measurement now" -- sweep relabel --hw newcpu --from-baseline --force "${e2e[@]}" --baseline-dir "$scratch/e2e/base"
 check 2 "--hw and --from-baseline are required" "" -- sweep relabel --hw newcpu
 check 1 "no hardware profile 'nosuch'" "" -- sweep relabel --hw nosuch --from-baseline "${e2e[@]}"
@@ -449,16 +409,12 @@ for g in g1 g2; do
 	"$roofval" sweep generate --op matmul --seed 11 --targets i7_12700k,h200_sxm_141gb --per-regime 2 --output-dir "$scratch/$g" >/dev/null
 done
 "$roofval" sweep generate --op matmul --seed 12 --targets i7_12700k,h200_sxm_141gb --per-regime 2 --output-dir "$scratch/g1/other" >/dev/null
-if cmp -s "$scratch/g1/matmul_validation.json" "$scratch/g2/matmul_validation.json" &&
+cmp -s "$scratch/g1/matmul_validation.json" "$scratch/g2/matmul_validation.json" &&
 	! cmp -s "$scratch/g1/matmul_validation.json" "$scratch/g1/other/matmul_validation.json" &&
 	grep -q '"generator_seed": 11' "$scratch/g1/matmul_calibration.json" &&
 	[ -z "$(comm -12 <(grep -A3 '"shape"' "$scratch/g1/matmul_calibration.json" | tr -d ' \n' | sed 's/"shape"/\n/g' | sort) \
-		<(grep -A3 '"shape"' "$scratch/g1/matmul_validation.json" | tr -d ' \n' | sed 's/"shape"/\n/g' | sort) | grep -v '^$')" ]; then
-	pass=$((pass + 1))
-else
-	fail=$((fail + 1))
-	echo "FAIL sweep generate is not deterministic, ignores its seed, or mixes purposes"
-fi
+		<(grep -A3 '"shape"' "$scratch/g1/matmul_validation.json" | tr -d ' \n' | sed 's/"shape"/\n/g' | sort) | grep -v '^$')" ]
+tally $? "sweep generate is not deterministic, ignores its seed, or mixes purposes"
 check 2 "--op, --seed (an integer) and --targets are required" "" -- sweep generate --op matmul --seed x --targets i7_12700k
 check 1 "no hardware profile 'nosuch'" "" -- sweep generate --op matmul --seed 1 --targets nosuch --output-dir "$scratch/g1"
 
@@ -498,14 +454,10 @@ if [ -d "$ref/baselines" ]; then
 	check 0 "" "wrote $scratch/plot/cmp.svg" -- plot compare --hw xeon_amx_2vcpu --hw i7_12700k --baseline-dir "$repo/results/baselines" --sweep-dir "$repo/sweeps" "${rb[@]}" -o "$scratch/plot/cmp.svg"
 	check 0 "" "pictures of 3 targets" -- report --output "$scratch/report1" "${rb[@]}"
 	check 0 "" "" -- report --output "$scratch/report2" "${rb[@]}"
-	if [ -f "$scratch/report1/index.html" ] && diff -r "$scratch/report1" "$scratch/report2" >/dev/null &&
+	[ -f "$scratch/report1/index.html" ] && diff -r "$scratch/report1" "$scratch/report2" >/dev/null &&
 		grep -q '<img src="i7_12700k_roofline.svg"' "$scratch/report1/index.html" &&
-		[ -f "$scratch/report1/compare_i7_12700k_jetson_orin_nano_8gb.svg" ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL report is incomplete, or differs between two runs"
-	fi
+		[ -f "$scratch/report1/compare_i7_12700k_jetson_orin_nano_8gb.svg" ]
+	tally $? "report is incomplete, or differs between two runs"
 fi
 if command -v xmllint >/dev/null; then
 	for f in "$scratch"/plot/*.svg "$scratch"/report1/*.svg; do
@@ -530,12 +482,8 @@ fi
 # Every reference baseline normalizes to the same bytes.
 if [ -d "$ref/baselines" ]; then
 	for f in "$ref"/baselines/*.csv; do
-		if "$roofval" baseline normalize "$f" -o - | cmp -s - "$f"; then
-			pass=$((pass + 1))
-		else
-			fail=$((fail + 1))
-			echo "FAIL normalize changed $f"
-		fi
+		"$roofval" baseline normalize "$f" -o - | cmp -s - "$f"
+		tally $? "normalize changed $f"
 	done
 else
 	echo "SKIP reference round trips: $ref is absent"
