@@ -191,15 +191,18 @@ static double total_of(const struct rv_meter *m, const double *v)
 	return t;
 }
 
-/* Energy between two energy readings, summed over domains; NAN when a
- * counter ran backwards without a wrap range. */
-static double delta_of(const struct rv_meter *m, const double *a, const double *b)
+/* Energy between two energy readings, summed over domains, into *e_j; an
+ * error when a counter ran backwards without a wrap range. */
+static int delta_of(const struct rv_meter *m, const double *a, const double *b, double *e_j)
 {
 	double e = 0;
 
 	for (size_t i = 0; i < m->n_domains; i++)
 		e += rv_meter_delta_j(a[i], b[i], m->range_j[i]);
-	return e;
+	if (!isfinite(e))
+		return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
+	*e_j = e;
+	return 0;
 }
 
 /* Reads until an energy counter moves (aligning on a sensor update). */
@@ -213,11 +216,10 @@ static int wait_update(struct rv_meter *m, double *t, double *v, double *e_acc)
 		if ((err = m->ops->read(m, t, v)) < 0)
 			return err;
 		if (total_of(m, v) < total_of(m, v0) || total_of(m, v) > total_of(m, v0)) {
-			double d = delta_of(m, v0, v);
+			double d;
 
-			if (!isfinite(d))
-				return rv_error_set(RV_ERANGE, "%s: a counter ran backwards",
-				                    m->ops->name);
+			if ((err = delta_of(m, v0, v, &d)) < 0)
+				return err;
 			if (e_acc)
 				*e_acc += d;
 			return 0;
@@ -401,11 +403,8 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 		double d;
 
 		if ((err = run_batch(r, k, batch, &calls)) < 0 ||
-		    (err = m->ops->read(m, &t, v)) < 0)
+		    (err = m->ops->read(m, &t, v)) < 0 || (err = delta_of(m, prev, v, &d)) < 0)
 			return err;
-		d = delta_of(m, prev, v);
-		if (!isfinite(d))
-			return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
 		updates += d > 0;
 		e += d;
 		memcpy(prev, v, sizeof(prev));
@@ -432,7 +431,7 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double period_s)
 {
 	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
-	double t, t0, wait_s = fmax(10 * period_s, 0.1);
+	double t, t0, e_j, wait_s = fmax(10 * period_s, 0.1);
 	int err;
 
 	if (m->ops->kind == RV_METER_POWER) {
@@ -451,12 +450,14 @@ static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double pe
 		    (err = wait_update(m, &t0, prev, NULL)) < 0)
 			return err;
 		rv_sleep_s(wait_s);
-		if ((err = m->ops->read(m, &t, v)) < 0 || (err = wait_update(m, &t, v, NULL)) < 0)
+		if ((err = m->ops->read(m, &t, v)) < 0 || (err = wait_update(m, &t, v, NULL)) < 0 ||
+		    (err = delta_of(m, prev, v, &e_j)) < 0)
 			return err;
-		r->idle_w = delta_of(m, prev, v) / (t - t0);
+		r->idle_w = e_j / (t - t0);
 	}
 	if (!isfinite(r->idle_w))
-		return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
+		return rv_error_set(RV_ERANGE, "%s: idle power %g W is not a finite number",
+		                    m->ops->name, r->idle_w);
 	return 0;
 }
 
@@ -661,7 +662,6 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 		tries++;
 		if (o->flush_cache && (err = kops->flush(k)) < 0)
 			goto out;
-		t0 = rv_now_s();
 		/* A device kernel is timed by the device (cudaEvent pairs): the host
 		 * clock would add launch and synchronisation. */
 		if (kops->time_run) {
@@ -669,6 +669,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 				goto out;
 			x = device_s / (double)reps;
 		} else {
+			t0 = rv_now_s();
 			if ((err = kops->run(k, reps)) < 0)
 				goto out;
 			x = (rv_now_s() - t0) / (double)reps;
