@@ -141,6 +141,23 @@ static int pool_match(int i, uint64_t stream, enum rv_dtype d)
 	return cblas_pool[i].filled && cblas_pool[i].stream == stream && cblas_pool[i].dtype == d;
 }
 
+/* Is pooled buffer i a better choice than cur (-1: none yet)? One that holds
+ * the pattern of stream in dtype d first, then the smaller one (larger: the
+ * larger one, for a buffer to grow). */
+static int pool_better(int i, int cur, uint64_t stream, enum rv_dtype d, int larger)
+{
+	int mi, mc;
+
+	if (cur < 0)
+		return 1;
+	mi = pool_match(i, stream, d);
+	mc = pool_match(cur, stream, d);
+	if (mi != mc)
+		return mi > mc;
+	return larger ? cblas_pool[i].bytes > cblas_pool[cur].bytes
+	              : cblas_pool[i].bytes < cblas_pool[cur].bytes;
+}
+
 /* A buffer of at least bytes: a pooled one that fits (and is at most 4x too
  * large), else the largest pooled one that is smaller, grown; else a new
  * one. Both choices prefer a buffer that holds the pattern of stream in
@@ -148,36 +165,24 @@ static int pool_match(int i, uint64_t stream, enum rv_dtype d)
  * when out of memory. */
 static void *pool_get(size_t bytes, uint64_t stream, enum rv_dtype d, size_t *got, size_t *filled)
 {
-	int best = -1, best_match = 0, grow = -1, grow_match = 0;
+	int best = -1, grow = -1;
 	void *p;
 
 	for (int i = 0; i < CBLAS_POOL; i++) {
-		int match;
-
 		if (!cblas_pool[i].p)
 			continue;
-		match = pool_match(i, stream, d);
 		if (cblas_pool[i].bytes < bytes) {
-			if (grow < 0 || match > grow_match ||
-			    (match == grow_match && cblas_pool[i].bytes > cblas_pool[grow].bytes)) {
+			if (pool_better(i, grow, stream, d, 1))
 				grow = i;
-				grow_match = match;
-			}
-			continue;
-		}
-		if (cblas_pool[i].bytes / 4 > bytes)
-			continue;
-		if (best < 0 || match > best_match ||
-		    (match == best_match && cblas_pool[i].bytes < cblas_pool[best].bytes)) {
+		} else if (cblas_pool[i].bytes / 4 <= bytes && pool_better(i, best, stream, d, 0)) {
 			best = i;
-			best_match = match;
 		}
 	}
 	*filled = 0;
 	if (best >= 0) {
 		p = cblas_pool[best].p;
 		*got = cblas_pool[best].bytes;
-		*filled = best_match ? cblas_pool[best].filled : 0;
+		*filled = pool_match(best, stream, d) ? cblas_pool[best].filled : 0;
 		cblas_pool[best].p = NULL;
 		return p;
 	}
@@ -185,7 +190,7 @@ static void *pool_get(size_t bytes, uint64_t stream, enum rv_dtype d, size_t *go
 	if (grow >= 0) {
 		p = mremap(cblas_pool[grow].p, cblas_pool[grow].bytes, bytes, MREMAP_MAYMOVE);
 		if (p != MAP_FAILED) {
-			*filled = grow_match ? cblas_pool[grow].filled : 0;
+			*filled = pool_match(grow, stream, d) ? cblas_pool[grow].filled : 0;
 			cblas_pool[grow].p = NULL;
 			return p;
 		}
