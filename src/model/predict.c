@@ -235,8 +235,8 @@ static double body_time(struct rv_prediction *r, const struct rv_profile *p, dou
  * (a DRAM-bound add keeps the memory busy while its threads fault; a GEMM
  * waits for them). Timed on the development VM (bench/first-touch-run):
  * PyTorch, MKL and OpenBLAS calls whose output of 32 MiB or more is fresh on
- * every call take twice as long or more as with one output reused, 1.2 to
- * 1.5 us per 4 KiB page on one core. */
+ * every call take up to twice as long as with one output reused: 1.0 to
+ * 1.4 us of one core per 4 KiB page (0.9 to 2.5 us through PyTorch). */
 static void first_touch(struct rv_prediction *r, const struct rv_profile *p, double units)
 {
 	r->fresh_pages = fresh_pages(p, r->footprint.output_B);
