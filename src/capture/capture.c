@@ -15,6 +15,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "core/strnum.h"
 
 const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
@@ -51,50 +52,6 @@ const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
 #define CAPTURE_BUSY_SHARE      0.25
 /* ... measured over a shape that took at least this long. */
 #define CAPTURE_BUSY_SPAN_S     0.1
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of sorted x. */
-static double rank(const double *x, unsigned n, double p)
-{
-	double r = ceil(p * n) - 1;
-
-	return x[r < 0 ? 0 : (unsigned)r];
-}
-
-void rv_stats_of(struct rv_stats *out, double *x, unsigned n)
-{
-	double *dev, var = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (n == 0)
-		return;
-	qsort(x, n, sizeof(*x), cmp_double);
-	out->min = x[0];
-	out->median = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-	out->p10 = rank(x, n, 0.10);
-	out->p90 = rank(x, n, 0.90);
-	for (unsigned i = 0; i < n; i++)
-		out->mean += x[i] / n;
-	for (unsigned i = 0; i < n; i++)
-		var += (x[i] - out->mean) * (x[i] - out->mean) / n;
-	out->cv = out->mean > 0 ? sqrt(var) / out->mean : (double)NAN;
-	dev = malloc(n * sizeof(*dev));
-	if (!dev) {
-		out->mad = (double)NAN;
-		return;
-	}
-	for (unsigned i = 0; i < n; i++)
-		dev[i] = fabs(x[i] - out->median);
-	qsort(dev, n, sizeof(*dev), cmp_double);
-	out->mad = n % 2 ? dev[n / 2] : 0.5 * (dev[n / 2 - 1] + dev[n / 2]);
-	free(dev);
-}
 
 static void note(struct rv_capture_result *r, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));

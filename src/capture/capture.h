@@ -75,10 +75,4 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
  * with the device's state). */
 size_t rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r);
 
-/* Robust statistics of n samples (sorted in place). */
-struct rv_stats {
-	double median, min, p10, p90, mad, mean, cv;
-};
-void rv_stats_of(struct rv_stats *out, double *x, unsigned n);
-
 #endif

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/rng.h"
 #include "core/strnum.h"
 #include "hw/profile.h"
 #include "io/baseline.h"
@@ -344,15 +345,6 @@ static size_t gen_dims(uint64_t *out, size_t max_n, uint64_t lo, uint64_t hi)
 	return n;
 }
 
-static uint64_t gen_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
 struct gen_cand {
 	struct rv_shape shape;
 	enum rv_dtype dtype;
@@ -549,7 +541,7 @@ static int sweep_generate(int argc, char **argv)
 	/* A seeded shuffle, then strata filled in order: calibration first. */
 	state = seed_u;
 	for (size_t i = n; err == 0 && i > 1; i--) {
-		size_t j = (size_t)(gen_next(&state) % i);
+		size_t j = (size_t)(rv_rng_next(&state) % i);
 		struct gen_cand x = cand[i - 1];
 
 		cand[i - 1] = cand[j];

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "core/units.h"
 #include "kernel/cblas_internal.h"
 #include "model/opcount.h"
@@ -55,15 +56,6 @@ static void cblas_describe(char *out, size_t size, const struct rv_kernel *k)
 	(void)snprintf(out, size, "%s %s %s", rv_op_name(k->op), shape, rv_dtype_name(k->dtype));
 }
 
-static uint64_t cblas_splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
 /* The generator stream of input i of a setup with seed: distinct for every
  * (seed, i), so that no two seeds share an input. */
 static uint64_t cblas_stream(uint64_t seed, unsigned i)
@@ -97,12 +89,12 @@ static void cblas_fill(void *p, size_t from, size_t count, enum rv_dtype d, uint
 
 			for (size_t i = 0; i < drawn; i++)
 				f[i] = (float)(0.5 +
-				               (double)(cblas_splitmix64(&state) >> 41) * 0x1p-23);
+				               (double)(rv_rng_next(&state) >> 41) * 0x1p-23);
 		} else {
 			double *f = p;
 
 			for (size_t i = 0; i < drawn; i++)
-				f[i] = 0.5 + (double)(cblas_splitmix64(&state) >> 12) * 0x1p-52;
+				f[i] = 0.5 + (double)(rv_rng_next(&state) >> 12) * 0x1p-52;
 		}
 		from = drawn;
 	}

@@ -21,6 +21,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "meter/meter.h"
 #include "meter/nvml_min.h"
 
@@ -373,13 +374,6 @@ static int nvml_power_probe(const struct rv_env *env)
 	return nvml_probe_kind(env, RV_METER_POWER);
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The counter's update period: the median interval between its changes on
  * the first GPU, read every NVML_PERIOD_POLL_NS. *n_out gets the number of intervals (0: the counter
  * did not change twice, *period_s is then 0). */
@@ -413,8 +407,7 @@ static int nvml_measure_period(struct nvml_meter *nm, double *period_s, unsigned
 		return 0;
 	for (unsigned i = 1; i < n; i++)
 		dt[i - 1] = change_s[i] - change_s[i - 1];
-	qsort(dt, n - 1, sizeof(dt[0]), dbl_cmp);
-	*period_s = (n - 1) % 2 ? dt[(n - 1) / 2] : 0.5 * (dt[(n - 1) / 2 - 1] + dt[(n - 1) / 2]);
+	*period_s = rv_median(dt, n - 1);
 	*n_out = n - 1;
 	return 0;
 }

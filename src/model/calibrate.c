@@ -21,6 +21,7 @@
 
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "model/predict.h"
 
 /* A candidate enters the fit when it moves log(prediction) by at least this
@@ -162,21 +163,6 @@ static int residuals(const gsl_vector *v, void *arg, gsl_vector *f)
 	return x->failed ? GSL_EDOM : GSL_SUCCESS;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return (double)NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Huber weights of residuals f; returns the largest change of a weight. */
 static double huber_weights(const gsl_vector *f, gsl_vector *w, double *scratch)
 {
@@ -185,10 +171,10 @@ static double huber_weights(const gsl_vector *f, gsl_vector *w, double *scratch)
 
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = gsl_vector_get(f, i);
-	med = median_of(scratch, n);
+	med = rv_median(scratch, n);
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = fabs(gsl_vector_get(f, i) - med);
-	mad = 1.4826 * median_of(scratch, n);
+	mad = 1.4826 * rv_median(scratch, n);
 	/* Below 1% scatter every row is an inlier. */
 	cut = CAL_HUBER_K * fmax(mad, 0.01);
 	for (size_t i = 0; i < n; i++) {
@@ -494,8 +480,8 @@ static void summarize(struct rv_calibration *c, int energy, enum rv_op op, doubl
 		n++;
 	}
 	if (n) {
-		*median_fit = median_of(a, n);
-		*median_loo = median_of(b, n);
+		*median_fit = rv_median(a, n);
+		*median_loo = rv_median(b, n);
 		*within = (double)in / (double)n;
 	}
 	free(a);

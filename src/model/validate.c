@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stats.h"
 #include "model/classify.h"
 #include "model/opcount.h"
 #include "model/predict.h"
@@ -263,13 +264,6 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 	return err;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Fills acc from the n relative errors in err (reordered). */
 static void accuracy_of(struct rv_accuracy *acc, double *err, size_t n)
 {
@@ -285,8 +279,7 @@ static void accuracy_of(struct rv_accuracy *acc, double *err, size_t n)
 		w10 += err[i] <= 0.10;
 		w25 += err[i] <= 0.25;
 	}
-	qsort(err, n, sizeof(*err), cmp_double);
-	acc->median_ape = n % 2 ? err[n / 2] : 0.5 * (err[n / 2 - 1] + err[n / 2]);
+	acc->median_ape = rv_median(err, n);
 	acc->within_10 = (double)w10 / (double)n;
 	acc->within_25 = (double)w25 / (double)n;
 }

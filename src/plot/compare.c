@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/stats.h"
 #include "plot/plot.h"
 #include "plot/plot_internal.h"
 
@@ -20,13 +21,6 @@ struct side {
 	double median_ape;
 	struct rv_plot__roofs roofs;
 };
-
-static int dbl_cmp(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
 
 static int side_load(struct side *s, const struct rv_profile *p, const struct rv_validation *v,
                      unsigned ops)
@@ -50,8 +44,7 @@ static int side_load(struct side *s, const struct rv_profile *p, const struct rv
 		ape[i] = fabs(s->pts[i].pred_s - s->pts[i].meas_s) / s->pts[i].meas_s;
 		s->passed += s->pts[i].pass_latency != 0;
 	}
-	qsort(ape, s->n, sizeof(*ape), dbl_cmp);
-	s->median_ape = s->n % 2 ? ape[s->n / 2] : (ape[s->n / 2 - 1] + ape[s->n / 2]) / 2;
+	s->median_ape = rv_median(ape, s->n);
 	free(ape);
 	return 0;
 }

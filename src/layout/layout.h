@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* The data layout: the three folders roofval reads and writes (hardware
+ * profiles, sweeps, baselines), the only code that builds their file names,
+ * the list of (hardware, op) jobs a baseline folder holds, and a cache that
+ * loads each profile (with its fit), each sweep and each baseline once per
+ * run. validate, calibrate, capture, plot, report and sweep all go through
+ * it.
+ *
+ *   <hardware_dir>/<key>.json            a profile (hand-edited)
+ *   <hardware_dir>/<key>.fit.json        its fit (written by calibrate)
+ *   <sweep_dir>/<op>_<purpose>.json      a sweep
+ *   <baseline_dir>/<hw>_<op>.csv         a baseline
+ *   <baseline_dir>/<hw>_<op>.meta.json   its capture manifest */
+#ifndef RV_LAYOUT_LAYOUT_H
+#define RV_LAYOUT_LAYOUT_H
+
+#include <stddef.h>
+
+#include "core/op.h"
+#include "core/path.h"
+#include "hw/profile.h"
+#include "io/baseline.h"
+#include "sweep/sweep.h"
+
+/* The folders asked for; NULL (or "") takes the default of each (see
+ * rv_layout_open()). */
+struct rv_layout_dirs {
+	const char *hardware, *sweeps, *baselines;
+};
+
+struct rv_layout_baseline; /* a cached baseline (layout.c) */
+
+struct rv_layout {
+	char hardware_dir[RV_PATH_MAX];
+	char sweep_dir[RV_PATH_MAX];
+	char baseline_dir[RV_PATH_MAX];
+	unsigned fit_flags; /* RV_PROFILE_FIT: profiles come with their fit */
+	/* The cache (owned; freed by rv_layout_close()). */
+	struct rv_profile **profiles;
+	size_t n_profiles, cap_profiles;
+	struct rv_sweep *sweeps[RV_OP_COUNT][RV_PURPOSE_COUNT];
+	struct rv_layout_baseline *baselines;
+	size_t n_baselines, cap_baselines;
+};
+
+/* Fills l with the folders of dirs: each given one as it is, else
+ * $ROOFVAL_HARDWARE_DIR, $ROOFVAL_SWEEP_DIR, $ROOFVAL_BASELINE_DIR when set,
+ * else hardware/, sweeps/ and results/baselines/ of the source tree. Nothing
+ * is read yet. RV_ERANGE for a folder name too long. */
+int rv_layout_open(struct rv_layout *l, const struct rv_layout_dirs *dirs, unsigned fit_flags);
+/* Frees everything cached. l may then be opened again. */
+void rv_layout_close(struct rv_layout *l);
+
+/* File names (RV_ERANGE when one does not fit in size). */
+int rv_layout_profile_path(const struct rv_layout *l, char *out, size_t size, const char *hw);
+int rv_layout_fit_path(const struct rv_layout *l, char *out, size_t size, const char *hw);
+int rv_layout_sweep_path(const struct rv_layout *l, char *out, size_t size, enum rv_op op,
+                         enum rv_purpose purpose);
+int rv_layout_baseline_path(const struct rv_layout *l, char *out, size_t size, const char *hw,
+                            enum rv_op op);
+int rv_layout_manifest_path(const struct rv_layout *l, char *out, size_t size, const char *hw,
+                            enum rv_op op);
+
+/* One (hardware, op): a baseline <hw>_<op>.csv. */
+#define RV_HW_KEY_MAX 64
+struct rv_job {
+	char hw[RV_HW_KEY_MAX];
+	enum rv_op op;
+};
+/* The (hardware, op) of a baseline file name "<hw>_<op>.csv"; 0 if it is not one. */
+int rv_job_of_name(struct rv_job *j, const char *name);
+/* The baselines of the baseline folder, only those of hw (when not NULL)
+ * and of op (when >= 0), sorted by (hw, op); free() *out. An unreadable
+ * folder is an error; an empty one is not (*n = 0). */
+int rv_layout_jobs(const struct rv_layout *l, struct rv_job **out, size_t *n, const char *hw,
+                   int op);
+
+/* The profile of key hw (or the profile file hw names: a path with '/' or
+ * ending in .json), with its fit when the layout has RV_PROFILE_FIT; loaded
+ * at the first call. Borrowed: valid until rv_layout_close(). */
+int rv_layout_profile(struct rv_layout *l, const struct rv_profile **out, const char *hw);
+/* The sweep <op>_<purpose>.json, loaded at the first call and checked to
+ * hold what its name says. RV_ENOENT says which folder to give. Borrowed. */
+int rv_layout_sweep(struct rv_layout *l, const struct rv_sweep **out, enum rv_op op,
+                    enum rv_purpose purpose);
+/* The baseline <hw>_<op>.csv, loaded at the first call. RV_ENOENT says how
+ * to get one. Borrowed. */
+int rv_layout_baseline(struct rv_layout *l, const struct rv_baseline **out, const char *hw,
+                       enum rv_op op);
+/* Drops the cached baseline of (hw, op), after it was written. */
+void rv_layout_forget_baseline(struct rv_layout *l, const char *hw, enum rv_op op);
+
+#endif
+
+/* Which validations to run: the baselines of hw (NULL: every hardware) and
+ * op (< 0: every op) in the baseline folder, for one purpose, or for both
+ * (purpose < 0: calibration then validation, skipping a sweep that labels
+ * nothing for the target, as validate --all does). */
+struct rv_validation;
+struct rv_layout_filter {
+	const char *hw;
+	int op;
+	int purpose;
+};
+/* Validates every job of filter with the built-in model, appending records
+ * to v. With n_baselines NULL and hw and op both given, that one baseline is
+ * required; else the jobs are listed from the baseline folder, and none is
+ * RV_ENOENT unless n_baselines is not NULL, which receives their number. A sweep that labels nothing for
+ * the target is an error only when the purpose was given. */
+int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
+                       const struct rv_layout_filter *f, size_t *n_baselines);
