@@ -252,7 +252,6 @@ if [ -d "$ref/baselines" ]; then
 		fail=$((fail + 1))
 		echo "FAIL hardware/i7_12700k.fit.json is not what calibrate makes of the reference rows"
 	fi
-	fi
 	SOURCE_DATE_EPOCH=0 "$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/a.json" >/dev/null
 	SOURCE_DATE_EPOCH=0 "$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/b.json" >/dev/null
 	cmp -s "$scratch/a.json" "$scratch/b.json" && grep -q '"date": "1970-01-01"' "$scratch/a.json"
