@@ -358,6 +358,16 @@ const struct rv_sweep_label *rv_sweep_label_for(const struct rv_sweep_entry *e, 
 	return NULL;
 }
 
+const struct rv_sweep_label *rv_sweep_label_scoreable(const struct rv_sweep_entry *e,
+                                                      const char *hw)
+{
+	const struct rv_sweep_label *l = rv_sweep_label_for(e, hw);
+
+	if (!l || l->regime == RV_REGIME_AMBIGUOUS || l->regime == RV_REGIME_UNSUPPORTED)
+		return NULL;
+	return l;
+}
+
 /* Writing: build a jansson tree in the reference's key order and dump it. */
 
 static json_t *sweep_list_json(const struct rv_sweep_list *l)

@@ -63,6 +63,11 @@ int rv_sweep_save(const struct rv_sweep *s, const char *path);
 
 /* The label of entry e for hardware hw, or NULL when hw has none. */
 const struct rv_sweep_label *rv_sweep_label_for(const struct rv_sweep_entry *e, const char *hw);
+/* The one "labelled and scoreable" rule: the label of e for hw when it has
+ * one that is neither ambiguous nor unsupported (a shape to capture, fit and
+ * score), else NULL. */
+const struct rv_sweep_label *rv_sweep_label_scoreable(const struct rv_sweep_entry *e,
+                                                      const char *hw);
 
 int rv_purpose_parse(const char *name, enum rv_purpose *out);
 const char *rv_purpose_name(enum rv_purpose p);
