@@ -11,26 +11,34 @@
 #include "hw/fit.h"
 #include "hw/profile.h"
 
-static const struct rv_opt hw_opts[] = {
-	{ "hardware-dir", 0, "DIR",
-	  "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, "
-	  "else the source tree's hardware/)" },
-	{ NULL, 0, NULL, NULL },
+struct hw_opts {
+	const char *hdir;
+};
+
+static const struct rv_option hw_options[] = {
+	{ .name = "hardware-dir",
+	  .metavar = "DIR",
+	  .help = "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, else the source "
+	          "tree's hardware/)",
+	  .type = RV_OPT_STRING,
+	  .offset = offsetof(struct hw_opts, hdir) },
+	{ .name = NULL },
 };
 
 static int hw_list(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw list", "List the hardware profiles.", hw_opts,
-		                                 0, 0 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = { .usage = "hw list",
+		                                  .summary = "List the hardware profiles.",
+		                                  .options = hw_options };
+	struct hw_opts o = { 0 };
 	const char *dir;
 	char **paths;
 	size_t n;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), status = RV_EXIT_OK;
+	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), status = RV_EXIT_OK;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	dir = rv_profile_dir(res.value[0]);
+	if (rc != RV_OPT_RUN)
+		return rc;
+	dir = rv_profile_dir(o.hdir);
 	if (rv_profile_paths(&paths, &n, dir) < 0)
 		return rv_cli_fail("hw list");
 	if (n == 0) {
@@ -173,17 +181,21 @@ static void hw_print(const struct rv_profile *p)
 
 static int hw_show(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw show KEY|FILE",
-		                                 "Show every number of a hardware profile with "
-		                                 "its provenance.",
-		                                 hw_opts, 1, 1 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = {
+		.usage = "hw show KEY|FILE",
+		.summary = "Show every number of a hardware profile with its provenance.",
+		.min_args = 1,
+		.max_args = 1,
+		.options = hw_options
+	};
+	struct hw_opts o = { 0 };
+	struct rv_args args;
 	struct rv_profile *p;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	int rc = rv_opts_parse(&spec, argc, argv, &o, &args);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (rv_profile_find(&p, rv_profile_dir(res.value[0]), res.args[0], RV_PROFILE_FIT) < 0)
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (rv_profile_find(&p, rv_profile_dir(o.hdir), args.v[0], RV_PROFILE_FIT) < 0)
 		return rv_cli_fail("hw show");
 	hw_print(p);
 	rv_profile_free(p);
@@ -241,20 +253,23 @@ static int lint_one(struct rv_profile **out, const char *path)
 
 static int hw_lint(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw lint [FILE...]",
-		                                 "Check hardware profiles and fit files with the "
-		                                 "real loaders (default: every profile in the "
-		                                 "hardware folder and its fit file).",
-		                                 hw_opts, 0, -1 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = {
+		.usage = "hw lint [FILE...]",
+		.summary = "Check hardware profiles and fit files with the real loaders (default: "
+		           "every profile in the hardware folder and its fit file).",
+		.max_args = -1,
+		.options = hw_options
+	};
+	struct hw_opts o = { 0 };
+	struct rv_args args;
 	char **paths = NULL;
 	size_t n = 0, bad = 0;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	int rc = rv_opts_parse(&spec, argc, argv, &o, &args);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (res.n_args == 0) {
-		const char *dir = rv_profile_dir(res.value[0]);
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (args.n == 0) {
+		const char *dir = rv_profile_dir(o.hdir);
 
 		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0)
 			return rv_cli_fail("hw lint");
@@ -263,8 +278,8 @@ static int hw_lint(int argc, char **argv)
 			return RV_EXIT_ERROR;
 		}
 	}
-	for (size_t i = 0; i < (paths ? n : (size_t)res.n_args); i++) {
-		const char *path = paths ? paths[i] : res.args[i];
+	for (size_t i = 0; i < (paths ? n : (size_t)args.n); i++) {
+		const char *path = paths ? paths[i] : args.v[i];
 		struct rv_profile *p;
 
 		if (lint_one(&p, path) < 0) {
