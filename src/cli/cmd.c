@@ -70,9 +70,9 @@ int rv_cli_dispatch(const char *owner, const struct rv_cmd *table, int argc, cha
 
 int rv_cmd_version(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		.usage = "version", .summary = "Print version, commit and enabled backends."
-	};
+	static const struct rv_opts_spec spec = { "version",
+		                                  "Print version, commit and enabled backends.",
+		                                  NULL, 0, 0 };
 	int rc = rv_opts_parse(&spec, argc, argv, NULL, NULL);
 
 	if (rc != RV_OPT_RUN)

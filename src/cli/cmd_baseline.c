@@ -13,10 +13,8 @@
 static int baseline_show(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		.usage = "baseline show FILE",
-		.summary = "Print a baseline as a table, with its rows in file order.",
-		.min_args = 1,
-		.max_args = 1
+		"baseline show FILE", "Print a baseline as a table, with its rows in file order.",
+		NULL, 1, 1
 	};
 	struct rv_args args;
 	struct rv_baseline *b;
@@ -73,12 +71,10 @@ static int baseline_normalize(int argc, char **argv)
 		{ .name = NULL },
 	};
 	static const struct rv_opts_spec spec = {
-		.usage = "baseline normalize FILE",
-		.summary = "Read a baseline, sort its rows and write it back in the canonical form "
-		           "(atomically).",
-		.min_args = 1,
-		.max_args = 1,
-		.options = options
+		"baseline normalize FILE",
+		"Read a baseline, sort its rows and write it back in the canonical form "
+		"(atomically).",
+		options, 1, 1
 	};
 	struct normalize_opts o = { 0 };
 	struct rv_args args;

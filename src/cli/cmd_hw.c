@@ -7,7 +7,9 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/units.h"
+#include "core/vec.h"
 #include "hw/fit.h"
 #include "hw/profile.h"
 
@@ -27,9 +29,8 @@ static const struct rv_option hw_options[] = {
 
 static int hw_list(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = { .usage = "hw list",
-		                                  .summary = "List the hardware profiles.",
-		                                  .options = hw_options };
+	static const struct rv_opts_spec spec = { "hw list", "List the hardware profiles.",
+		                                  hw_options, 0, 0 };
 	struct hw_opts o = { 0 };
 	const char *dir;
 	char **paths;
@@ -182,11 +183,8 @@ static void hw_print(const struct rv_profile *p)
 static int hw_show(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		.usage = "hw show KEY|FILE",
-		.summary = "Show every number of a hardware profile with its provenance.",
-		.min_args = 1,
-		.max_args = 1,
-		.options = hw_options
+		"hw show KEY|FILE", "Show every number of a hardware profile with its provenance.",
+		hw_options, 1, 1
 	};
 	struct hw_opts o = { 0 };
 	struct rv_args args;
@@ -205,25 +203,22 @@ static int hw_show(int argc, char **argv)
 /* Appends to paths the fit file of each profile that has one. */
 static int add_fit_paths(char ***paths, size_t *n)
 {
-	size_t n0 = *n;
-	char **grown = realloc(*paths, (2 * n0 + 1) * sizeof(char *));
+	size_t n0 = *n, cap = n0;
 
-	if (!grown)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	*paths = grown;
 	for (size_t i = 0; i < n0; i++) {
-		char fit[4096];
+		char fit[RV_PATH_MAX], *copy;
 		FILE *fp;
 
-		rv_profile_fit_path(fit, sizeof(fit), grown[i]);
+		rv_profile_fit_path(fit, sizeof(fit), (*paths)[i]);
 		fp = fopen(fit, "r");
 		if (!fp)
 			continue;
 		(void)fclose(fp);
-		grown[*n] = rv_strdup(fit);
-		if (!grown[*n])
+		copy = rv_strdup(fit);
+		if (!copy || rv_vec_push(paths, n, &cap, &copy, sizeof(copy)) < 0) {
+			free(copy);
 			return rv_error_set(RV_ENOMEM, "out of memory");
-		(*n)++;
+		}
 	}
 	return 0;
 }
@@ -234,13 +229,14 @@ static int add_fit_paths(char ***paths, size_t *n)
 static int lint_one(struct rv_profile **out, const char *path)
 {
 	size_t len = strlen(path);
-	char profile[4096];
+	char profile[RV_PATH_MAX];
 	int err;
 
 	if (len <= 9 || strcmp(path + len - 9, ".fit.json") != 0)
 		return rv_profile_load(out, path);
-	(void)snprintf(profile, sizeof(profile), "%.*s.json", (int)(len - 9), path);
-	err = rv_profile_load(out, profile);
+	err = rv_path_fmt(profile, sizeof(profile), "%.*s.json", (int)(len - 9), path);
+	if (err == 0)
+		err = rv_profile_load(out, profile);
 	if (err == RV_ENOENT)
 		return rv_error_set(RV_ENOENT, "%s: no profile %s beside this fit file", path,
 		                    profile);
@@ -254,11 +250,10 @@ static int lint_one(struct rv_profile **out, const char *path)
 static int hw_lint(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		.usage = "hw lint [FILE...]",
-		.summary = "Check hardware profiles and fit files with the real loaders (default: "
-		           "every profile in the hardware folder and its fit file).",
-		.max_args = -1,
-		.options = hw_options
+		"hw lint [FILE...]",
+		"Check hardware profiles and fit files with the real loaders (default: "
+		"every profile in the hardware folder and its fit file).",
+		hw_options, 0, -1
 	};
 	struct hw_opts o = { 0 };
 	struct rv_args args;
@@ -271,8 +266,10 @@ static int hw_lint(int argc, char **argv)
 	if (args.n == 0) {
 		const char *dir = rv_profile_dir(o.hdir);
 
-		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0)
+		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0) {
+			rv_profile_paths_free(paths, n);
 			return rv_cli_fail("hw lint");
+		}
 		if (n == 0) {
 			fprintf(stderr, "roofval: hw lint: no profiles (*.json) in %s\n", dir);
 			return RV_EXIT_ERROR;

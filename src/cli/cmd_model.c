@@ -88,10 +88,9 @@ static void title(const struct model_args *a)
 int rv_cmd_classify(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		.usage = "classify --hw KEY --op OP --shape S [--dtype D]",
-		.summary =
-		        "Classify one shape's regime on a target and show the numbers behind it.",
-		.options = model_options
+		"classify --hw KEY --op OP --shape S [--dtype D]",
+		"Classify one shape's regime on a target and show the numbers behind it.",
+		model_options, 0, 0
 	};
 	struct model_args a;
 	struct rv_classification c;
@@ -216,10 +215,10 @@ static int predict_json(const struct model_args *a, const struct rv_prediction *
 int rv_cmd_predict(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		.usage = "predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
-		.summary = "Predict latency and energy of one shape on a target, with the terms "
-		           "behind them.",
-		.options = model_options
+		"predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
+		"Predict latency and energy of one shape on a target, with the terms "
+		"behind them.",
+		model_options, 0, 0
 	};
 	struct model_args a;
 	struct rv_prediction r;

@@ -60,12 +60,12 @@ static const struct rv_option validate_options[] = {
 int rv_cmd_validate(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		.usage = "validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
-		         "[--output FILE]",
-		.summary = "Predict every labelled shape of a sweep, compare with the baseline and "
-		           "score each record in the band of its regime. Exit status 3 when a "
-		           "record fails.",
-		.options = validate_options
+		"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
+		"[--output FILE]",
+		"Predict every labelled shape of a sweep, compare with the baseline and "
+		"score each record in the band of its regime. Exit status 3 when a "
+		"record fails.",
+		validate_options, 0, 0
 	};
 	struct validate_opts o = { .op = -1, .purpose = -1 };
 	struct rv_validation v;

@@ -40,45 +40,22 @@ const char *rv_opt_type_name(enum rv_opt_type type)
 	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
 }
 
-int rv_opt_choice_op(const char *text, int *out)
-{
-	enum rv_op v;
-	int err = rv_op_parse(text, &v);
+/* A parse function for RV_OPT_CHOICE over one of the library's enum parsers. */
+#define OPT_CHOICE(fn, type, parser)        \
+	int fn(const char *text, int *out)  \
+	{                                   \
+		type v;                     \
+		int err = parser(text, &v); \
+                                            \
+		if (err == 0)               \
+			*out = (int)v;      \
+		return err;                 \
+	}
 
-	if (err == 0)
-		*out = (int)v;
-	return err;
-}
-
-int rv_opt_choice_purpose(const char *text, int *out)
-{
-	enum rv_purpose v;
-	int err = rv_purpose_parse(text, &v);
-
-	if (err == 0)
-		*out = (int)v;
-	return err;
-}
-
-int rv_opt_choice_dtype(const char *text, int *out)
-{
-	enum rv_dtype v;
-	int err = rv_dtype_parse(text, &v);
-
-	if (err == 0)
-		*out = (int)v;
-	return err;
-}
-
-int rv_opt_choice_format(const char *text, int *out)
-{
-	enum rv_format v;
-	int err = rv_format_parse(text, &v);
-
-	if (err == 0)
-		*out = (int)v;
-	return err;
-}
+OPT_CHOICE(rv_opt_choice_op, enum rv_op, rv_op_parse)
+OPT_CHOICE(rv_opt_choice_purpose, enum rv_purpose, rv_purpose_parse)
+OPT_CHOICE(rv_opt_choice_dtype, enum rv_dtype, rv_dtype_parse)
+OPT_CHOICE(rv_opt_choice_format, enum rv_format, rv_format_parse)
 
 static void help_line(char short_name, const char *name, const char *metavar, const char *help)
 {
