@@ -17,11 +17,13 @@ struct parsed {
 	char *out, *err;
 };
 
-/* Parses the NULL-terminated argument list against spec into opts, args. */
+/* Parses the NULL-terminated argument list against spec into opts, args
+ * (which point into it, as into a static argv, until the next parse). */
 static struct parsed parse(const struct rv_opts_spec *spec, void *opts, struct rv_args *args,
                            const char *const *list)
 {
-	char out_path[4200], err_path[4200], *argv[64];
+	static char *argv[64];
+	char out_path[4200], err_path[4200];
 	const char *dir = rv_scratch_dir("opt");
 	struct parsed p;
 	int argc = 0, saved_out, saved_err;
