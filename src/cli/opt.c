@@ -151,7 +151,8 @@ static void getopt_add(struct opt_getopt *g, size_t i, const char *name, char sh
 	}
 }
 
-/* The problem of a '?' or ':' from getopt_long, for the n options of names. */
+/* The problem of a '?' or ':' from getopt_long with the n options of
+ * longopts: an unknown option, a value missing, or a flag given one. */
 static void getopt_problem(char *what, size_t size, const char *cmd, int c, const char *arg,
                            const struct option *longopts, size_t n)
 {
@@ -159,13 +160,15 @@ static void getopt_problem(char *what, size_t size, const char *cmd, int c, cons
 
 	if (optopt >= OPT_VAL && (size_t)(optopt - OPT_VAL) < n)
 		(void)snprintf(opt, sizeof(opt), "--%s", longopts[optopt - OPT_VAL].name);
+	else if (optopt == 'h') /* -h is known: this is --help=VALUE */
+		(void)snprintf(opt, sizeof(opt), "--help");
 	else if (optopt > 0 && optopt < OPT_VAL)
 		(void)snprintf(opt, sizeof(opt), "-%c", (char)optopt);
 	else
 		(void)snprintf(opt, sizeof(opt), "%s", arg);
 	if (c == ':')
 		(void)snprintf(what, size, "%s: option '%s' needs a value", cmd, opt);
-	else if (optopt >= OPT_VAL)
+	else if (optopt >= OPT_VAL || optopt == 'h')
 		(void)snprintf(what, size, "%s: option '%s' takes no value", cmd, opt);
 	else
 		(void)snprintf(what, size, "%s: unknown option '%s'", cmd, opt);

@@ -265,6 +265,8 @@ static void test_opt__usage_errors(void **state)
 	            "many: option '-c' needs a value");
 	usage_error((const char *const[]){ "many", "--name", "a", "--f3=1", NULL },
 	            "many: option '--f3' takes no value");
+	usage_error((const char *const[]){ "many", "--help=1", NULL },
+	            "many: option '--help' takes no value");
 	usage_error((const char *const[]){ "many", "-t", "x", NULL }, "many: --name is required");
 	usage_error((const char *const[]){ "many", "--name", "a", "1", "2", "3", NULL },
 	            "many: too many arguments");
