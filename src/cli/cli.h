@@ -21,7 +21,107 @@ struct rv_cmd {
 	const char *summary;
 };
 
-/* One option of a command. metavar NULL makes it a flag. */
+/* Option tables, in the manner of fio's options.c: each command has a struct
+ * of its options and a table of them, one struct rv_option each, that says
+ * where the value goes (offsetof into the struct), of what type, with what
+ * range, default and limits. rv_opts_parse() fills the struct from argv and
+ * rv_opts_help() prints --help from the same table, so they cannot disagree;
+ * the table (name, metavar, help, type) is there for man pages and shell
+ * completion too. Any number of options. */
+enum rv_opt_type {
+	RV_OPT_FLAG,   /* no value; int, 1 when given */
+	RV_OPT_STRING, /* const char *, the argv text; the last one given wins */
+	RV_OPT_CHOICE, /* int: through parse(), or the index of the text in choices */
+	RV_OPT_UINT,   /* unsigned, from umin to umax (umax 0: UINT_MAX) */
+	RV_OPT_U64,    /* uint64_t, from umin to umax (umax 0: UINT64_MAX) */
+	RV_OPT_DOUBLE, /* double, finite; within min..max with RV_OPT_RANGE */
+	RV_OPT_LIST,   /* struct rv_opt_list: every value given, in order (repeatable) */
+};
+
+enum {
+	RV_OPT_REQUIRED = 1u << 0, /* "--NAME is required" when absent */
+	RV_OPT_RANGE = 1u << 1,    /* RV_OPT_DOUBLE: within min..max */
+	RV_OPT_MIN_OPEN = 1u << 2, /* RV_OPT_DOUBLE: min itself is out of range */
+	RV_OPT_MAX_OPEN = 1u << 3, /* RV_OPT_DOUBLE: max itself is out of range */
+};
+
+/* The values of an RV_OPT_LIST, pointing into argv; rv_opts_free() frees it. */
+struct rv_opt_list {
+	const char **items;
+	size_t n, cap;
+};
+
+struct rv_option {
+	const char *name;    /* long name, without "--"; NULL ends a table */
+	char short_name;     /* 0 when none; 'h' is --help's */
+	const char *metavar; /* the value's name in the help; NULL for a flag */
+	const char *help;    /* one line; says the default and the range */
+	enum rv_opt_type type;
+	size_t offset;   /* offsetof(the command's struct, the field) */
+	const char *def; /* default, as text read as a given value would be; NULL: the field
+	                  * keeps what the caller put there */
+	unsigned flags;  /* RV_OPT_REQUIRED, RV_OPT_RANGE, RV_OPT_MIN_OPEN, RV_OPT_MAX_OPEN */
+	/* RV_OPT_CHOICE: parse() (0, or a negative RV_E* with rv_error_set()),
+	 * else choices, ending with NULL. */
+	int (*parse)(const char *text, int *out);
+	const char *const *choices;
+	unsigned long long umin, umax; /* RV_OPT_UINT, RV_OPT_U64 */
+	double min, max;               /* RV_OPT_DOUBLE */
+	/* Out of range or not a number: "--NAME 'TEXT' is not WHAT RANGE HINT",
+	 * WHAT by default "an integer" or "a number", HINT "" ("(0.01 is 1%)"). */
+	const char *what, *hint;
+};
+
+/* The number of options of a table (up to its NULL name). */
+size_t rv_option_count(const struct rv_option *table);
+/* "flag", "string", "choice", "uint", "u64", "double", "list". */
+const char *rv_opt_type_name(enum rv_opt_type type);
+
+/* Parse functions for RV_OPT_CHOICE of the library's names. */
+int rv_opt_choice_op(const char *text, int *out);
+int rv_opt_choice_purpose(const char *text, int *out);
+int rv_opt_choice_dtype(const char *text, int *out);
+int rv_opt_choice_format(const char *text, int *out);
+
+/* A command's usage, summary, option table and positional arguments. */
+struct rv_opts_spec {
+	const char *usage;               /* "hw show KEY|FILE" */
+	const char *summary;             /* one line */
+	const struct rv_option *options; /* ends with a NULL name; may be NULL */
+	int min_args, max_args;          /* positional arguments; max -1: unlimited */
+};
+
+/* Positional arguments, pointing into argv. */
+struct rv_args {
+	char **v;
+	int n;
+};
+
+#define RV_OPT_RUN (-1)
+
+/* Parses argv (argv[0] = the command's name) against spec->options into
+ * opts, the command's struct, and the positional arguments into args (NULL
+ * when spec takes none): the defaults first, then each option as given (the
+ * last one wins but for lists), then the count of positional arguments and
+ * the required options. Returns RV_OPT_RUN to go on (free opts with
+ * rv_opts_free() then), else the exit status to end with: RV_EXIT_OK after
+ * printing --help, RV_EXIT_USAGE after printing the problem in one line and
+ * the usage on stderr, RV_EXIT_ERROR out of memory (opts then holds nothing
+ * to free). */
+int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *opts,
+                  struct rv_args *args);
+/* A usage error found after the parse (options that go together or exclude
+ * each other): prints "roofval: CMD: WHAT" and the usage on stderr as
+ * rv_opts_parse() does; returns RV_EXIT_USAGE. */
+int rv_opts_usage(const struct rv_opts_spec *spec, const char *cmd, const char *what);
+/* Frees the lists of opts filled by rv_opts_parse() and empties them. */
+void rv_opts_free(const struct rv_opts_spec *spec, void *opts);
+/* Prints the help of spec, from its table, to stdout. */
+void rv_opts_help(const struct rv_opts_spec *spec);
+
+/* Legacy, removed once every command uses option tables: one option of a
+ * command (metavar NULL makes it a flag), a command's usage with them, and
+ * the values given as text, by position. */
 struct rv_opt {
 	const char *name; /* long name, without "--" */
 	char short_name;  /* 0 when none */
@@ -36,7 +136,7 @@ struct rv_cmd_spec {
 	int min_args, max_args;    /* positional arguments; max -1: unlimited */
 };
 
-#define RV_OPT_MAX 16
+#define RV_OPT_MAX 16 /* more options in a legacy table is an error, not ignored */
 
 struct rv_opt_result {
 	const char *value[RV_OPT_MAX]; /* value of opts[i]; "" for a flag given; NULL if absent */
@@ -44,11 +144,12 @@ struct rv_opt_result {
 	int n_args;
 };
 
-/* Parses argv (argv[0] = the command's name) against spec. Returns 0 to go
- * on, 1 when --help was asked and printed (exit 0), or RV_EXIT_USAGE after
+/* Legacy, removed once every command uses option tables: parses argv
+ * (argv[0] = the command's name) against spec->opts. Returns 0 to go on, 1
+ * when --help was asked and printed (exit 0), or RV_EXIT_USAGE after
  * printing the problem and the usage on stderr. */
 int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv, struct rv_opt_result *res);
-/* Prints the help of spec to stdout. */
+/* Legacy: prints the help of spec to stdout. */
 void rv_opt_help(const struct rv_cmd_spec *spec);
 
 /* Runs a command table: argv[0] names the table's owner ("roofval", "hw"),

@@ -70,15 +70,13 @@ int rv_cli_dispatch(const char *owner, const struct rv_cmd *table, int argc, cha
 
 int rv_cmd_version(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "version",
-		                                 "Print version, commit and enabled "
-		                                 "backends.",
-		                                 NULL, 0, 0 };
-	struct rv_opt_result res;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	static const struct rv_opts_spec spec = { "version",
+		                                  "Print version, commit and enabled backends.",
+		                                  NULL, 0, 0 };
+	int rc = rv_opts_parse(&spec, argc, argv, NULL, NULL);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
+	if (rc != RV_OPT_RUN)
+		return rc;
 	printf("roofval %s (commit %s)\n", RV_VERSION, RV_GIT_COMMIT);
 	printf("kernels:");
 	for (size_t i = 0; i < rv_kernel_count(); i++)

@@ -12,20 +12,20 @@
 
 static int baseline_show(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "baseline show FILE",
-		                                 "Print a baseline as a table, with its rows in "
-		                                 "file order.",
-		                                 NULL, 1, 1 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = {
+		"baseline show FILE", "Print a baseline as a table, with its rows in file order.",
+		NULL, 1, 1
+	};
+	struct rv_args args;
 	struct rv_baseline *b;
 	size_t zero_energy = 0, no_energy = 0;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	int rc = rv_opts_parse(&spec, argc, argv, NULL, &args);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (rv_baseline_load(&b, res.args[0]) < 0)
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (rv_baseline_load(&b, args.v[0]) < 0)
 		return rv_cli_fail("baseline show");
-	printf("%s: %zu rows, %s line ends", res.args[0], b->n_rows, b->crlf ? "CRLF" : "LF");
+	printf("%s: %zu rows, %s line ends", args.v[0], b->n_rows, b->crlf ? "CRLF" : "LF");
 	for (size_t i = 0; i < b->n_extra; i++)
 		printf("%s%s", i ? ", " : "; extra columns: ", b->extra_cols[i]);
 	printf("\n%-20s %-10s %-20s %-6s %-11s %-11s %-6s %s\n", "hardware", "op", "shape", "dtype",
@@ -58,25 +58,34 @@ static int baseline_show(int argc, char **argv)
 
 static int baseline_normalize(int argc, char **argv)
 {
-	static const struct rv_opt opts[] = {
-		{ "output", 'o', "FILE",
-		  "write here instead of replacing FILE ('-': standard "
-		  "output)" },
-		{ NULL, 0, NULL, NULL },
+	struct normalize_opts {
+		const char *output;
 	};
-	static const struct rv_cmd_spec spec = { "baseline normalize FILE",
-		                                 "Read a baseline, sort its rows and write it back "
-		                                 "in the canonical form (atomically).",
-		                                 opts, 1, 1 };
-	struct rv_opt_result res;
+	static const struct rv_option options[] = {
+		{ .name = "output",
+		  .short_name = 'o',
+		  .metavar = "FILE",
+		  .help = "write here instead of replacing FILE ('-': standard output)",
+		  .type = RV_OPT_STRING,
+		  .offset = offsetof(struct normalize_opts, output) },
+		{ .name = NULL },
+	};
+	static const struct rv_opts_spec spec = {
+		"baseline normalize FILE",
+		"Read a baseline, sort its rows and write it back in the canonical form "
+		"(atomically).",
+		options, 1, 1
+	};
+	struct normalize_opts o = { 0 };
+	struct rv_args args;
 	struct rv_baseline *b;
 	const char *out;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
+	int rc = rv_opts_parse(&spec, argc, argv, &o, &args), err;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	out = res.value[0] ? res.value[0] : res.args[0];
-	if (rv_baseline_load(&b, res.args[0]) < 0)
+	if (rc != RV_OPT_RUN)
+		return rc;
+	out = o.output ? o.output : args.v[0];
+	if (rv_baseline_load(&b, args.v[0]) < 0)
 		return rv_cli_fail("baseline normalize");
 	if (strcmp(out, "-") == 0) {
 		struct rv_buf text = RV_BUF_INIT;

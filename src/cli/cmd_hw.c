@@ -7,30 +7,39 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/units.h"
+#include "core/vec.h"
 #include "hw/fit.h"
 #include "hw/profile.h"
 
-static const struct rv_opt hw_opts[] = {
-	{ "hardware-dir", 0, "DIR",
-	  "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, "
-	  "else the source tree's hardware/)" },
-	{ NULL, 0, NULL, NULL },
+struct hw_opts {
+	const char *hdir;
+};
+
+static const struct rv_option hw_options[] = {
+	{ .name = "hardware-dir",
+	  .metavar = "DIR",
+	  .help = "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, else the source "
+	          "tree's hardware/)",
+	  .type = RV_OPT_STRING,
+	  .offset = offsetof(struct hw_opts, hdir) },
+	{ .name = NULL },
 };
 
 static int hw_list(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw list", "List the hardware profiles.", hw_opts,
-		                                 0, 0 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = { "hw list", "List the hardware profiles.",
+		                                  hw_options, 0, 0 };
+	struct hw_opts o = { 0 };
 	const char *dir;
 	char **paths;
 	size_t n;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), status = RV_EXIT_OK;
+	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), status = RV_EXIT_OK;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	dir = rv_profile_dir(res.value[0]);
+	if (rc != RV_OPT_RUN)
+		return rc;
+	dir = rv_profile_dir(o.hdir);
 	if (rv_profile_paths(&paths, &n, dir) < 0)
 		return rv_cli_fail("hw list");
 	if (n == 0) {
@@ -173,17 +182,18 @@ static void hw_print(const struct rv_profile *p)
 
 static int hw_show(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw show KEY|FILE",
-		                                 "Show every number of a hardware profile with "
-		                                 "its provenance.",
-		                                 hw_opts, 1, 1 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = {
+		"hw show KEY|FILE", "Show every number of a hardware profile with its provenance.",
+		hw_options, 1, 1
+	};
+	struct hw_opts o = { 0 };
+	struct rv_args args;
 	struct rv_profile *p;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	int rc = rv_opts_parse(&spec, argc, argv, &o, &args);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (rv_profile_find(&p, rv_profile_dir(res.value[0]), res.args[0], RV_PROFILE_FIT) < 0)
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (rv_profile_find(&p, rv_profile_dir(o.hdir), args.v[0], RV_PROFILE_FIT) < 0)
 		return rv_cli_fail("hw show");
 	hw_print(p);
 	rv_profile_free(p);
@@ -193,25 +203,22 @@ static int hw_show(int argc, char **argv)
 /* Appends to paths the fit file of each profile that has one. */
 static int add_fit_paths(char ***paths, size_t *n)
 {
-	size_t n0 = *n;
-	char **grown = realloc(*paths, (2 * n0 + 1) * sizeof(char *));
+	size_t n0 = *n, cap = n0;
 
-	if (!grown)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	*paths = grown;
 	for (size_t i = 0; i < n0; i++) {
-		char fit[4096];
+		char fit[RV_PATH_MAX], *copy;
 		FILE *fp;
 
-		rv_profile_fit_path(fit, sizeof(fit), grown[i]);
+		rv_profile_fit_path(fit, sizeof(fit), (*paths)[i]);
 		fp = fopen(fit, "r");
 		if (!fp)
 			continue;
 		(void)fclose(fp);
-		grown[*n] = rv_strdup(fit);
-		if (!grown[*n])
+		copy = rv_strdup(fit);
+		if (!copy || rv_vec_push(paths, n, &cap, &copy, sizeof(copy)) < 0) {
+			free(copy);
 			return rv_error_set(RV_ENOMEM, "out of memory");
-		(*n)++;
+		}
 	}
 	return 0;
 }
@@ -222,13 +229,14 @@ static int add_fit_paths(char ***paths, size_t *n)
 static int lint_one(struct rv_profile **out, const char *path)
 {
 	size_t len = strlen(path);
-	char profile[4096];
+	char profile[RV_PATH_MAX];
 	int err;
 
 	if (len <= 9 || strcmp(path + len - 9, ".fit.json") != 0)
 		return rv_profile_load(out, path);
-	(void)snprintf(profile, sizeof(profile), "%.*s.json", (int)(len - 9), path);
-	err = rv_profile_load(out, profile);
+	err = rv_path_fmt(profile, sizeof(profile), "%.*s.json", (int)(len - 9), path);
+	if (err == 0)
+		err = rv_profile_load(out, profile);
 	if (err == RV_ENOENT)
 		return rv_error_set(RV_ENOENT, "%s: no profile %s beside this fit file", path,
 		                    profile);
@@ -241,30 +249,34 @@ static int lint_one(struct rv_profile **out, const char *path)
 
 static int hw_lint(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = { "hw lint [FILE...]",
-		                                 "Check hardware profiles and fit files with the "
-		                                 "real loaders (default: every profile in the "
-		                                 "hardware folder and its fit file).",
-		                                 hw_opts, 0, -1 };
-	struct rv_opt_result res;
+	static const struct rv_opts_spec spec = {
+		"hw lint [FILE...]",
+		"Check hardware profiles and fit files with the real loaders (default: "
+		"every profile in the hardware folder and its fit file).",
+		hw_options, 0, -1
+	};
+	struct hw_opts o = { 0 };
+	struct rv_args args;
 	char **paths = NULL;
 	size_t n = 0, bad = 0;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	int rc = rv_opts_parse(&spec, argc, argv, &o, &args);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (res.n_args == 0) {
-		const char *dir = rv_profile_dir(res.value[0]);
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (args.n == 0) {
+		const char *dir = rv_profile_dir(o.hdir);
 
-		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0)
+		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0) {
+			rv_profile_paths_free(paths, n);
 			return rv_cli_fail("hw lint");
+		}
 		if (n == 0) {
 			fprintf(stderr, "roofval: hw lint: no profiles (*.json) in %s\n", dir);
 			return RV_EXIT_ERROR;
 		}
 	}
-	for (size_t i = 0; i < (paths ? n : (size_t)res.n_args); i++) {
-		const char *path = paths ? paths[i] : res.args[i];
+	for (size_t i = 0; i < (paths ? n : (size_t)args.n); i++) {
+		const char *path = paths ? paths[i] : args.v[i];
 		struct rv_profile *p;
 
 		if (lint_one(&p, path) < 0) {

@@ -12,18 +12,42 @@
 #include "model/classify.h"
 #include "model/predict.h"
 
-enum { OPT_HW, OPT_OP, OPT_SHAPE, OPT_DTYPE, OPT_HWDIR, OPT_FORMAT, OPT_NOFIT };
-
-static const struct rv_opt model_opts[] = {
-	{ "hw", 0, "KEY", "hardware key or profile file (required)" },
-	{ "op", 0, "OP", "matmul, linear or vector_add (required)" },
-	{ "shape", 0, "S", "MxKxN, BxINxOUT or N (required)" },
-	{ "dtype", 0, "D", "element type (default: the profile's default dtype)" },
-	{ "hardware-dir", 0, "DIR", "folder of hardware profiles" },
-	{ "format", 0, "F", "text (default) or json" },
-	{ "no-fit", 0, NULL, "ignore hardware/<key>.fit.json: the hand-edited profile alone" },
-	{ NULL, 0, NULL, NULL },
+/* The options of classify and predict. op, shape and dtype are read after
+ * the parse, with the profile: the shape's form depends on the op, and a
+ * wrong one is a failure (exit 1), as a profile that is not there. */
+struct model_opts {
+	const char *hw, *op, *shape, *dtype, *hdir;
+	int format; /* 0 text, 1 json */
+	int no_fit;
 };
+
+static const char *const model_formats[] = { "text", "json", NULL };
+
+/* clang-format off */
+static const struct rv_option model_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key or profile file (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hw),
+	  .flags = RV_OPT_REQUIRED },
+	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, op),
+	  .flags = RV_OPT_REQUIRED },
+	{ .name = "shape", .metavar = "S", .help = "MxKxN, BxINxOUT or N (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, shape),
+	  .flags = RV_OPT_REQUIRED },
+	{ .name = "dtype", .metavar = "D",
+	  .help = "element type (default: the profile's default dtype)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype) },
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "folder of hardware profiles",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hdir) },
+	{ .name = "format", .metavar = "F", .help = "text (default) or json",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct model_opts, format),
+	  .choices = model_formats },
+	{ .name = "no-fit",
+	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct model_opts, no_fit) },
+	{ .name = NULL },
+};
+/* clang-format on */
 
 struct model_args {
 	struct rv_profile *p;
@@ -33,39 +57,24 @@ struct model_args {
 	int json;
 };
 
-/* Parses the options shared by classify and predict; returns 0 or an exit status. */
-static int model_args(struct model_args *a, const struct rv_cmd_spec *spec, int argc, char **argv,
-                      const char *cmd)
+/* The parse of spec's options, then the op, shape, dtype and profile they
+ * name; RV_OPT_RUN to go on (free a->p), else the exit status. */
+static int model_args(struct model_args *a, const struct rv_opts_spec *spec, int argc, char **argv)
 {
-	struct rv_opt_result res;
-	int rc = rv_opt_parse(spec, argc, argv, &res);
+	struct model_opts o = { 0 };
+	int rc = rv_opts_parse(spec, argc, argv, &o, NULL);
 
 	memset(a, 0, sizeof(*a));
-	if (rc)
-		return rc == 1 ? -1 : rc;
-	for (int i = OPT_HW; i <= OPT_SHAPE; i++) {
-		if (!res.value[i]) {
-			fprintf(stderr, "roofval: %s: --%s is required\nusage: roofval %s\n", cmd,
-			        model_opts[i].name, spec->usage);
-			return RV_EXIT_USAGE;
-		}
-	}
-	if (res.value[OPT_FORMAT] && strcmp(res.value[OPT_FORMAT], "json") != 0 &&
-	    strcmp(res.value[OPT_FORMAT], "text") != 0) {
-		fprintf(stderr, "roofval: %s: unknown format '%s' (known: text json)\n", cmd,
-		        res.value[OPT_FORMAT]);
-		return RV_EXIT_USAGE;
-	}
-	a->json = res.value[OPT_FORMAT] && strcmp(res.value[OPT_FORMAT], "json") == 0;
-	if (rv_op_parse(res.value[OPT_OP], &a->op) < 0 ||
-	    rv_shape_parse(res.value[OPT_SHAPE], a->op, &a->shape) < 0 ||
-	    (res.value[OPT_DTYPE] && rv_dtype_parse(res.value[OPT_DTYPE], &a->dtype) < 0) ||
-	    rv_profile_find(&a->p, rv_profile_dir(res.value[OPT_HWDIR]), res.value[OPT_HW],
-	                    res.value[OPT_NOFIT] ? 0 : RV_PROFILE_FIT) < 0)
-		return rv_cli_fail(cmd);
-	if (!res.value[OPT_DTYPE])
+	if (rc != RV_OPT_RUN)
+		return rc;
+	a->json = o.format == 1;
+	if (rv_op_parse(o.op, &a->op) < 0 || rv_shape_parse(o.shape, a->op, &a->shape) < 0 ||
+	    (o.dtype && rv_dtype_parse(o.dtype, &a->dtype) < 0) ||
+	    rv_profile_find(&a->p, rv_profile_dir(o.hdir), o.hw, o.no_fit ? 0 : RV_PROFILE_FIT) < 0)
+		return rv_cli_fail(argv[0]);
+	if (!o.dtype)
 		a->dtype = a->p->default_dtype;
-	return 0;
+	return RV_OPT_RUN;
 }
 
 static void title(const struct model_args *a)
@@ -78,18 +87,18 @@ static void title(const struct model_args *a)
 
 int rv_cmd_classify(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
+	static const struct rv_opts_spec spec = {
 		"classify --hw KEY --op OP --shape S [--dtype D]",
 		"Classify one shape's regime on a target and show the numbers behind it.",
-		model_opts, 0, 0
+		model_options, 0, 0
 	};
 	struct model_args a;
 	struct rv_classification c;
 	char x[48], y[48];
-	int rc = model_args(&a, &spec, argc, argv, "classify");
+	int rc = model_args(&a, &spec, argc, argv);
 
-	if (rc)
-		return rc < 0 ? RV_EXIT_OK : rc;
+	if (rc != RV_OPT_RUN)
+		return rc;
 	if (rv_classify(&c, a.p, a.op, &a.shape, a.dtype) < 0) {
 		rv_profile_free(a.p);
 		return rv_cli_fail("classify");
@@ -205,17 +214,18 @@ static int predict_json(const struct model_args *a, const struct rv_prediction *
 
 int rv_cmd_predict(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
+	static const struct rv_opts_spec spec = {
 		"predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
-		"Predict latency and energy of one shape on a target, with the terms behind them.",
-		model_opts, 0, 0
+		"Predict latency and energy of one shape on a target, with the terms "
+		"behind them.",
+		model_options, 0, 0
 	};
 	struct model_args a;
 	struct rv_prediction r;
-	int rc = model_args(&a, &spec, argc, argv, "predict"), err;
+	int rc = model_args(&a, &spec, argc, argv), err;
 
-	if (rc)
-		return rc < 0 ? RV_EXIT_OK : rc;
+	if (rc != RV_OPT_RUN)
+		return rc;
 	err = rv_predict(&r, a.p, a.op, &a.shape, a.dtype);
 	if (err == 0) {
 		if (a.json)

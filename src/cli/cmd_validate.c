@@ -11,87 +11,87 @@
 #include "model/validate.h"
 #include "report/report.h"
 
-enum {
-	OPT_HW,
-	OPT_OP,
-	OPT_PURPOSE,
-	OPT_ALL,
-	OPT_FORMAT,
-	OPT_OUTPUT,
-	OPT_BDIR,
-	OPT_SDIR,
-	OPT_HDIR,
-	OPT_NOFIT
+struct validate_opts {
+	const char *hw;
+	int op, purpose; /* -1 when not given */
+	int all;
+	int format;
+	const char *output, *bdir, *sdir, *hdir;
+	int no_fit;
 };
 
-static const struct rv_opt validate_opts[] = {
-	{ "hw", 0, "KEY", "hardware key" },
-	{ "op", 0, "OP", "matmul, linear or vector_add (default: every op with a baseline)" },
-	{ "purpose", 0, "P", "validation (default) or calibration; with --all: both" },
-	{ "all", 0, NULL, "every hardware x op x purpose with a baseline in the baseline folder" },
-	{ "format", 0, "F", "text (default), markdown or json" },
-	{ "output", 'o', "FILE", "write the report here (atomically) instead of standard output" },
-	{ "baseline-dir", 0, "DIR",
-	  "baseline folder (default: $ROOFVAL_BASELINE_DIR, else the "
-	  "source tree's results/baselines/)" },
-	{ "sweep-dir", 0, "DIR", "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)" },
-	{ "hardware-dir", 0, "DIR",
-	  "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else "
-	  "hardware/)" },
-	{ "no-fit", 0, NULL, "ignore the fit files: validate the hand-edited profiles alone" },
-	{ NULL, 0, NULL, NULL },
+/* clang-format off */
+static const struct rv_option validate_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, hw) },
+	{ .name = "op", .metavar = "OP",
+	  .help = "matmul, linear or vector_add (default: every op with a baseline)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct validate_opts, op),
+	  .parse = rv_opt_choice_op },
+	{ .name = "purpose", .metavar = "P",
+	  .help = "validation (default) or calibration; with --all: both",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct validate_opts, purpose),
+	  .parse = rv_opt_choice_purpose },
+	{ .name = "all",
+	  .help = "every hardware x op x purpose with a baseline in the baseline folder",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, all) },
+	{ .name = "format", .metavar = "F", .help = "text (default), markdown or json",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct validate_opts, format),
+	  .def = "text", .parse = rv_opt_choice_format },
+	{ .name = "output", .short_name = 'o', .metavar = "FILE",
+	  .help = "write the report here (atomically) instead of standard output",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, output) },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "baseline folder (default: $ROOFVAL_BASELINE_DIR, else the source tree's "
+	          "results/baselines/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, bdir) },
+	{ .name = "sweep-dir", .metavar = "DIR",
+	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, sdir) },
+	{ .name = "hardware-dir", .metavar = "DIR",
+	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, hdir) },
+	{ .name = "no-fit", .help = "ignore the fit files: validate the hand-edited profiles alone",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, no_fit) },
+	{ .name = NULL },
 };
-
-static int validate_usage(const struct rv_cmd_spec *spec, const char *what)
-{
-	fprintf(stderr, "roofval: validate: %s\nusage: roofval %s\n", what, spec->usage);
-	return RV_EXIT_USAGE;
-}
+/* clang-format on */
 
 int rv_cmd_validate(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] [--output FILE]",
-		"Predict every labelled shape of a sweep, compare with the baseline and score each "
-		"record in the band of its regime. Exit status 3 when a record fails.",
-		validate_opts, 0, 0
+	static const struct rv_opts_spec spec = {
+		"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
+		"[--output FILE]",
+		"Predict every labelled shape of a sweep, compare with the baseline and "
+		"score each record in the band of its regime. Exit status 3 when a "
+		"record fails.",
+		validate_options, 0, 0
 	};
-	struct rv_opt_result res;
+	struct validate_opts o = { .op = -1, .purpose = -1 };
 	struct rv_validation v;
 	struct rv_buf out = RV_BUF_INIT;
 	struct rv_summary sum = { 0 };
-	enum rv_format format = RV_FORMAT_TEXT;
-	enum rv_purpose purpose = RV_PURPOSE_VALIDATION;
-	enum rv_op op = RV_OP_MATMUL;
 	struct rv_layout layout;
-	struct rv_layout_filter filter = { NULL, -1, -1 };
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err = 0;
+	struct rv_layout_filter filter;
+	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), err = 0;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[OPT_ALL] == !res.value[OPT_HW])
-		return validate_usage(&spec, "give either --hw KEY or --all");
-	if (res.value[OPT_FORMAT] && rv_format_parse(res.value[OPT_FORMAT], &format) < 0)
-		return validate_usage(&spec, rv_error_last());
-	if (res.value[OPT_PURPOSE] && rv_purpose_parse(res.value[OPT_PURPOSE], &purpose) < 0)
-		return validate_usage(&spec, rv_error_last());
-	if (res.value[OPT_OP] && rv_op_parse(res.value[OPT_OP], &op) < 0)
-		return validate_usage(&spec, rv_error_last());
-	filter.hw = res.value[OPT_HW];
-	filter.op = res.value[OPT_OP] ? (int)op : -1;
-	filter.purpose = res.value[OPT_ALL] && !res.value[OPT_PURPOSE] ? -1 : (int)purpose;
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (!o.all == !o.hw)
+		return rv_opts_usage(&spec, "validate", "give either --hw KEY or --all");
+	filter.hw = o.hw;
+	filter.op = o.op;
+	filter.purpose = o.purpose >= 0 ? o.purpose : o.all ? -1 : (int)RV_PURPOSE_VALIDATION;
 	memset(&v, 0, sizeof(v));
-	err = rv_layout_open(&layout,
-	                     &(struct rv_layout_dirs){ res.value[OPT_HDIR], res.value[OPT_SDIR],
-	                                               res.value[OPT_BDIR] },
-	                     res.value[OPT_NOFIT] ? 0 : RV_PROFILE_FIT);
+	err = rv_layout_open(&layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir },
+	                     o.no_fit ? 0 : RV_PROFILE_FIT);
 	if (err == 0)
 		err = rv_layout_validate(&layout, &v, &filter, NULL);
 	rv_layout_close(&layout);
 	if (err == 0)
-		err = rv_report_render(&out, &v, format);
-	if (err == 0 && res.value[OPT_OUTPUT])
-		err = rv_file_write_atomic(res.value[OPT_OUTPUT], out.data, out.len);
+		err = rv_report_render(&out, &v, (enum rv_format)o.format);
+	if (err == 0 && o.output)
+		err = rv_file_write_atomic(o.output, out.data, out.len);
 	else if (err == 0)
 		(void)fwrite(rv_buf_str(&out), 1, out.len, stdout);
 	if (err == 0)

@@ -1,99 +1,470 @@
 /* SPDX-License-Identifier: MIT */
 /* Option parsing from a table, in the manner of fio's options.c: the table
- * drives getopt_long, --help and the help text, so they cannot disagree. */
+ * drives getopt_long, the conversion of each value into the command's struct
+ * (type, range, default, required), --help and the help text, so they cannot
+ * disagree. */
 #define _GNU_SOURCE /* getopt_long */
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/op.h"
+#include "core/strnum.h"
+#include "core/vec.h"
+#include "report/report.h"
+#include "sweep/sweep.h"
 
-static const struct rv_opt opt_help = { "help", 'h', NULL, "show this help" };
+#define OPT_VAL 1000 /* getopt_long's value of option i: OPT_VAL + i */
+
+size_t rv_option_count(const struct rv_option *table)
+{
+	size_t n = 0;
+
+	while (table && table[n].name)
+		n++;
+	return n;
+}
+
+const char *rv_opt_type_name(enum rv_opt_type type)
+{
+	static const char *const names[] = { "flag", "string", "choice", "uint",
+		                             "u64",  "double", "list" };
+
+	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
+}
+
+/* A parse function for RV_OPT_CHOICE over one of the library's enum parsers. */
+#define OPT_CHOICE(fn, type, parser)        \
+	int fn(const char *text, int *out)  \
+	{                                   \
+		type v;                     \
+		int err = parser(text, &v); \
+                                            \
+		if (err == 0)               \
+			*out = (int)v;      \
+		return err;                 \
+	}
+
+OPT_CHOICE(rv_opt_choice_op, enum rv_op, rv_op_parse)
+OPT_CHOICE(rv_opt_choice_purpose, enum rv_purpose, rv_purpose_parse)
+OPT_CHOICE(rv_opt_choice_dtype, enum rv_dtype, rv_dtype_parse)
+OPT_CHOICE(rv_opt_choice_format, enum rv_format, rv_format_parse)
+
+static void help_line(char short_name, const char *name, const char *metavar, const char *help)
+{
+	char left[64];
+
+	(void)snprintf(left, sizeof(left), "%s%c%s--%s%s%s", short_name ? "-" : "",
+	               short_name ? short_name : ' ', short_name ? ", " : " ", name,
+	               metavar ? " " : "", metavar ? metavar : "");
+	printf("  %-28s %s\n", left[0] == ' ' ? left + 1 : left, help);
+}
+
+static void help_head(const char *usage, const char *summary, int has_options)
+{
+	printf("usage: roofval %s%s\n\n%s\n", usage, has_options ? " [options]" : "", summary);
+	printf("\noptions:\n");
+}
 
 void rv_opt_help(const struct rv_cmd_spec *spec)
 {
-	printf("usage: roofval %s%s\n\n%s\n", spec->usage, spec->opts ? " [options]" : "",
-	       spec->summary);
-	printf("\noptions:\n");
-	for (const struct rv_opt *o = spec->opts; o && o->name; o++) {
-		char left[64];
+	help_head(spec->usage, spec->summary, spec->opts != NULL);
+	for (const struct rv_opt *o = spec->opts; o && o->name; o++)
+		help_line(o->short_name, o->name, o->metavar, o->help);
+	help_line('h', "help", NULL, "show this help");
+}
 
-		(void)snprintf(left, sizeof(left), "%s%c%s--%s%s%s", o->short_name ? "-" : "",
-		               o->short_name ? o->short_name : ' ', o->short_name ? ", " : " ",
-		               o->name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
-		printf("  %-28s %s\n", left[0] == ' ' ? left + 1 : left, o->help);
-	}
-	printf("  %-28s %s\n", "-h, --help", opt_help.help);
+void rv_opts_help(const struct rv_opts_spec *spec)
+{
+	help_head(spec->usage, spec->summary, spec->options != NULL);
+	for (const struct rv_option *o = spec->options; o && o->name; o++)
+		help_line(o->short_name, o->name, o->type == RV_OPT_FLAG ? NULL : o->metavar,
+		          o->help);
+	help_line('h', "help", NULL, "show this help");
+}
+
+/* Prints "roofval: WHAT" and the usage on stderr; returns RV_EXIT_USAGE. */
+static int usage_error(const char *usage, int has_options, const char *what)
+{
+	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", what, usage,
+	        has_options ? " [options]" : "");
+	return RV_EXIT_USAGE;
 }
 
 static int opt_usage(const struct rv_cmd_spec *spec, const char *what)
 {
-	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", what, spec->usage,
-	        spec->opts ? " [options]" : "");
-	return RV_EXIT_USAGE;
+	return usage_error(spec->usage, spec->opts != NULL, what);
+}
+
+static int opts_usage(const struct rv_opts_spec *spec, const char *what)
+{
+	return usage_error(spec->usage, spec->options != NULL, what);
+}
+
+int rv_opts_usage(const struct rv_opts_spec *spec, const char *cmd, const char *what)
+{
+	char line[512];
+
+	(void)snprintf(line, sizeof(line), "%s: %s", cmd, what);
+	return opts_usage(spec, line);
+}
+
+/* The getopt_long tables of n options: longopts (n + 2 entries, --help and
+ * the end among them) and shortopts. */
+struct opt_getopt {
+	struct option *longopts;
+	char *shortopts;
+};
+
+static int getopt_tables(struct opt_getopt *g, size_t n)
+{
+	g->longopts = calloc(n + 2, sizeof(*g->longopts));
+	g->shortopts = malloc(3 * n + 8);
+	if (!g->longopts || !g->shortopts) {
+		free(g->longopts);
+		free(g->shortopts);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	strcpy(g->shortopts, ":h");
+	return 0;
+}
+
+static void getopt_add(struct opt_getopt *g, size_t i, const char *name, char short_name,
+                       int has_value)
+{
+	g->longopts[i] = (struct option){ name, has_value ? required_argument : no_argument, NULL,
+		                          OPT_VAL + (int)i };
+	if (short_name) {
+		size_t len = strlen(g->shortopts);
+
+		g->shortopts[len++] = short_name;
+		if (has_value)
+			g->shortopts[len++] = ':';
+		g->shortopts[len] = '\0';
+	}
+}
+
+/* The problem of a '?' or ':' from getopt_long with the n options of
+ * longopts: an unknown option, a value missing, or a flag given one. */
+static void getopt_problem(char *what, size_t size, const char *cmd, int c, const char *arg,
+                           const struct option *longopts, size_t n)
+{
+	char opt[64];
+
+	if (optopt >= OPT_VAL && (size_t)(optopt - OPT_VAL) < n)
+		(void)snprintf(opt, sizeof(opt), "--%s", longopts[optopt - OPT_VAL].name);
+	else if (optopt == 'h') /* -h is known: this is --help=VALUE */
+		(void)snprintf(opt, sizeof(opt), "--help");
+	else if (optopt > 0 && optopt < OPT_VAL)
+		(void)snprintf(opt, sizeof(opt), "-%c", (char)optopt);
+	else
+		(void)snprintf(opt, sizeof(opt), "%s", arg);
+	if (c == ':')
+		(void)snprintf(what, size, "%s: option '%s' needs a value", cmd, opt);
+	else if (optopt >= OPT_VAL || optopt == 'h')
+		(void)snprintf(what, size, "%s: option '%s' takes no value", cmd, opt);
+	else
+		(void)snprintf(what, size, "%s: unknown option '%s'", cmd, opt);
+}
+
+/* The option i that getopt_long returned as c. */
+static size_t getopt_index(int c, size_t n, char (*short_of)(const void *, size_t),
+                           const void *table)
+{
+	if (c >= OPT_VAL)
+		return (size_t)(c - OPT_VAL);
+	for (size_t i = 0; i < n; i++)
+		if (short_of(table, i) == c)
+			return i;
+	return n;
+}
+
+static char legacy_short(const void *table, size_t i)
+{
+	return ((const struct rv_opt *)table)[i].short_name;
+}
+
+static char option_short(const void *table, size_t i)
+{
+	return ((const struct rv_option *)table)[i].short_name;
+}
+
+/* Positional arguments outside min_args..max_args: the problem in what. */
+static int args_problem(char *what, size_t size, int min_args, int max_args, const char *cmd,
+                        int n_args)
+{
+	if (n_args >= min_args && (max_args < 0 || n_args <= max_args))
+		return 0;
+	(void)snprintf(what, size, "%s: %s", cmd,
+	               n_args < min_args ? "missing argument" : "too many arguments");
+	return -1;
 }
 
 int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv, struct rv_opt_result *res)
 {
-	struct option longopts[RV_OPT_MAX + 2];
-	char shortopts[3 * RV_OPT_MAX + 8] = ":h";
-	char what[256];
-	int n = 0, c, idx;
+	struct opt_getopt g;
+	char what[512];
+	size_t n = 0;
+	int c, idx;
 
 	memset(res, 0, sizeof(*res));
-	for (const struct rv_opt *o = spec->opts; o && o->name && n < RV_OPT_MAX; o++, n++) {
-		longopts[n] =
-		        (struct option){ o->name, o->metavar ? required_argument : no_argument,
-			                 NULL, 1000 + n };
-		if (o->short_name) {
-			size_t len = strlen(shortopts);
-
-			shortopts[len++] = o->short_name;
-			if (o->metavar)
-				shortopts[len++] = ':';
-			shortopts[len] = '\0';
-		}
+	while (spec->opts && spec->opts[n].name)
+		n++;
+	if (n > RV_OPT_MAX) {
+		fprintf(stderr,
+		        "roofval: %s: %zu options, more than the legacy parser's %d: give "
+		        "the command an option table\n",
+		        argv[0], n, RV_OPT_MAX);
+		return RV_EXIT_ERROR;
 	}
-	longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n + 1] = (struct option){ NULL, 0, NULL, 0 };
+	if (getopt_tables(&g, n) < 0)
+		return rv_cli_fail(argv[0]);
+	for (size_t i = 0; i < n; i++)
+		getopt_add(&g, i, spec->opts[i].name, spec->opts[i].short_name,
+		           spec->opts[i].metavar != NULL);
+	g.longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
 
 	optind = 0; /* full re-initialisation of getopt for this sub-argv */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, &idx)) != -1) {
+		size_t i;
+
 		if (c == 'h') {
+			free(g.longopts);
+			free(g.shortopts);
 			rv_opt_help(spec);
 			return 1;
 		}
 		if (c == '?' || c == ':') {
-			const char *arg = argv[optind - 1];
-
-			if (c == ':')
-				(void)snprintf(what, sizeof(what), "%s: option '%s' needs a value",
-				               argv[0], arg);
-			else
-				(void)snprintf(what, sizeof(what), "%s: unknown option '%s'",
-				               argv[0],
-				               optopt ? (char[]){ '-', (char)optopt, '\0' } : arg);
+			getopt_problem(what, sizeof(what), argv[0], c, argv[optind - 1], g.longopts,
+			               n);
+			free(g.longopts);
+			free(g.shortopts);
 			return opt_usage(spec, what);
 		}
-		if (c >= 1000) {
-			res->value[c - 1000] = optarg ? optarg : "";
-			continue;
-		}
-		for (int i = 0; i < n; i++) {
-			if (spec->opts[i].short_name == c) {
-				res->value[i] = optarg ? optarg : "";
-				break;
-			}
-		}
+		i = getopt_index(c, n, legacy_short, spec->opts);
+		if (i < n)
+			res->value[i] = optarg ? optarg : "";
 	}
+	free(g.longopts);
+	free(g.shortopts);
 	res->args = argv + optind;
 	res->n_args = argc - optind;
-	if (res->n_args < spec->min_args || (spec->max_args >= 0 && res->n_args > spec->max_args)) {
-		(void)snprintf(what, sizeof(what), "%s: %s", argv[0],
-		               res->n_args < spec->min_args ? "missing argument"
-		                                            : "too many arguments");
+	if (args_problem(what, sizeof(what), spec->min_args, spec->max_args, argv[0], res->n_args) <
+	    0)
 		return opt_usage(spec, what);
-	}
 	return 0;
+}
+
+/* The range of a double option as words: "from 0 to below 1", "above 0 and
+ * at most 3600"; "" when it has none. */
+static void double_range(char *out, size_t size, const struct rv_option *o)
+{
+	int lo_open = (o->flags & RV_OPT_MIN_OPEN) != 0,
+	    hi_open = (o->flags & RV_OPT_MAX_OPEN) != 0;
+
+	if (!(o->flags & RV_OPT_RANGE)) {
+		out[0] = '\0';
+		return;
+	}
+	(void)snprintf(out, size, " %s %g %s %g", lo_open ? "above" : "from", o->min,
+	               lo_open ? (hi_open ? "and below" : "and at most")
+	                       : (hi_open ? "to below" : "to"),
+	               o->max);
+}
+
+/* Stores text as the value of o in opts; on a bad value, the problem in what
+ * and RV_EXIT_USAGE (RV_EXIT_ERROR out of memory). */
+static int option_set(const struct rv_option *o, const char *text, void *opts, const char *cmd,
+                      char *what, size_t size)
+{
+	char *field = (char *)opts + o->offset;
+	const char *noun = o->what ? o->what : o->type == RV_OPT_DOUBLE ? "a number" : "an integer";
+	const char *hint = o->hint ? o->hint : "";
+	uint64_t u;
+	double d;
+	int v, err;
+
+	switch (o->type) {
+	case RV_OPT_FLAG:
+		*(int *)(void *)field = 1;
+		return 0;
+	case RV_OPT_STRING:
+		*(const char **)(void *)field = text;
+		return 0;
+	case RV_OPT_CHOICE:
+		if (o->parse) {
+			if (o->parse(text, &v) < 0) {
+				(void)snprintf(what, size, "%s: %s", cmd, rv_error_last());
+				return RV_EXIT_USAGE;
+			}
+			*(int *)(void *)field = v;
+			return 0;
+		}
+		for (v = 0; o->choices && o->choices[v]; v++) {
+			if (strcmp(o->choices[v], text) == 0) {
+				*(int *)(void *)field = v;
+				return 0;
+			}
+		}
+		{
+			size_t len = (size_t)snprintf(
+			        what, size, "%s: unknown %s '%s' (known:", cmd, o->name, text);
+
+			for (v = 0; o->choices && o->choices[v] && len < size; v++)
+				len += (size_t)snprintf(what + len, size - len, " %s",
+				                        o->choices[v]);
+			if (len < size)
+				(void)snprintf(what + len, size - len, ")");
+		}
+		return RV_EXIT_USAGE;
+	case RV_OPT_UINT:
+	case RV_OPT_U64: {
+		unsigned long long hi = o->umax                  ? o->umax
+		                        : o->type == RV_OPT_UINT ? UINT_MAX
+		                                                 : UINT64_MAX;
+
+		if (rv_parse_u64(text, &u) < 0 || u < o->umin || u > hi) {
+			(void)snprintf(what, size, "%s: --%s '%s' is not %s from %llu to %llu%s",
+			               cmd, o->name, text, noun, o->umin, hi, hint);
+			return RV_EXIT_USAGE;
+		}
+		if (o->type == RV_OPT_UINT)
+			*(unsigned *)(void *)field = (unsigned)u;
+		else
+			*(uint64_t *)(void *)field = u;
+		return 0;
+	}
+	case RV_OPT_DOUBLE: {
+		int lo_open = (o->flags & RV_OPT_MIN_OPEN) != 0;
+		int hi_open = (o->flags & RV_OPT_MAX_OPEN) != 0;
+		int ranged = (o->flags & RV_OPT_RANGE) != 0;
+
+		if (rv_parse_double(text, &d) < 0 ||
+		    (ranged && (lo_open ? !(d > o->min) : !(d >= o->min))) ||
+		    (ranged && (hi_open ? !(d < o->max) : !(d <= o->max)))) {
+			char range[96];
+
+			double_range(range, sizeof(range), o);
+			(void)snprintf(what, size, "%s: --%s '%s' is not %s%s%s", cmd, o->name,
+			               text, noun, range, hint);
+			return RV_EXIT_USAGE;
+		}
+		*(double *)(void *)field = d;
+		return 0;
+	}
+	case RV_OPT_LIST: {
+		struct rv_opt_list *l = (struct rv_opt_list *)(void *)field;
+
+		err = rv_vec_push(&l->items, &l->n, &l->cap, &text, sizeof(text));
+		if (err < 0) {
+			(void)snprintf(what, size, "%s: %s", cmd, rv_error_last());
+			return RV_EXIT_ERROR;
+		}
+		return 0;
+	}
+	}
+	(void)snprintf(what, size, "%s: --%s has an unknown type", cmd, o->name);
+	return RV_EXIT_ERROR;
+}
+
+void rv_opts_free(const struct rv_opts_spec *spec, void *opts)
+{
+	for (const struct rv_option *o = spec->options; o && o->name; o++) {
+		if (o->type == RV_OPT_LIST) {
+			struct rv_opt_list *l =
+			        (struct rv_opt_list *)(void *)((char *)opts + o->offset);
+
+			free(l->items);
+			memset(l, 0, sizeof(*l));
+		}
+	}
+}
+
+/* Ends a parse that does not go on: frees what it holds, prints the problem. */
+static int opts_end(const struct rv_opts_spec *spec, void *opts, struct opt_getopt *g, char *given,
+                    int status, const char *what)
+{
+	free(g->longopts);
+	free(g->shortopts);
+	free(given);
+	rv_opts_free(spec, opts);
+	if (status == RV_EXIT_USAGE)
+		return opts_usage(spec, what);
+	if (status == RV_EXIT_ERROR)
+		fprintf(stderr, "roofval: %s\n", what);
+	return status;
+}
+
+int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *opts,
+                  struct rv_args *args)
+{
+	const struct rv_option *t = spec->options;
+	size_t n = rv_option_count(t);
+	struct opt_getopt g;
+	char what[512], *given;
+	int c, idx, rc;
+
+	if (getopt_tables(&g, n) < 0)
+		return rv_cli_fail(argv[0]);
+	given = calloc(n + 1, 1);
+	if (!given) {
+		(void)snprintf(what, sizeof(what), "%s: out of memory", argv[0]);
+		return opts_end(spec, opts, &g, NULL, RV_EXIT_ERROR, what);
+	}
+	for (size_t i = 0; i < n; i++)
+		getopt_add(&g, i, t[i].name, t[i].short_name, t[i].type != RV_OPT_FLAG);
+	g.longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].def && t[i].type != RV_OPT_FLAG &&
+		    (rc = option_set(&t[i], t[i].def, opts, argv[0], what, sizeof(what))) != 0)
+			return opts_end(spec, opts, &g, given, rc, what);
+	}
+
+	optind = 0; /* full re-initialisation of getopt for this sub-argv */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, &idx)) != -1) {
+		size_t i;
+
+		if (c == 'h') {
+			rv_opts_help(spec);
+			return opts_end(spec, opts, &g, given, RV_EXIT_OK, NULL);
+		}
+		if (c == '?' || c == ':') {
+			getopt_problem(what, sizeof(what), argv[0], c, argv[optind - 1], g.longopts,
+			               n);
+			return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
+		}
+		i = getopt_index(c, n, option_short, t);
+		if (i >= n)
+			continue;
+		given[i] = 1;
+		if ((rc = option_set(&t[i], optarg, opts, argv[0], what, sizeof(what))) != 0)
+			return opts_end(spec, opts, &g, given, rc, what);
+	}
+	if (args_problem(what, sizeof(what), spec->min_args, spec->max_args, argv[0],
+	                 argc - optind) < 0)
+		return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
+	for (size_t i = 0; i < n; i++) {
+		if ((t[i].flags & RV_OPT_REQUIRED) && !given[i]) {
+			(void)snprintf(what, sizeof(what), "%s: --%s is required", argv[0],
+			               t[i].name);
+			return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
+		}
+	}
+	if (args) {
+		args->v = argv + optind;
+		args->n = argc - optind;
+	}
+	free(g.longopts);
+	free(g.shortopts);
+	free(given);
+	return RV_OPT_RUN;
 }

@@ -201,12 +201,21 @@ check 1 "roofval: predict: fp16 is unsupported on i7_12700k (its profile lists f
 check 1 "roofval: classify: shape '64x0x64': dimension K is 0" "" -- classify --hw i7_12700k --op matmul --shape 64x0x64
 check 1 "unknown op 'conv'" "" -- predict --hw i7_12700k --op conv --shape 1
 check 1 "no hardware profile 'nope'" "" -- predict --hw nope --op matmul --shape 8x8x8
+# Options from the table: each required one named, a flag given a value refused, the last
+# option of the table honoured and listed in the help.
+check 2 "predict: --shape is required" "" -- predict --hw i7_12700k --op matmul
+check 2 "predict: option '--no-fit' takes no value" "" -- predict --hw i7_12700k --op matmul --shape 8x8x8 --no-fit=1
+check 0 "" "bound by" -- predict --shape 8x8x8 --op matmul --hw i7_12700k --no-fit
+check 0 "" "--no-fit" -- predict --help
 
 # Validation.
 check 2 "give either --hw KEY or --all" "" -- validate
 check 2 "give either --hw KEY or --all" "" -- validate --hw i7_12700k --all
 check 2 "unknown purpose 'test'" "" -- validate --all --purpose test
 check 2 "unknown" "" -- validate --all --format xml
+check 2 "validate: unknown op 'conv' (known: matmul linear vector_add)" "" -- validate --hw i7_12700k --op conv
+check 2 "validate: option '--purpose' needs a value" "" -- validate --all --purpose
+check 0 "" "--no-fit" -- validate --help
 mkdir -p "$scratch/nobase"
 check 1 "no baselines (<hw>_<op>.csv) in $scratch/nobase" "" -- validate --all --baseline-dir "$scratch/nobase"
 check 1 "no baseline $scratch/nobase/i7_12700k_matmul.csv" "" -- validate --hw i7_12700k --op matmul --baseline-dir "$scratch/nobase" --sweep-dir "$repo/sweeps"

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the option tables (cli/opt.c): more options than the legacy
+ * parser's 16, each type with its range, defaults, required options,
+ * repeatable lists, positional arguments, the usage errors with their
+ * messages, and --help printed from the table. */
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/op.h"
+#include "rv_test.h"
+
+/* The output of a parse: its status, and what it printed on stdout and stderr. */
+struct parsed {
+	int rc;
+	char *out, *err;
+};
+
+/* Parses the NULL-terminated argument list against spec into opts, args
+ * (which point into it, as into a static argv, until the next parse). */
+static struct parsed parse(const struct rv_opts_spec *spec, void *opts, struct rv_args *args,
+                           const char *const *list)
+{
+	static char *argv[64];
+	char out_path[4200], err_path[4200];
+	const char *dir = rv_scratch_dir("opt");
+	struct parsed p;
+	int argc = 0, saved_out, saved_err;
+	FILE *out, *err;
+
+	while (list[argc]) {
+		argv[argc] = (char *)(uintptr_t)list[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	(void)snprintf(out_path, sizeof(out_path), "%s/stdout", dir);
+	(void)snprintf(err_path, sizeof(err_path), "%s/stderr", dir);
+	(void)fflush(stdout);
+	(void)fflush(stderr);
+	out = fopen(out_path, "w");
+	err = fopen(err_path, "w");
+	assert_non_null(out);
+	assert_non_null(err);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	(void)dup2(fileno(out), 1);
+	(void)dup2(fileno(err), 2);
+	p.rc = rv_opts_parse(spec, argc, argv, opts, args);
+	(void)fflush(stdout);
+	(void)fflush(stderr);
+	(void)dup2(saved_out, 1);
+	(void)dup2(saved_err, 2);
+	(void)close(saved_out);
+	(void)close(saved_err);
+	(void)fclose(out);
+	(void)fclose(err);
+	p.out = rv_slurp(out_path, NULL);
+	p.err = rv_slurp(err_path, NULL);
+	assert_non_null(p.out);
+	assert_non_null(p.err);
+	return p;
+}
+
+static void parsed_free(struct parsed *p)
+{
+	free(p->out);
+	free(p->err);
+}
+
+/* 22 options, one of each type among them. */
+struct many {
+	int f[14];
+	const char *name;
+	int op, mode;
+	unsigned count;
+	uint64_t seed;
+	double share, window;
+	struct rv_opt_list tag;
+};
+
+static const char *const modes[] = { "fast", "slow", NULL };
+
+#define FLAG(n, i)                                                     \
+	{                                                              \
+		.name = n, .help = "flag " n, .type = RV_OPT_FLAG,     \
+		.offset = offsetof(struct many, f) + (i) * sizeof(int) \
+	}
+
+static const struct rv_option many_options[] = {
+	FLAG("f0", 0),
+	FLAG("f1", 1),
+	FLAG("f2", 2),
+	FLAG("f3", 3),
+	FLAG("f4", 4),
+	FLAG("f5", 5),
+	FLAG("f6", 6),
+	FLAG("f7", 7),
+	FLAG("f8", 8),
+	FLAG("f9", 9),
+	FLAG("f10", 10),
+	FLAG("f11", 11),
+	FLAG("f12", 12),
+	{ .name = "name",
+	  .short_name = 'n',
+	  .metavar = "NAME",
+	  .help = "a name (required)",
+	  .type = RV_OPT_STRING,
+	  .offset = offsetof(struct many, name),
+	  .flags = RV_OPT_REQUIRED },
+	{ .name = "op",
+	  .metavar = "OP",
+	  .help = "an op",
+	  .type = RV_OPT_CHOICE,
+	  .offset = offsetof(struct many, op),
+	  .parse = rv_opt_choice_op },
+	{ .name = "mode",
+	  .metavar = "M",
+	  .help = "fast (default) or slow",
+	  .type = RV_OPT_CHOICE,
+	  .offset = offsetof(struct many, mode),
+	  .def = "fast",
+	  .choices = modes },
+	{ .name = "count",
+	  .short_name = 'c',
+	  .metavar = "N",
+	  .help = "odd count from 1 to 99 (default 11)",
+	  .type = RV_OPT_UINT,
+	  .offset = offsetof(struct many, count),
+	  .def = "11",
+	  .umin = 1,
+	  .umax = 99 },
+	{ .name = "seed",
+	  .metavar = "N",
+	  .help = "seed",
+	  .type = RV_OPT_U64,
+	  .offset = offsetof(struct many, seed) },
+	{ .name = "share",
+	  .metavar = "P",
+	  .help = "share",
+	  .type = RV_OPT_DOUBLE,
+	  .offset = offsetof(struct many, share),
+	  .def = "0.01",
+	  .flags = RV_OPT_RANGE | RV_OPT_MAX_OPEN,
+	  .min = 0,
+	  .max = 1,
+	  .what = "a share",
+	  .hint = " (0.01 is 1%)" },
+	{ .name = "window",
+	  .metavar = "S",
+	  .help = "seconds",
+	  .type = RV_OPT_DOUBLE,
+	  .offset = offsetof(struct many, window),
+	  .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN,
+	  .min = 0,
+	  .max = 3600,
+	  .what = "a number of seconds" },
+	{ .name = "tag",
+	  .short_name = 't',
+	  .metavar = "T",
+	  .help = "a tag (repeatable)",
+	  .type = RV_OPT_LIST,
+	  .offset = offsetof(struct many, tag) },
+	FLAG("f13", 13),
+	{ .name = NULL },
+};
+
+static const struct rv_opts_spec many_spec = {
+	.usage = "many --name NAME [FILE...]",
+	.summary = "Many options.",
+	.options = many_options,
+	.max_args = 2,
+};
+
+static void test_opt__more_than_16_all_parsed(void **state)
+{
+	static const char *const argv[] = {
+		"many",    "--f0",  "--f1",     "--f2",   "--f3",
+		"--f4",    "--f5",  "--f6",     "--f7",   "--f8",
+		"--f9",    "--f10", "--f11",    "--f12",  "-n",
+		"x",       "a",     "--op",     "linear", "--mode",
+		"slow",    "-c",    "7",        "--seed", "18446744073709551615",
+		"--share", "0.5",   "--window", "2.5",    "-t",
+		"one",     "b",     "--tag",    "two",    "--f13",
+		NULL
+	};
+	struct many m = { .op = -1 };
+	struct rv_args args;
+	struct parsed p;
+
+	(void)state;
+	assert_int_equal(rv_option_count(many_options), 22);
+	p = parse(&many_spec, &m, &args, argv);
+	assert_int_equal(p.rc, RV_OPT_RUN);
+	assert_string_equal(p.err, "");
+	for (int i = 0; i < 14; i++)
+		assert_int_equal(m.f[i], 1);
+	assert_string_equal(m.name, "x");
+	assert_int_equal(m.op, RV_OP_LINEAR);
+	assert_int_equal(m.mode, 1);
+	assert_int_equal(m.count, 7);
+	assert_true(m.seed == UINT64_MAX);
+	rv_assert_close(m.share, 0.5, 0, 0);
+	rv_assert_close(m.window, 2.5, 0, 0);
+	assert_int_equal(m.tag.n, 2);
+	assert_string_equal(m.tag.items[0], "one");
+	assert_string_equal(m.tag.items[1], "two");
+	assert_int_equal(args.n, 2);
+	assert_string_equal(args.v[0], "a");
+	assert_string_equal(args.v[1], "b");
+	rv_opts_free(&many_spec, &m);
+	assert_null(m.tag.items);
+	assert_int_equal(m.tag.n, 0);
+	parsed_free(&p);
+}
+
+static void test_opt__defaults_and_last_wins(void **state)
+{
+	static const char *const argv[] = { "many", "--name", "a", "--name", "b", NULL };
+	struct many m = { .op = -1 };
+	struct rv_args args;
+	struct parsed p;
+
+	(void)state;
+	p = parse(&many_spec, &m, &args, argv);
+	assert_int_equal(p.rc, RV_OPT_RUN);
+	assert_string_equal(m.name, "b");
+	assert_int_equal(m.op, -1); /* no default: what the caller put there */
+	assert_int_equal(m.mode, 0);
+	assert_int_equal(m.count, 11);
+	rv_assert_close(m.share, 0.01, 0, 0);
+	assert_int_equal(m.f[0], 0);
+	assert_int_equal(m.tag.n, 0);
+	assert_int_equal(args.n, 0);
+	rv_opts_free(&many_spec, &m);
+	parsed_free(&p);
+}
+
+/* A usage error: exit 2, the problem on the first line of stderr, the usage on the second. */
+static void usage_error(const char *const *argv, const char *line)
+{
+	struct many m = { 0 };
+	struct rv_args args;
+	struct parsed p = parse(&many_spec, &m, &args, argv);
+	char want[600];
+
+	assert_int_equal(p.rc, RV_EXIT_USAGE);
+	(void)snprintf(want, sizeof(want),
+	               "roofval: %s\nusage: roofval many --name NAME [FILE...] [options]\n", line);
+	assert_string_equal(p.err, want);
+	assert_string_equal(p.out, "");
+	assert_null(m.tag.items); /* freed on the way out */
+	parsed_free(&p);
+}
+
+static void test_opt__usage_errors(void **state)
+{
+	(void)state;
+	usage_error((const char *const[]){ "many", "--bogus", NULL },
+	            "many: unknown option '--bogus'");
+	usage_error((const char *const[]){ "many", "-x", NULL }, "many: unknown option '-x'");
+	usage_error((const char *const[]){ "many", "--name", NULL },
+	            "many: option '--name' needs a value");
+	usage_error((const char *const[]){ "many", "--name", "a", "-c", NULL },
+	            "many: option '-c' needs a value");
+	usage_error((const char *const[]){ "many", "--name", "a", "--f3=1", NULL },
+	            "many: option '--f3' takes no value");
+	usage_error((const char *const[]){ "many", "--help=1", NULL },
+	            "many: option '--help' takes no value");
+	usage_error((const char *const[]){ "many", "-t", "x", NULL }, "many: --name is required");
+	usage_error((const char *const[]){ "many", "--name", "a", "1", "2", "3", NULL },
+	            "many: too many arguments");
+	usage_error((const char *const[]){ "many", "--name", "a", "--op", "conv", NULL },
+	            "many: unknown op 'conv' (known: matmul linear vector_add)");
+	usage_error((const char *const[]){ "many", "--name", "a", "--mode", "odd", NULL },
+	            "many: unknown mode 'odd' (known: fast slow)");
+	usage_error((const char *const[]){ "many", "--name", "a", "--count", "0", NULL },
+	            "many: --count '0' is not an integer from 1 to 99");
+	usage_error((const char *const[]){ "many", "--name", "a", "-c", "100", NULL },
+	            "many: --count '100' is not an integer from 1 to 99");
+	usage_error((const char *const[]){ "many", "--name", "a", "-c", "-1", NULL },
+	            "many: --count '-1' is not an integer from 1 to 99");
+	usage_error((const char *const[]){ "many", "--name", "a", "-c", "7x", NULL },
+	            "many: --count '7x' is not an integer from 1 to 99");
+	usage_error((const char *const[]){ "many", "--name", "a", "--seed", "18446744073709551616",
+	                                   NULL },
+	            "many: --seed '18446744073709551616' is not an integer from 0 to "
+	            "18446744073709551615");
+	usage_error((const char *const[]){ "many", "--name", "a", "--share", "1", NULL },
+	            "many: --share '1' is not a share from 0 to below 1 (0.01 is 1%)");
+	usage_error((const char *const[]){ "many", "--name", "a", "--share", "nan", NULL },
+	            "many: --share 'nan' is not a share from 0 to below 1 (0.01 is 1%)");
+	usage_error((const char *const[]){ "many", "--name", "a", "--window", "0", NULL },
+	            "many: --window '0' is not a number of seconds above 0 and at most 3600");
+	usage_error((const char *const[]){ "many", "--name", "a", "--window", "3600.5", NULL },
+	            "many: --window '3600.5' is not a number of seconds above 0 and at most "
+	            "3600");
+}
+
+static void test_opt__ranges_inclusive(void **state)
+{
+	static const char *const argv[] = { "many",    "--name", "a",        "-c",   "99",
+		                            "--share", "0",      "--window", "3600", NULL };
+	struct many m = { 0 };
+	struct parsed p;
+
+	(void)state;
+	p = parse(&many_spec, &m, NULL, argv);
+	assert_int_equal(p.rc, RV_OPT_RUN);
+	assert_int_equal(m.count, 99);
+	rv_assert_close(m.share, 0, 0, 0);
+	rv_assert_close(m.window, 3600, 0, 0);
+	rv_opts_free(&many_spec, &m);
+	parsed_free(&p);
+}
+
+static void test_opt__help_from_the_table(void **state)
+{
+	static const char *const argv[] = { "many", "-t", "x", "--help", NULL };
+	struct many m = { 0 };
+	struct parsed p;
+
+	(void)state;
+	p = parse(&many_spec, &m, NULL, argv);
+	assert_int_equal(p.rc, RV_EXIT_OK);
+	assert_string_equal(p.err, "");
+	rv_assert_contains(p.out, "usage: roofval many --name NAME [FILE...] [options]\n\n"
+	                          "Many options.\n\noptions:\n   --f0                        flag "
+	                          "f0\n");
+	rv_assert_contains(p.out, "  -n, --name NAME              a name (required)\n");
+	rv_assert_contains(p.out, "  -c, --count N                odd count from 1 to 99");
+	rv_assert_contains(p.out, "   --f13                       flag f13\n"
+	                          "  -h, --help                   show this help\n");
+	assert_null(m.tag.items); /* the list given before --help is freed */
+	parsed_free(&p);
+	/* Required options and positional counts do not stop --help. */
+	p = parse(
+	        &(struct rv_opts_spec){
+	                .usage = "one FILE", .summary = "One.", .min_args = 1, .max_args = 1 },
+	        NULL, NULL, (const char *const[]){ "one", "-h", NULL });
+	assert_int_equal(p.rc, RV_EXIT_OK);
+	assert_string_equal(p.out, "usage: roofval one FILE\n\nOne.\n\noptions:\n"
+	                           "  -h, --help                   show this help\n");
+	parsed_free(&p);
+}
+
+static void test_opt__positional_counts(void **state)
+{
+	const struct rv_opts_spec spec = {
+		.usage = "one FILE", .summary = "One.", .min_args = 1, .max_args = 1
+	};
+	struct rv_args args;
+	struct parsed p;
+
+	(void)state;
+	p = parse(&spec, NULL, &args, (const char *const[]){ "one", "f", NULL });
+	assert_int_equal(p.rc, RV_OPT_RUN);
+	assert_int_equal(args.n, 1);
+	assert_string_equal(args.v[0], "f");
+	parsed_free(&p);
+	p = parse(&spec, NULL, &args, (const char *const[]){ "one", NULL });
+	assert_int_equal(p.rc, RV_EXIT_USAGE);
+	assert_string_equal(p.err, "roofval: one: missing argument\nusage: roofval one FILE\n");
+	parsed_free(&p);
+}
+
+static void test_opt__iteration(void **state)
+{
+	size_t flags = 0;
+
+	(void)state;
+	for (const struct rv_option *o = many_options; o->name; o++)
+		flags += o->type == RV_OPT_FLAG;
+	assert_int_equal(flags, 14);
+	assert_string_equal(rv_opt_type_name(RV_OPT_LIST), "list");
+	assert_string_equal(rv_opt_type_name(RV_OPT_U64), "u64");
+	assert_int_equal(rv_option_count(NULL), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_opt__more_than_16_all_parsed),
+		cmocka_unit_test(test_opt__defaults_and_last_wins),
+		cmocka_unit_test(test_opt__usage_errors),
+		cmocka_unit_test(test_opt__ranges_inclusive),
+		cmocka_unit_test(test_opt__help_from_the_table),
+		cmocka_unit_test(test_opt__positional_counts),
+		cmocka_unit_test(test_opt__iteration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
