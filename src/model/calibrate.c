@@ -22,6 +22,7 @@
 #include "core/build_info.h"
 #include "core/error.h"
 #include "core/stats.h"
+#include "core/vec.h"
 #include "model/predict.h"
 
 /* A candidate enters the fit when it moves log(prediction) by at least this
@@ -52,7 +53,8 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
                      const struct rv_baseline *b, const char *baseline_file)
 {
 	struct rv_cal_source *src;
-	struct rv_cal_row *rows;
+	ptrdiff_t *match = NULL, *entry_of_row = NULL;
+	int err;
 
 	if (s->purpose != RV_PURPOSE_CALIBRATION)
 		return rv_error_set(RV_EPARSE,
@@ -61,10 +63,30 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		                    rv_purpose_name(s->purpose));
 	if (c->n_sources == RV_OP_COUNT)
 		return rv_error_set(RV_ERANGE, "one baseline per op");
-	rows = realloc(c->rows, (c->n_rows + b->n_rows + 1) * sizeof(*rows));
-	if (!rows)
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct rv_baseline_row *row = &b->rows[i];
+
+		if (strcmp(row->hardware, p->key) != 0 || row->op != s->op)
+			return rv_error_set(RV_EPARSE,
+			                    "%s:%u: a row for %s %s in a calibration of %s %s",
+			                    baseline_file, row->line, row->hardware,
+			                    rv_op_name(row->op), p->key, rv_op_name(s->op));
+	}
+	if ((err = rv_vec_reserve(&c->rows, &c->cap_rows, c->n_rows + b->n_rows + 1,
+	                          sizeof(*c->rows))) < 0 ||
+	    (err = rv_match_rows(&match, s, b, p->key)) < 0)
+		return err;
+	/* Rows enter in the baseline's order: the entry of each row, or -1. */
+	entry_of_row = malloc((b->n_rows + 1) * sizeof(*entry_of_row));
+	if (!entry_of_row) {
+		free(match);
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	c->rows = rows;
+	}
+	for (size_t i = 0; i < b->n_rows; i++)
+		entry_of_row[i] = -1;
+	for (size_t e = 0; e < s->n_entries; e++)
+		if (match[e] >= 0 && entry_of_row[match[e]] < 0)
+			entry_of_row[match[e]] = (ptrdiff_t)e;
 	src = &c->sources[c->n_sources++];
 	memset(src, 0, sizeof(*src));
 	(void)snprintf(src->file, sizeof(src->file), "%s", base_name(baseline_file));
@@ -75,17 +97,9 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		const struct rv_sweep_label *label = NULL;
 		struct rv_cal_row *r;
 
-		if (strcmp(row->hardware, p->key) != 0 || row->op != s->op)
-			return rv_error_set(RV_EPARSE,
-			                    "%s:%u: a row for %s %s in a calibration of %s %s",
-			                    baseline_file, row->line, row->hardware,
-			                    rv_op_name(row->op), p->key, rv_op_name(s->op));
-		for (size_t e = 0; e < s->n_entries && !label; e++)
-			if (s->entries[e].dtype == row->dtype &&
-			    rv_shape_cmp(&s->entries[e].shape, &row->shape) == 0)
-				label = rv_sweep_label_for(&s->entries[e], p->key);
-		if (!label || label->regime == RV_REGIME_UNSUPPORTED ||
-		    !rv_profile_compute(p, row->dtype))
+		if (entry_of_row[i] >= 0)
+			label = rv_sweep_label_scoreable(&s->entries[entry_of_row[i]], p->key);
+		if (!label || !rv_profile_compute(p, row->dtype))
 			continue;
 		r = &c->rows[c->n_rows++];
 		memset(r, 0, sizeof(*r));
@@ -96,16 +110,16 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		r->band = rv_band_of(label->regime);
 		r->latency_s = row->latency_s;
 		r->energy_j = (double)NAN;
-		/* Energy enters as validation scores it: measured, non-zero, and over a
-		 * window long enough for the meter. */
-		if (!isnan(row->energy_j) && row->energy_j > 0 &&
-		    row->latency_s >= RV_ENERGY_MIN_LATENCY_S) {
+		/* Energy enters as validation scores it. */
+		if (rv_energy_scoreable(b, row)) {
 			r->energy_j = row->energy_j;
 			src->energy_rows++;
 			c->n_energy_rows++;
 		}
 		src->rows++;
 	}
+	free(entry_of_row);
+	free(match);
 	return 0;
 }
 

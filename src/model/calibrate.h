@@ -53,7 +53,7 @@ struct rv_cal_source {
 
 struct rv_calibration {
 	struct rv_cal_row *rows;
-	size_t n_rows, n_energy_rows;
+	size_t n_rows, cap_rows, n_energy_rows;
 	struct rv_cal_param params[RV_CAL_MAX_PARAMS];
 	size_t n_params;
 	struct rv_cal_source sources[RV_OP_COUNT];
@@ -65,7 +65,8 @@ struct rv_calibration {
 };
 
 /* Adds the rows of baseline b whose (shape, dtype) the calibration sweep s
- * labels for p (unsupported dtypes and unsupported labels left out). Rows of
+ * labels for p and scores (rv_sweep_label_scoreable(); dtypes p lacks left
+ * out), each with its energy when rv_energy_scoreable(). Rows of
  * any other sweep never enter. baseline_file names b in the fit file. */
 int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const struct rv_sweep *s,
                      const struct rv_baseline *b, const char *baseline_file);
