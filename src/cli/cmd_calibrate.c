@@ -89,31 +89,16 @@ static void print_by_regime(const struct rv_calibration *c)
 	printf("\n  leave-one-out within band, by op and label: latency (energy)\n");
 	for (size_t s = 0; s < c->n_sources; s++) {
 		const struct rv_cal_source *src = &c->sources[s];
+		struct rv_cal_group grp[RV_REGIME_COUNT];
+		size_t n_groups = rv_calibration_groups(c, s, grp);
 
 		if (s)
 			printf("\n");
-		for (int g = 0; g < RV_REGIME_COUNT; g++) {
-			size_t n = 0, in = 0, ne = 0, ine = 0;
-
-			for (size_t i = 0; i < c->n_rows; i++) {
-				const struct rv_cal_row *r = &c->rows[i];
-
-				if (r->op != c->sources[s].op || (int)r->regime != g)
-					continue;
-				n++;
-				in += fabs(r->loo_latency_s / r->latency_s - 1) <= r->band.latency;
-				if (!isnan(r->energy_j) && !isnan(r->loo_energy_j)) {
-					ne++;
-					ine += fabs(r->loo_energy_j / r->energy_j - 1) <=
-					       r->band.energy;
-				}
-			}
-			if (n == 0)
-				continue;
-			printf("    %-10s %-13s %2zu/%-2zu", rv_op_name(c->sources[s].op),
-			       rv_regime_name((enum rv_regime)g), in, n);
-			if (ne)
-				printf("  (%zu/%zu)", ine, ne);
+		for (size_t g = 0; g < n_groups; g++) {
+			printf("    %-10s %-13s %2zu/%-2zu", rv_op_name(grp[g].op),
+			       rv_regime_name(grp[g].regime), grp[g].in_band, grp[g].rows);
+			if (grp[g].energy_rows)
+				printf("  (%zu/%zu)", grp[g].energy_in_band, grp[g].energy_rows);
 			printf("\n");
 		}
 		if (src->rows == 0 || isnan(src->lat_loo_median_ape))

@@ -42,6 +42,33 @@ void rv_calibration_free(struct rv_calibration *c)
 	memset(c, 0, sizeof(*c));
 }
 
+size_t rv_calibration_groups(const struct rv_calibration *c, size_t s,
+                             struct rv_cal_group out[RV_REGIME_COUNT])
+{
+	size_t n_groups = 0;
+
+	for (int g = 0; g < RV_REGIME_COUNT; g++) {
+		struct rv_cal_group grp = { c->sources[s].op, (enum rv_regime)g, 0, 0, 0, 0 };
+
+		for (size_t i = 0; i < c->n_rows; i++) {
+			const struct rv_cal_row *r = &c->rows[i];
+
+			if (r->op != grp.op || (int)r->regime != g)
+				continue;
+			grp.rows++;
+			grp.in_band += fabs(r->loo_latency_s / r->latency_s - 1) <= r->band.latency;
+			if (!isnan(r->energy_j) && !isnan(r->loo_energy_j)) {
+				grp.energy_rows++;
+				grp.energy_in_band +=
+				        fabs(r->loo_energy_j / r->energy_j - 1) <= r->band.energy;
+			}
+		}
+		if (grp.rows)
+			out[n_groups++] = grp;
+	}
+	return n_groups;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');

@@ -82,6 +82,18 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p);
 int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
                         const struct rv_profile *p, const char *date);
 
+/* Leave-one-out within band of the rows of one (op, regime label). */
+struct rv_cal_group {
+	enum rv_op op;
+	enum rv_regime regime;
+	size_t rows, in_band;               /* latency */
+	size_t energy_rows, energy_in_band; /* rows with energy */
+};
+/* The groups of the rows of source s of c that have rows, in regime order,
+ * into out; returns their number. */
+size_t rv_calibration_groups(const struct rv_calibration *c, size_t s,
+                             struct rv_cal_group out[RV_REGIME_COUNT]);
+
 void rv_calibration_free(struct rv_calibration *c);
 
 #endif
