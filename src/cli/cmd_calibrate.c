@@ -135,9 +135,9 @@ static void print_report(const struct rv_calibration *c, const struct rv_profile
 		printf("  %-10s %-16s %-6s %11s %11s %+7.1f%% %+7.1f%%", rv_op_name(r->op), shape,
 		       rv_dtype_name(r->dtype), m, f, 100 * (r->fit_latency_s / r->latency_s - 1),
 		       100 * (r->loo_latency_s / r->latency_s - 1));
-		if (!isnan(r->energy_j) && !isnan(r->fit_energy_j))
-			printf(" %+8.1f%% %+8.1f%%", 100 * (r->fit_energy_j / r->energy_j - 1),
-			       100 * (r->loo_energy_j / r->energy_j - 1));
+		if (!isnan(r->energy_J) && !isnan(r->fit_energy_J))
+			printf(" %+8.1f%% %+8.1f%%", 100 * (r->fit_energy_J / r->energy_J - 1),
+			       100 * (r->loo_energy_J / r->energy_J - 1));
 		printf("\n");
 	}
 	print_by_regime(c);

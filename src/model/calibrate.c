@@ -57,10 +57,10 @@ size_t rv_calibration_groups(const struct rv_calibration *c, size_t s,
 				continue;
 			grp.rows++;
 			grp.in_band += fabs(r->loo_latency_s / r->latency_s - 1) <= r->band.latency;
-			if (!isnan(r->energy_j) && !isnan(r->loo_energy_j)) {
+			if (!isnan(r->energy_J) && !isnan(r->loo_energy_J)) {
 				grp.energy_rows++;
 				grp.energy_in_band +=
-				        fabs(r->loo_energy_j / r->energy_j - 1) <= r->band.energy;
+				        fabs(r->loo_energy_J / r->energy_J - 1) <= r->band.energy;
 			}
 		}
 		if (grp.rows)
@@ -136,10 +136,10 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		r->regime = label->regime;
 		r->band = rv_band_of(label->regime);
 		r->latency_s = row->latency_s;
-		r->energy_j = (double)NAN;
+		r->energy_J = (double)NAN;
 		/* Energy enters as validation scores it. */
 		if (rv_energy_scoreable(b, row)) {
-			r->energy_j = row->energy_j;
+			r->energy_J = row->energy_j;
 			src->energy_rows++;
 			c->n_energy_rows++;
 		}
@@ -196,7 +196,7 @@ static int residuals(const gsl_vector *v, void *arg, gsl_vector *f)
 	set_params(x, v);
 	for (size_t i = 0; i < x->n_rows; i++) {
 		const struct rv_cal_row *r = &x->c->rows[x->rows[i]];
-		double meas = x->energy ? r->energy_j : r->latency_s;
+		double meas = x->energy ? r->energy_J : r->latency_s;
 		double pred = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
 
 		gsl_vector_set(f, i, isfinite(pred) && pred > 0 ? log(pred / meas) : 1e3);
@@ -468,7 +468,7 @@ static int fit_stage(struct fit_ctx *x)
 		struct rv_cal_row *r = &c->rows[x->rows[i]];
 		double keep = gsl_vector_get(w, i);
 
-		*(x->energy ? &r->fit_energy_j : &r->fit_latency_s) =
+		*(x->energy ? &r->fit_energy_J : &r->fit_latency_s) =
 		        predict_row(x->p, r, x->energy, r->fit_latency_s, &x->failed);
 		/* Leave row i out: weight 0, start from the full fit. */
 		gsl_vector_memcpy(vfit, v);
@@ -477,7 +477,7 @@ static int fit_stage(struct fit_ctx *x)
 		gsl_vector_set(w, i, keep);
 		if (err < 0)
 			goto out;
-		*(x->energy ? &r->loo_energy_j : &r->loo_latency_s) =
+		*(x->energy ? &r->loo_energy_J : &r->loo_latency_s) =
 		        predict_row(x->p, r, x->energy, r->loo_latency_s, &x->failed);
 	}
 	set_params(x, v);
@@ -509,9 +509,9 @@ static void summarize(struct rv_calibration *c, int energy, enum rv_op op, doubl
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct rv_cal_row *r = &c->rows[i];
-		double meas = energy ? r->energy_j : r->latency_s;
-		double fit = energy ? r->fit_energy_j : r->fit_latency_s;
-		double loo = energy ? r->loo_energy_j : r->loo_latency_s;
+		double meas = energy ? r->energy_J : r->latency_s;
+		double fit = energy ? r->fit_energy_J : r->fit_latency_s;
+		double loo = energy ? r->loo_energy_J : r->loo_latency_s;
 
 		if (isnan(meas) || (op != RV_OP_COUNT && r->op != op))
 			continue;
@@ -578,7 +578,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		goto out;
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
-		c->rows[i].fit_energy_j = c->rows[i].loo_energy_j = (double)NAN;
+		c->rows[i].fit_energy_J = c->rows[i].loo_energy_J = (double)NAN;
 		x.rows[x.n_rows++] = i;
 	}
 	/* Stage 1: latency. */
@@ -596,7 +596,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 	x.energy = 1;
 	x.n_rows = x.n_params = 0;
 	for (size_t i = 0; i < c->n_rows; i++)
-		if (!isnan(c->rows[i].energy_j))
+		if (!isnan(c->rows[i].energy_J))
 			x.rows[x.n_rows++] = i;
 	if (x.n_rows) {
 		if ((err = fit_rounds(&x, saved)) < 0)
@@ -683,9 +683,9 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 		                               rv_dtype_name(r->dtype), "latency_measured_s",
 		                               r->latency_s, "latency_fitted_s", r->fit_latency_s,
 		                               "latency_loo_s", r->loo_latency_s,
-		                               "energy_measured_j", num_or_null(r->energy_j),
-		                               "energy_fitted_j", num_or_null(r->fit_energy_j),
-		                               "energy_loo_j", num_or_null(r->loo_energy_j))) != 0;
+		                               "energy_measured_j", num_or_null(r->energy_J),
+		                               "energy_fitted_j", num_or_null(r->fit_energy_J),
+		                               "energy_loo_j", num_or_null(r->loo_energy_J))) != 0;
 	}
 	if (!bad)
 		bad = json_object_set_new(root, "schema", json_string(RV_FIT_SCHEMA)) ||

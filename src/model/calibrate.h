@@ -24,11 +24,11 @@ struct rv_cal_row {
 	enum rv_regime regime; /* the row's calibration label */
 	struct rv_band band;   /* of that label */
 	double latency_s;      /* measured */
-	double energy_j;       /* measured; NAN when the row does not take part in the energy fit */
+	double energy_J;       /* measured; NAN when the row does not take part in the energy fit */
 	/* Results. Energies are those over the fitted (or leave-one-out) latency,
 	 * as validation predicts them; the energy fit itself uses the measured one. */
 	double fit_latency_s, loo_latency_s;
-	double fit_energy_j, loo_energy_j; /* NAN for rows without energy */
+	double fit_energy_J, loo_energy_J; /* NAN for rows without energy */
 };
 
 struct rv_cal_param {

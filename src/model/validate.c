@@ -110,16 +110,16 @@ static void score_energy(struct rv_record *r, const struct rv_baseline *b,
 {
 	r->pass_energy = RV_CHECK_SKIP;
 	r->energy_err = (double)NAN;
-	if (!isfinite(r->energy_meas_j)) {
+	if (!isfinite(r->energy_meas_J)) {
 		(void)snprintf(r->notes, sizeof(r->notes), "energy not measured");
-	} else if (fpclassify(r->energy_meas_j) == FP_ZERO) {
+	} else if (fpclassify(r->energy_meas_J) == FP_ZERO) {
 		(void)snprintf(r->notes, sizeof(r->notes),
 		               "measured energy 0: below the meter's resolution, not scored");
 	} else if (!rv_energy_scoreable(b, row)) {
 		(void)snprintf(r->notes, sizeof(r->notes),
 		               "energy not scored: under 1 ms without a measured energy window");
 	} else {
-		r->energy_err = (r->energy_pred_j - r->energy_meas_j) / r->energy_meas_j;
+		r->energy_err = (r->energy_pred_J - r->energy_meas_J) / r->energy_meas_J;
 		r->pass_energy =
 		        fabs(r->energy_err) <= r->band.energy ? RV_CHECK_PASS : RV_CHECK_FAIL;
 	}
@@ -272,8 +272,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.latency_pred_s = pred.latency_s;
 		r.latency_meas_s = row->latency_s;
 		r.latency_err = (pred.latency_s - row->latency_s) / row->latency_s;
-		r.energy_pred_j = pred.energy_j;
-		r.energy_meas_j = row->energy_j;
+		r.energy_pred_J = pred.energy_j;
+		r.energy_meas_J = row->energy_j;
 		r.pass_regime = regime_matches(r.regime_label, r.regime_measured);
 		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
 		r.binding = pred.binding;

@@ -54,7 +54,7 @@ struct rv_record {
 	enum rv_regime regime_label;    /* the sweep's label: the regime "predicted" */
 	enum rv_regime regime_measured; /* inferred from achieved FLOP/s and bandwidth */
 	double latency_pred_s, latency_meas_s;
-	double energy_pred_j, energy_meas_j; /* energy_meas_j NAN when not measured */
+	double energy_pred_J, energy_meas_J; /* energy_meas_J NAN when not measured */
 	double latency_err, energy_err;      /* (pred - meas) / meas; NAN when not scored */
 	struct rv_band band;
 	int pass_regime, pass_latency;

@@ -247,9 +247,9 @@ static void test_calibrate__energy_as_validation_scores_it(void **state)
 	assert_int_equal(c.n_energy_rows, 1);
 	for (size_t i = 0; i < c.n_rows; i++)
 		if (c.rows[i].shape.dim[0] == 64 && c.rows[i].shape.dim[1] == 64)
-			rv_assert_close(c.rows[i].energy_j, 1e-3, 0, 0);
+			rv_assert_close(c.rows[i].energy_J, 1e-3, 0, 0);
 		else
-			assert_true(isnan(c.rows[i].energy_j));
+			assert_true(isnan(c.rows[i].energy_J));
 	rv_calibration_free(&c);
 	rv_sweep_free(s);
 	rv_baseline_free(b);
