@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the data layout: the file names it builds, the jobs of a baseline
  * folder, the cache (one load per run), and folder names too long. */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "layout/layout.h"
+#include "model/calibrate.h"
+#include "plot/plot.h"
+#include "report/report.h"
 #include "rv_test.h"
 
 static void open_in(struct rv_layout *l, const char *dir)
@@ -151,6 +156,127 @@ static void test_layout__cache(void **state)
 	rv_layout_close(&l);
 }
 
+/* A folder set of toy_gpu: its profile, both matmul sweeps, a baseline. */
+static const char *toy_folders(const char *name)
+{
+	static const char sweep[] = "{\"op\": \"matmul\", \"purpose\": \"%s\", \"shapes\": "
+	                            "[{\"shape\": [64, 64, 64], \"dtype\": \"fp16\", "
+	                            "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}},"
+	                            "{\"shape\": [64, 32, 64], \"dtype\": \"fp16\", "
+	                            "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}}]}\n";
+	const char *dir = rv_scratch_dir(name);
+	char path[RV_PATH_MAX], cmd[3 * RV_PATH_MAX], text[1024];
+
+	assert_int_equal(rv_path_fmt(cmd, sizeof(cmd),
+	                             "mkdir -p '%s/hw' '%s/sw' && cp '%s' '%s/hw/'", dir, dir,
+	                             rv_fixture_path("hardware/model/toy_gpu.json"), dir),
+	                 0);
+	assert_int_equal(system(cmd), 0);
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+		(void)snprintf(text, sizeof(text), sweep, rv_purpose_name((enum rv_purpose)pu));
+		assert_int_equal(rv_path_fmt(path, sizeof(path), "%s/sw/matmul_%s.json", dir,
+		                             rv_purpose_name((enum rv_purpose)pu)),
+		                 0);
+		rv_spit(path, text);
+	}
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "toy_gpu_matmul.csv"), 0);
+	rv_spit(path, "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+	              "toy_gpu,matmul,64x64x64,fp16,3.5e-06,,11,\n"
+	              "toy_gpu,matmul,64x32x64,fp16,2.2e-06,,11,\n");
+	return dir;
+}
+
+/* Calibration over a layout: the rows reach the fit (two rows for two
+ * parameters are too few), a missing baseline is named, none is an error. */
+static void test_layout__calibrate(void **state)
+{
+	const char *dir = toy_folders("layout_calibrate");
+	struct rv_calibration c;
+	struct rv_profile *p;
+	struct rv_layout l;
+	char hw[RV_PATH_MAX];
+
+	(void)state;
+	open_in(&l, dir);
+	memset(&c, 0, sizeof(c));
+	rv_assert_error(rv_layout_calibrate(&l, &c, &p, "toy_gpu", -1), RV_ERROR,
+	                "2 latency rows for 2 parameters");
+	assert_non_null(p);
+	assert_int_equal(c.n_sources, 1);
+	assert_int_equal(c.n_rows, 2);
+	rv_profile_free(p);
+	rv_calibration_free(&c);
+	rv_assert_error(rv_layout_calibrate(&l, &c, &p, "toy_gpu", RV_OP_LINEAR), RV_ENOENT,
+	                "toy_gpu_linear.csv; capture it on the target first");
+	rv_profile_free(p);
+	rv_calibration_free(&c);
+	rv_layout_close(&l);
+	/* A baseline folder without baselines: the profile folder. */
+	assert_int_equal(rv_path_join(hw, sizeof(hw), dir, "hw"), 0);
+	assert_int_equal(rv_layout_open(&l, &(struct rv_layout_dirs){ hw, NULL, hw }, 0), 0);
+	rv_assert_error(rv_layout_calibrate(&l, &c, &p, "toy_gpu", -1), RV_ENOENT,
+	                "no baselines of toy_gpu in");
+	rv_profile_free(p);
+	rv_calibration_free(&c);
+	rv_layout_close(&l);
+}
+
+/* roofval plot and roofval report without argv. */
+static void test_layout__plot_and_report(void **state)
+{
+	const char *dir = toy_folders("layout_plot");
+	char hw[RV_PATH_MAX], sw[RV_PATH_MAX], out[RV_PATH_MAX], name[64];
+	const char *hws[] = { "toy_gpu" }, *bdirs[1], *sdirs[1];
+	const enum rv_op ops[] = { RV_OP_MATMUL };
+	struct rv_buf svg = RV_BUF_INIT;
+	struct rv_report_html_result done;
+	char *page;
+
+	(void)state;
+	assert_int_equal(rv_path_join(hw, sizeof(hw), dir, "hw"), 0);
+	assert_int_equal(rv_path_join(sw, sizeof(sw), dir, "sw"), 0);
+	assert_int_equal(rv_path_join(out, sizeof(out), dir, "out"), 0);
+	bdirs[0] = dir;
+	sdirs[0] = sw;
+	assert_int_equal(
+	        rv_plot_draw(&svg, &(struct rv_plot_opts){ RV_PLOT_ROOFLINE, hws, 1, ops, 1, -1,
+	                                                   bdirs, 1, sdirs, 1, hw, 0 }),
+	        0);
+	rv_assert_contains(rv_buf_str(&svg), "<svg");
+	rv_buf_reset(&svg);
+	rv_assert_error(rv_plot_draw(&svg, &(struct rv_plot_opts){ RV_PLOT_COMPARE, hws, 1, NULL, 0,
+	                                                           -1, bdirs, 1, sdirs, 1, hw, 0 }),
+	                RV_ERROR, "1 targets for a comparison");
+	assert_int_equal(rv_plot_draw(&svg, &(struct rv_plot_opts){ RV_PLOT_HEATMAP, NULL, 0, NULL,
+	                                                            0, RV_PURPOSE_VALIDATION, bdirs,
+	                                                            1, sdirs, 1, hw, 0 }),
+	                 0);
+	rv_assert_contains(rv_buf_str(&svg), "toy_gpu");
+	rv_buf_free(&svg);
+	assert_int_equal(rv_plot_file_name(name, sizeof(name), RV_PLOT_COMPARE, "a", "b"), 0);
+	assert_string_equal(name, "compare_a_b.svg");
+	assert_int_equal(rv_plot_png_path(name, sizeof(name), "x.svg"), 0);
+	assert_string_equal(name, "x.png");
+	assert_int_equal(rv_plot_png_path(name, sizeof(name), "x.pic"), 0);
+	assert_string_equal(name, "x.pic.png");
+	/* The default folders are these, so the folder given again is read once. */
+	assert_int_equal(setenv("ROOFVAL_BASELINE_DIR", dir, 1), 0);
+	assert_int_equal(setenv("ROOFVAL_SWEEP_DIR", sw, 1), 0);
+	assert_int_equal(
+	        rv_report_html(&(struct rv_report_html_opts){ out, bdirs, 1, sdirs, 1, hw, 0 },
+	                       &done),
+	        0);
+	assert_int_equal(done.n_targets, 1);
+	assert_int_equal(done.n_pictures, 2);
+	assert_int_equal(rv_path_join(out, sizeof(out), dir, "out/index.html"), 0);
+	page = rv_slurp(out, NULL);
+	assert_non_null(page);
+	rv_assert_contains(page, "toy_gpu_roofline.svg");
+	free(page);
+	assert_int_equal(rv_path_join(out, sizeof(out), dir, "out/heatmap.svg"), 0);
+	assert_int_equal(access(out, R_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +284,8 @@ int main(void)
 		cmocka_unit_test(test_layout__too_long_folder),
 		cmocka_unit_test(test_layout__jobs),
 		cmocka_unit_test(test_layout__cache),
+		cmocka_unit_test(test_layout__calibrate),
+		cmocka_unit_test(test_layout__plot_and_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
