@@ -14,7 +14,7 @@ struct rv_test_rec {
 	enum rv_dtype dtype;
 	enum rv_regime label, measured;
 	double latency_pred_s, latency_meas_s;
-	double energy_pred_j, energy_meas_j;
+	double energy_pred_J, energy_meas_J;
 	int binding, binding_tier;
 	const char *skip_note; /* energy not scored, with this note */
 	const char *notes;     /* a note on a scored record */
@@ -41,8 +41,8 @@ static inline void rv_test_add_record(struct rv_validation *v, const struct rv_t
 	r->latency_pred_s = sp->latency_pred_s;
 	r->latency_meas_s = sp->latency_meas_s;
 	r->latency_err = (sp->latency_pred_s - sp->latency_meas_s) / sp->latency_meas_s;
-	r->energy_pred_j = sp->energy_pred_j;
-	r->energy_meas_j = sp->energy_meas_j;
+	r->energy_pred_J = sp->energy_pred_J;
+	r->energy_meas_J = sp->energy_meas_J;
 	r->pass_regime = sp->label == sp->measured ||
 	                 (sp->label == RV_REGIME_L2 && sp->measured == RV_REGIME_AMBIGUOUS);
 	r->pass_latency = fabs(r->latency_err) <= r->band.latency;
@@ -51,7 +51,7 @@ static inline void rv_test_add_record(struct rv_validation *v, const struct rv_t
 		r->pass_energy = RV_CHECK_SKIP;
 		(void)snprintf(r->notes, sizeof(r->notes), "%s", sp->skip_note);
 	} else {
-		r->energy_err = (sp->energy_pred_j - sp->energy_meas_j) / sp->energy_meas_j;
+		r->energy_err = (sp->energy_pred_J - sp->energy_meas_J) / sp->energy_meas_J;
 		r->pass_energy =
 		        fabs(r->energy_err) <= r->band.energy ? RV_CHECK_PASS : RV_CHECK_FAIL;
 		if (sp->notes)

@@ -160,19 +160,6 @@ int rv_cli_fail(const char *what);
 /* The whole program: returns the exit status. */
 int rv_cli_main(int argc, char **argv);
 
-/* Validates the baselines <hw>_<op>.csv in bdir as validate does (only those
- * of hw when hw is not NULL, of op when op >= 0), for one purpose, or for
- * both when purpose < 0 (calibration then validation, skipping a sweep that
- * labels nothing for the target, as validate --all), appending the records
- * to v. Profiles come from hdir (with their fit when fit_flags has
- * RV_PROFILE_FIT), sweeps from sdir. With n_baselines NULL, a folder without
- * such baselines is RV_ENOENT; else their number is stored there and none is
- * no error. The errors of the loaders otherwise (v keeps what was added). */
-struct rv_validation;
-int rv_cli_validation_load(struct rv_validation *v, const char *bdir, const char *sdir,
-                           const char *hdir, const char *hw, int op, int purpose,
-                           unsigned fit_flags, size_t *n_baselines);
-
 /* Commands. */
 int rv_cmd_hw(int argc, char **argv);
 int rv_cmd_baseline(int argc, char **argv);

@@ -9,14 +9,13 @@
 
 #include "cli/cli.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h"
 #include "core/units.h"
-#include "hw/fit.h"
 #include "hw/profile.h"
-#include "io/baseline.h"
 #include "io/file.h"
+#include "layout/layout.h"
 #include "model/calibrate.h"
-#include "sweep/sweep.h"
 
 enum { OPT_HW, OPT_OP, OPT_BDIR, OPT_SDIR, OPT_HDIR, OPT_DRY, OPT_OUTPUT };
 
@@ -48,42 +47,6 @@ static void fit_date(char out[16])
 	if (!gmtime_r(&t, &tm))
 		memset(&tm, 0, sizeof(tm));
 	(void)strftime(out, 16, "%Y-%m-%d", &tm);
-}
-
-/* Adds one op's calibration rows; a missing baseline is skipped unless required. */
-static int add_op(struct rv_calibration *c, const struct rv_profile *p, enum rv_op op,
-                  const char *bdir, const char *sdir, int required)
-{
-	char spath[4200], bpath[4200];
-	struct rv_sweep *s = NULL;
-	struct rv_baseline *b = NULL;
-	int err;
-
-	(void)snprintf(bpath, sizeof(bpath), "%s/%s_%s.csv", bdir, p->key, rv_op_name(op));
-	(void)snprintf(spath, sizeof(spath), "%s/%s_calibration.json", sdir, rv_op_name(op));
-	err = rv_baseline_load(&b, bpath);
-	if (err == RV_ENOENT && !required)
-		return 0;
-	if (err == RV_ENOENT)
-		return rv_error_set(RV_ENOENT, "no baseline %s; capture it on the target first",
-		                    bpath);
-	if (err == 0) {
-		err = rv_sweep_load(&s, spath);
-		if (err == RV_ENOENT)
-			err = rv_error_set(
-			        RV_ENOENT,
-			        "no calibration sweep %s; give its folder with --sweep-dir", spath);
-	}
-	if (err == 0 && s->op != op)
-		err = rv_error_set(RV_EPARSE,
-		                   "%s is a sweep for op %s; a sweep file is named "
-		                   "<op>_<purpose>.json after what it holds",
-		                   spath, rv_op_name(s->op));
-	if (err == 0)
-		err = rv_calibrate_add(c, p, s, b, bpath);
-	rv_sweep_free(s);
-	rv_baseline_free(b);
-	return err;
 }
 
 static void print_value(const struct rv_cal_param *cp, double v)
@@ -126,31 +89,16 @@ static void print_by_regime(const struct rv_calibration *c)
 	printf("\n  leave-one-out within band, by op and label: latency (energy)\n");
 	for (size_t s = 0; s < c->n_sources; s++) {
 		const struct rv_cal_source *src = &c->sources[s];
+		struct rv_cal_group grp[RV_REGIME_COUNT];
+		size_t n_groups = rv_calibration_groups(c, s, grp);
 
 		if (s)
 			printf("\n");
-		for (int g = 0; g < RV_REGIME_COUNT; g++) {
-			size_t n = 0, in = 0, ne = 0, ine = 0;
-
-			for (size_t i = 0; i < c->n_rows; i++) {
-				const struct rv_cal_row *r = &c->rows[i];
-
-				if (r->op != c->sources[s].op || (int)r->regime != g)
-					continue;
-				n++;
-				in += fabs(r->loo_latency_s / r->latency_s - 1) <= r->band.latency;
-				if (!isnan(r->energy_j) && !isnan(r->loo_energy_j)) {
-					ne++;
-					ine += fabs(r->loo_energy_j / r->energy_j - 1) <=
-					       r->band.energy;
-				}
-			}
-			if (n == 0)
-				continue;
-			printf("    %-10s %-13s %2zu/%-2zu", rv_op_name(c->sources[s].op),
-			       rv_regime_name((enum rv_regime)g), in, n);
-			if (ne)
-				printf("  (%zu/%zu)", ine, ne);
+		for (size_t g = 0; g < n_groups; g++) {
+			printf("    %-10s %-13s %2zu/%-2zu", rv_op_name(grp[g].op),
+			       rv_regime_name(grp[g].regime), grp[g].in_band, grp[g].rows);
+			if (grp[g].energy_rows)
+				printf("  (%zu/%zu)", grp[g].energy_in_band, grp[g].energy_rows);
 			printf("\n");
 		}
 		if (src->rows == 0 || isnan(src->lat_loo_median_ape))
@@ -187,9 +135,9 @@ static void print_report(const struct rv_calibration *c, const struct rv_profile
 		printf("  %-10s %-16s %-6s %11s %11s %+7.1f%% %+7.1f%%", rv_op_name(r->op), shape,
 		       rv_dtype_name(r->dtype), m, f, 100 * (r->fit_latency_s / r->latency_s - 1),
 		       100 * (r->loo_latency_s / r->latency_s - 1));
-		if (!isnan(r->energy_j) && !isnan(r->fit_energy_j))
-			printf(" %+8.1f%% %+8.1f%%", 100 * (r->fit_energy_j / r->energy_j - 1),
-			       100 * (r->loo_energy_j / r->energy_j - 1));
+		if (!isnan(r->energy_J) && !isnan(r->fit_energy_J))
+			printf(" %+8.1f%% %+8.1f%%", 100 * (r->fit_energy_J / r->energy_J - 1),
+			       100 * (r->loo_energy_J / r->energy_J - 1));
 		printf("\n");
 	}
 	print_by_regime(c);
@@ -219,8 +167,8 @@ int rv_cmd_calibrate(int argc, char **argv)
 	struct rv_calibration c;
 	struct rv_profile *p = NULL;
 	struct rv_buf out = RV_BUF_INIT;
-	const char *bdir, *sdir, *hdir;
-	char fit_path[4200], date[16];
+	struct rv_layout layout;
+	char fit_path[RV_PATH_MAX], date[16];
 	enum rv_op op = RV_OP_MATMUL;
 	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
 
@@ -235,24 +183,17 @@ int rv_cmd_calibrate(int argc, char **argv)
 		fprintf(stderr, "roofval: calibrate: %s\n", rv_error_last());
 		return RV_EXIT_USAGE;
 	}
-	bdir = rv_baseline_dir(res.value[OPT_BDIR]);
-	sdir = rv_sweep_dir(res.value[OPT_SDIR]);
-	hdir = rv_profile_dir(res.value[OPT_HDIR]);
 	memset(&c, 0, sizeof(c));
-	/* Start from the hand-edited profile, never from an earlier fit. */
-	err = rv_profile_find(&p, hdir, res.value[OPT_HW], 0);
-	for (int o = 0; err == 0 && o < RV_OP_COUNT; o++)
-		if (!res.value[OPT_OP] || o == (int)op)
-			err = add_op(&c, p, (enum rv_op)o, bdir, sdir, res.value[OPT_OP] != NULL);
-	if (err == 0 && c.n_sources == 0)
-		err = rv_error_set(RV_ENOENT, "no baselines of %s in %s; capture them first",
-		                   p->key, bdir);
-	if (err == 0) {
-		err = rv_calibrate_fit(&c, p);
-		/* A refused fit still shows its parameters: they say what went wrong. */
-		if (err == RV_ERANGE)
-			print_params(&c);
-	}
+	err = rv_layout_open(&layout,
+	                     &(struct rv_layout_dirs){ res.value[OPT_HDIR], res.value[OPT_SDIR],
+	                                               res.value[OPT_BDIR] },
+	                     0);
+	if (err == 0)
+		err = rv_layout_calibrate(&layout, &c, &p, res.value[OPT_HW],
+		                          res.value[OPT_OP] ? (int)op : -1);
+	/* A refused fit still shows its parameters: they say what went wrong. */
+	if (err == RV_ERANGE && c.n_params)
+		print_params(&c);
 	if (err == 0) {
 		print_report(&c, p);
 		fit_date(date);
@@ -260,15 +201,17 @@ int rv_cmd_calibrate(int argc, char **argv)
 	}
 	if (err == 0 && !res.value[OPT_DRY]) {
 		if (res.value[OPT_OUTPUT])
-			(void)snprintf(fit_path, sizeof(fit_path), "%s", res.value[OPT_OUTPUT]);
+			err = rv_path_fmt(fit_path, sizeof(fit_path), "%s", res.value[OPT_OUTPUT]);
 		else
-			rv_profile_fit_path(fit_path, sizeof(fit_path), p->path);
-		err = rv_file_write_atomic(fit_path, out.data, out.len);
+			err = rv_layout_fit_path(&layout, fit_path, sizeof(fit_path), p->key);
+		if (err == 0)
+			err = rv_file_write_atomic(fit_path, out.data, out.len);
 		if (err == 0)
 			printf("\nwrote %s\n", fit_path);
 	} else if (err == 0) {
 		printf("\ndry run: nothing written\n");
 	}
+	rv_layout_close(&layout);
 	rv_buf_free(&out);
 	rv_calibration_free(&c);
 	rv_profile_free(p);

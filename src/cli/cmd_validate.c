@@ -102,17 +102,3 @@ int rv_cmd_validate(int argc, char **argv)
 		return rv_cli_fail("validate");
 	return sum.failed ? RV_EXIT_MISMATCH : RV_EXIT_OK;
 }
-
-int rv_cli_validation_load(struct rv_validation *v, const char *bdir, const char *sdir,
-                           const char *hdir, const char *hw, int op, int purpose,
-                           unsigned fit_flags, size_t *n_baselines)
-{
-	struct rv_layout l;
-	struct rv_layout_filter f = { hw, op, purpose };
-	int err = rv_layout_open(&l, &(struct rv_layout_dirs){ hdir, sdir, bdir }, fit_flags);
-
-	if (err == 0)
-		err = rv_layout_validate(&l, v, &f, n_baselines);
-	rv_layout_close(&l);
-	return err;
-}

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/vec.h"
+#include "model/calibrate.h"
 #include "model/validate.h"
 
 struct rv_layout_baseline {
@@ -315,4 +316,63 @@ int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
 	}
 	free(jobs);
 	return err;
+}
+
+/* Adds one op's calibration rows; a missing baseline is skipped unless required. */
+static int calibration_op(struct rv_layout *l, struct rv_calibration *c, const struct rv_profile *p,
+                          enum rv_op op, int required)
+{
+	char spath[RV_PATH_MAX], bpath[RV_PATH_MAX];
+	const struct rv_sweep *s;
+	const struct rv_baseline *b;
+	int err;
+
+	if ((err = rv_layout_baseline_path(l, bpath, sizeof(bpath), p->key, op)) < 0 ||
+	    (err = rv_layout_sweep_path(l, spath, sizeof(spath), op, RV_PURPOSE_CALIBRATION)) < 0)
+		return err;
+	err = rv_layout_baseline(l, &b, p->key, op);
+	if (err == RV_ENOENT && !required)
+		return 0;
+	if (err == RV_ENOENT)
+		return rv_error_set(RV_ENOENT, "no baseline %s; capture it on the target first",
+		                    bpath);
+	if (err < 0)
+		return err;
+	err = rv_layout_sweep(l, &s, op, RV_PURPOSE_CALIBRATION);
+	if (err == RV_ENOENT)
+		return rv_error_set(RV_ENOENT,
+		                    "no calibration sweep %s; give its folder with --sweep-dir",
+		                    spath);
+	if (err == RV_EPARSE && l->sweeps[op][RV_PURPOSE_CALIBRATION]) {
+		/* Loaded, but not what its name says: calibration's own words. */
+		const struct rv_sweep *bad = l->sweeps[op][RV_PURPOSE_CALIBRATION];
+
+		if (bad->op != op)
+			return rv_error_set(RV_EPARSE,
+			                    "%s is a sweep for op %s; a sweep file is named "
+			                    "<op>_<purpose>.json after what it holds",
+			                    spath, rv_op_name(bad->op));
+		return rv_calibrate_add(c, p, bad, b, bpath);
+	}
+	if (err < 0)
+		return err;
+	return rv_calibrate_add(c, p, s, b, bpath);
+}
+
+int rv_layout_calibrate(struct rv_layout *l, struct rv_calibration *c, struct rv_profile **p,
+                        const char *hw, int op)
+{
+	int err;
+
+	*p = NULL;
+	/* Start from the hand-edited profile, never from an earlier fit. */
+	if ((err = rv_profile_find(p, l->hardware_dir, hw, 0)) < 0)
+		return err;
+	for (int o = 0; err == 0 && o < RV_OP_COUNT; o++)
+		if (op < 0 || o == op)
+			err = calibration_op(l, c, *p, (enum rv_op)o, op >= 0);
+	if (err == 0 && c->n_sources == 0)
+		err = rv_error_set(RV_ENOENT, "no baselines of %s in %s; capture them first",
+		                   (*p)->key, l->baseline_dir);
+	return err < 0 ? err : rv_calibrate_fit(c, *p);
 }

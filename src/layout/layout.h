@@ -109,3 +109,15 @@ struct rv_layout_filter {
  * the target is an error only when the purpose was given. */
 int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
                        const struct rv_layout_filter *f, size_t *n_baselines);
+
+/* Calibration over a layout. Loads the hand-edited profile of hw (never an
+ * earlier fit, whatever the layout's fit_flags) into *p, a copy of the
+ * caller's (rv_profile_free() it, also on failure), adds to c the rows of the
+ * calibration sweep of op in the baseline <hw>_<op>.csv (required) when
+ * op >= 0, else of every op with a baseline (none is RV_ENOENT), and fits
+ * them with rv_calibrate_fit(), which sets the fitted values into *p. On
+ * RV_ERANGE (a fit refused) c still holds the parameters that say why. The
+ * fit file goes to rv_layout_fit_path() of (*p)->key. */
+struct rv_calibration;
+int rv_layout_calibrate(struct rv_layout *l, struct rv_calibration *c, struct rv_profile **p,
+                        const char *hw, int op);

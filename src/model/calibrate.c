@@ -22,6 +22,7 @@
 #include "core/build_info.h"
 #include "core/error.h"
 #include "core/stats.h"
+#include "core/vec.h"
 #include "model/predict.h"
 
 /* A candidate enters the fit when it moves log(prediction) by at least this
@@ -41,6 +42,33 @@ void rv_calibration_free(struct rv_calibration *c)
 	memset(c, 0, sizeof(*c));
 }
 
+size_t rv_calibration_groups(const struct rv_calibration *c, size_t s,
+                             struct rv_cal_group out[RV_REGIME_COUNT])
+{
+	size_t n_groups = 0;
+
+	for (int g = 0; g < RV_REGIME_COUNT; g++) {
+		struct rv_cal_group grp = { c->sources[s].op, (enum rv_regime)g, 0, 0, 0, 0 };
+
+		for (size_t i = 0; i < c->n_rows; i++) {
+			const struct rv_cal_row *r = &c->rows[i];
+
+			if (r->op != grp.op || (int)r->regime != g)
+				continue;
+			grp.rows++;
+			grp.in_band += fabs(r->loo_latency_s / r->latency_s - 1) <= r->band.latency;
+			if (!isnan(r->energy_J) && !isnan(r->loo_energy_J)) {
+				grp.energy_rows++;
+				grp.energy_in_band +=
+				        fabs(r->loo_energy_J / r->energy_J - 1) <= r->band.energy;
+			}
+		}
+		if (grp.rows)
+			out[n_groups++] = grp;
+	}
+	return n_groups;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -52,7 +80,8 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
                      const struct rv_baseline *b, const char *baseline_file)
 {
 	struct rv_cal_source *src;
-	struct rv_cal_row *rows;
+	ptrdiff_t *match = NULL, *entry_of_row = NULL;
+	int err;
 
 	if (s->purpose != RV_PURPOSE_CALIBRATION)
 		return rv_error_set(RV_EPARSE,
@@ -61,10 +90,30 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		                    rv_purpose_name(s->purpose));
 	if (c->n_sources == RV_OP_COUNT)
 		return rv_error_set(RV_ERANGE, "one baseline per op");
-	rows = realloc(c->rows, (c->n_rows + b->n_rows + 1) * sizeof(*rows));
-	if (!rows)
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct rv_baseline_row *row = &b->rows[i];
+
+		if (strcmp(row->hardware, p->key) != 0 || row->op != s->op)
+			return rv_error_set(RV_EPARSE,
+			                    "%s:%u: a row for %s %s in a calibration of %s %s",
+			                    baseline_file, row->line, row->hardware,
+			                    rv_op_name(row->op), p->key, rv_op_name(s->op));
+	}
+	if ((err = rv_vec_reserve(&c->rows, &c->cap_rows, c->n_rows + b->n_rows + 1,
+	                          sizeof(*c->rows))) < 0 ||
+	    (err = rv_match_rows(&match, s, b, p->key)) < 0)
+		return err;
+	/* Rows enter in the baseline's order: the entry of each row, or -1. */
+	entry_of_row = malloc((b->n_rows + 1) * sizeof(*entry_of_row));
+	if (!entry_of_row) {
+		free(match);
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	c->rows = rows;
+	}
+	for (size_t i = 0; i < b->n_rows; i++)
+		entry_of_row[i] = -1;
+	for (size_t e = 0; e < s->n_entries; e++)
+		if (match[e] >= 0 && entry_of_row[match[e]] < 0)
+			entry_of_row[match[e]] = (ptrdiff_t)e;
 	src = &c->sources[c->n_sources++];
 	memset(src, 0, sizeof(*src));
 	(void)snprintf(src->file, sizeof(src->file), "%s", base_name(baseline_file));
@@ -75,17 +124,9 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		const struct rv_sweep_label *label = NULL;
 		struct rv_cal_row *r;
 
-		if (strcmp(row->hardware, p->key) != 0 || row->op != s->op)
-			return rv_error_set(RV_EPARSE,
-			                    "%s:%u: a row for %s %s in a calibration of %s %s",
-			                    baseline_file, row->line, row->hardware,
-			                    rv_op_name(row->op), p->key, rv_op_name(s->op));
-		for (size_t e = 0; e < s->n_entries && !label; e++)
-			if (s->entries[e].dtype == row->dtype &&
-			    rv_shape_cmp(&s->entries[e].shape, &row->shape) == 0)
-				label = rv_sweep_label_for(&s->entries[e], p->key);
-		if (!label || label->regime == RV_REGIME_UNSUPPORTED ||
-		    !rv_profile_compute(p, row->dtype))
+		if (entry_of_row[i] >= 0)
+			label = rv_sweep_label_scoreable(&s->entries[entry_of_row[i]], p->key);
+		if (!label || !rv_profile_compute(p, row->dtype))
 			continue;
 		r = &c->rows[c->n_rows++];
 		memset(r, 0, sizeof(*r));
@@ -95,17 +136,17 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		r->regime = label->regime;
 		r->band = rv_band_of(label->regime);
 		r->latency_s = row->latency_s;
-		r->energy_j = (double)NAN;
-		/* Energy enters as validation scores it: measured, non-zero, and over a
-		 * window long enough for the meter. */
-		if (!isnan(row->energy_j) && row->energy_j > 0 &&
-		    row->latency_s >= RV_ENERGY_MIN_LATENCY_S) {
-			r->energy_j = row->energy_j;
+		r->energy_J = (double)NAN;
+		/* Energy enters as validation scores it. */
+		if (rv_energy_scoreable(b, row)) {
+			r->energy_J = row->energy_j;
 			src->energy_rows++;
 			c->n_energy_rows++;
 		}
 		src->rows++;
 	}
+	free(entry_of_row);
+	free(match);
 	return 0;
 }
 
@@ -155,7 +196,7 @@ static int residuals(const gsl_vector *v, void *arg, gsl_vector *f)
 	set_params(x, v);
 	for (size_t i = 0; i < x->n_rows; i++) {
 		const struct rv_cal_row *r = &x->c->rows[x->rows[i]];
-		double meas = x->energy ? r->energy_j : r->latency_s;
+		double meas = x->energy ? r->energy_J : r->latency_s;
 		double pred = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
 
 		gsl_vector_set(f, i, isfinite(pred) && pred > 0 ? log(pred / meas) : 1e3);
@@ -427,7 +468,7 @@ static int fit_stage(struct fit_ctx *x)
 		struct rv_cal_row *r = &c->rows[x->rows[i]];
 		double keep = gsl_vector_get(w, i);
 
-		*(x->energy ? &r->fit_energy_j : &r->fit_latency_s) =
+		*(x->energy ? &r->fit_energy_J : &r->fit_latency_s) =
 		        predict_row(x->p, r, x->energy, r->fit_latency_s, &x->failed);
 		/* Leave row i out: weight 0, start from the full fit. */
 		gsl_vector_memcpy(vfit, v);
@@ -436,7 +477,7 @@ static int fit_stage(struct fit_ctx *x)
 		gsl_vector_set(w, i, keep);
 		if (err < 0)
 			goto out;
-		*(x->energy ? &r->loo_energy_j : &r->loo_latency_s) =
+		*(x->energy ? &r->loo_energy_J : &r->loo_latency_s) =
 		        predict_row(x->p, r, x->energy, r->loo_latency_s, &x->failed);
 	}
 	set_params(x, v);
@@ -468,9 +509,9 @@ static void summarize(struct rv_calibration *c, int energy, enum rv_op op, doubl
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct rv_cal_row *r = &c->rows[i];
-		double meas = energy ? r->energy_j : r->latency_s;
-		double fit = energy ? r->fit_energy_j : r->fit_latency_s;
-		double loo = energy ? r->loo_energy_j : r->loo_latency_s;
+		double meas = energy ? r->energy_J : r->latency_s;
+		double fit = energy ? r->fit_energy_J : r->fit_latency_s;
+		double loo = energy ? r->loo_energy_J : r->loo_latency_s;
 
 		if (isnan(meas) || (op != RV_OP_COUNT && r->op != op))
 			continue;
@@ -537,7 +578,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		goto out;
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
-		c->rows[i].fit_energy_j = c->rows[i].loo_energy_j = (double)NAN;
+		c->rows[i].fit_energy_J = c->rows[i].loo_energy_J = (double)NAN;
 		x.rows[x.n_rows++] = i;
 	}
 	/* Stage 1: latency. */
@@ -555,7 +596,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 	x.energy = 1;
 	x.n_rows = x.n_params = 0;
 	for (size_t i = 0; i < c->n_rows; i++)
-		if (!isnan(c->rows[i].energy_j))
+		if (!isnan(c->rows[i].energy_J))
 			x.rows[x.n_rows++] = i;
 	if (x.n_rows) {
 		if ((err = fit_rounds(&x, saved)) < 0)
@@ -642,9 +683,9 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 		                               rv_dtype_name(r->dtype), "latency_measured_s",
 		                               r->latency_s, "latency_fitted_s", r->fit_latency_s,
 		                               "latency_loo_s", r->loo_latency_s,
-		                               "energy_measured_j", num_or_null(r->energy_j),
-		                               "energy_fitted_j", num_or_null(r->fit_energy_j),
-		                               "energy_loo_j", num_or_null(r->loo_energy_j))) != 0;
+		                               "energy_measured_j", num_or_null(r->energy_J),
+		                               "energy_fitted_j", num_or_null(r->fit_energy_J),
+		                               "energy_loo_j", num_or_null(r->loo_energy_J))) != 0;
 	}
 	if (!bad)
 		bad = json_object_set_new(root, "schema", json_string(RV_FIT_SCHEMA)) ||

@@ -24,11 +24,11 @@ struct rv_cal_row {
 	enum rv_regime regime; /* the row's calibration label */
 	struct rv_band band;   /* of that label */
 	double latency_s;      /* measured */
-	double energy_j;       /* measured; NAN when the row does not take part in the energy fit */
+	double energy_J;       /* measured; NAN when the row does not take part in the energy fit */
 	/* Results. Energies are those over the fitted (or leave-one-out) latency,
 	 * as validation predicts them; the energy fit itself uses the measured one. */
 	double fit_latency_s, loo_latency_s;
-	double fit_energy_j, loo_energy_j; /* NAN for rows without energy */
+	double fit_energy_J, loo_energy_J; /* NAN for rows without energy */
 };
 
 struct rv_cal_param {
@@ -53,7 +53,7 @@ struct rv_cal_source {
 
 struct rv_calibration {
 	struct rv_cal_row *rows;
-	size_t n_rows, n_energy_rows;
+	size_t n_rows, cap_rows, n_energy_rows;
 	struct rv_cal_param params[RV_CAL_MAX_PARAMS];
 	size_t n_params;
 	struct rv_cal_source sources[RV_OP_COUNT];
@@ -65,7 +65,8 @@ struct rv_calibration {
 };
 
 /* Adds the rows of baseline b whose (shape, dtype) the calibration sweep s
- * labels for p (unsupported dtypes and unsupported labels left out). Rows of
+ * labels for p and scores (rv_sweep_label_scoreable(); dtypes p lacks left
+ * out), each with its energy when rv_energy_scoreable(). Rows of
  * any other sweep never enter. baseline_file names b in the fit file. */
 int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const struct rv_sweep *s,
                      const struct rv_baseline *b, const char *baseline_file);
@@ -80,6 +81,18 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p);
  * given (YYYY-MM-DD). */
 int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
                         const struct rv_profile *p, const char *date);
+
+/* Leave-one-out within band of the rows of one (op, regime label). */
+struct rv_cal_group {
+	enum rv_op op;
+	enum rv_regime regime;
+	size_t rows, in_band;               /* latency */
+	size_t energy_rows, energy_in_band; /* rows with energy */
+};
+/* The groups of the rows of source s of c that have rows, in regime order,
+ * into out; returns their number. */
+size_t rv_calibration_groups(const struct rv_calibration *c, size_t s,
+                             struct rv_cal_group out[RV_REGIME_COUNT]);
 
 void rv_calibration_free(struct rv_calibration *c);
 

@@ -11,6 +11,8 @@
 
 #include "core/error.h"
 #include "core/stats.h"
+#include "core/strnum.h"
+#include "core/vec.h"
 #include "model/classify.h"
 #include "model/opcount.h"
 #include "model/predict.h"
@@ -87,11 +89,19 @@ static int regime_matches(enum rv_regime label, enum rv_regime measured)
 	       (measured == RV_REGIME_AMBIGUOUS || measured == RV_REGIME_LAUNCH);
 }
 
-static int has_energy_window(const struct rv_baseline *b, const struct rv_baseline_row *row)
+int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_row *row)
 {
+	double window_s;
+
+	if (!isfinite(row->energy_j) || !(row->energy_j > 0))
+		return 0;
+	if (row->latency_s >= RV_ENERGY_MIN_LATENCY_S)
+		return 1;
 	for (size_t i = 0; i < b->n_extra; i++)
 		if (strcmp(b->extra_cols[i], RV_ENERGY_WINDOW_COLUMN) == 0)
-			return row->extra && row->extra[i] && row->extra[i][0];
+			return row->extra && row->extra[i] &&
+			       rv_parse_double(row->extra[i], &window_s) == 0 &&
+			       isfinite(window_s) && window_s >= RV_ENERGY_MIN_LATENCY_S;
 	return 0;
 }
 
@@ -100,16 +110,16 @@ static void score_energy(struct rv_record *r, const struct rv_baseline *b,
 {
 	r->pass_energy = RV_CHECK_SKIP;
 	r->energy_err = (double)NAN;
-	if (isnan(r->energy_meas_j)) {
+	if (!isfinite(r->energy_meas_J)) {
 		(void)snprintf(r->notes, sizeof(r->notes), "energy not measured");
-	} else if (fpclassify(r->energy_meas_j) == FP_ZERO) {
+	} else if (fpclassify(r->energy_meas_J) == FP_ZERO) {
 		(void)snprintf(r->notes, sizeof(r->notes),
 		               "measured energy 0: below the meter's resolution, not scored");
-	} else if (!has_energy_window(b, row) && r->latency_meas_s < RV_ENERGY_MIN_LATENCY_S) {
+	} else if (!rv_energy_scoreable(b, row)) {
 		(void)snprintf(r->notes, sizeof(r->notes),
 		               "energy not scored: under 1 ms without a measured energy window");
 	} else {
-		r->energy_err = (r->energy_pred_j - r->energy_meas_j) / r->energy_meas_j;
+		r->energy_err = (r->energy_pred_J - r->energy_meas_J) / r->energy_meas_J;
 		r->pass_energy =
 		        fabs(r->energy_err) <= r->band.energy ? RV_CHECK_PASS : RV_CHECK_FAIL;
 	}
@@ -117,32 +127,22 @@ static void score_energy(struct rv_record *r, const struct rv_baseline *b,
 
 static int add_record(struct rv_validation *v, const struct rv_record *r)
 {
-	if (v->n_records == v->cap_records) {
-		size_t cap = v->cap_records ? 2 * v->cap_records : 256;
-		struct rv_record *grown = realloc(v->records, cap * sizeof(*grown));
-
-		if (!grown)
-			return rv_error_set(RV_ENOMEM, "out of memory");
-		v->records = grown;
-		v->cap_records = cap;
-	}
-	v->records[v->n_records++] = *r;
-	return 0;
+	return rv_vec_push(&v->records, &v->n_records, &v->cap_records, r, sizeof(*r));
 }
 
 static int add_source(struct rv_validation *v, const char *text)
 {
-	char **grown = realloc(v->sources, (v->n_sources + 1) * sizeof(*grown));
 	size_t n = strlen(text) + 1;
+	char *copy = malloc(n);
+	int err;
 
-	if (!grown)
+	if (!copy)
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	v->sources = grown;
-	v->sources[v->n_sources] = malloc(n);
-	if (!v->sources[v->n_sources])
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	memcpy(v->sources[v->n_sources++], text, n);
-	return 0;
+	memcpy(copy, text, n);
+	if ((err = rv_vec_push(&v->sources, &v->n_sources, &v->cap_sources, &copy, sizeof(copy))) <
+	    0)
+		free(copy);
+	return err;
 }
 
 /* Every row must be of the profile's hardware and the sweep's op. */
@@ -178,23 +178,49 @@ static int row_cmp(const void *pa, const void *pb)
 	return c ? c : rv_shape_cmp(&a->shape, &b->shape);
 }
 
-static const struct rv_baseline_row *find_row(const struct rv_baseline_row **idx, size_t n,
-                                              const struct rv_sweep_entry *e)
+int rv_match_rows(ptrdiff_t **out, const struct rv_sweep *s, const struct rv_baseline *b,
+                  const char *hw)
 {
-	struct rv_baseline_row key;
-	const struct rv_baseline_row *kp = &key, *const * hit;
+	const struct rv_baseline_row **idx = NULL;
+	ptrdiff_t *match;
+	size_t n = 0;
 
-	memset(&key, 0, sizeof(key));
-	key.dtype = e->dtype;
-	key.shape = e->shape;
-	hit = bsearch(&kp, idx, n, sizeof(*idx), row_cmp);
-	return hit ? *hit : NULL;
+	*out = NULL;
+	if (s->n_entries == 0)
+		return 0;
+	match = malloc(s->n_entries * sizeof(*match));
+	if (b->n_rows)
+		idx = malloc(b->n_rows * sizeof(*idx));
+	if (!match || (b->n_rows && !idx)) {
+		free(match);
+		free(idx);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < b->n_rows; i++)
+		if (!hw || strcmp(b->rows[i].hardware, hw) == 0)
+			idx[n++] = &b->rows[i];
+	if (n > 1)
+		qsort(idx, n, sizeof(*idx), row_cmp);
+	for (size_t i = 0; i < s->n_entries; i++) {
+		struct rv_baseline_row key;
+		const struct rv_baseline_row *kp = &key, *const *hit = NULL;
+
+		memset(&key, 0, sizeof(key));
+		key.dtype = s->entries[i].dtype;
+		key.shape = s->entries[i].shape;
+		if (n)
+			hit = bsearch(&kp, idx, n, sizeof(*idx), row_cmp);
+		match[i] = hit ? *hit - b->rows : -1;
+	}
+	free(idx);
+	*out = match;
+	return 0;
 }
 
 int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struct rv_sweep *s,
                 const char *sweep_name, const struct rv_baseline *b, const char *baseline_name)
 {
-	const struct rv_baseline_row **idx = NULL;
+	ptrdiff_t *match = NULL;
 	char source[1024];
 	int err;
 
@@ -204,33 +230,31 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 	               rv_purpose_name(s->purpose), sweep_name, baseline_name);
 	if ((err = add_source(v, source)) < 0)
 		return err;
-	if (b->n_rows) {
-		idx = malloc(b->n_rows * sizeof(*idx));
-		if (!idx)
-			return rv_error_set(RV_ENOMEM, "out of memory");
-		for (size_t i = 0; i < b->n_rows; i++)
-			idx[i] = &b->rows[i];
-		qsort(idx, b->n_rows, sizeof(*idx), row_cmp);
-	}
+	if ((err = rv_match_rows(&match, s, b, p->key)) < 0)
+		return err;
 	for (size_t i = 0; i < s->n_entries && err == 0; i++) {
 		const struct rv_sweep_entry *e = &s->entries[i];
-		const struct rv_sweep_label *label = rv_sweep_label_for(e, p->key);
+		const struct rv_sweep_label *label = rv_sweep_label_scoreable(e, p->key);
 		const struct rv_compute *c = rv_profile_compute(p, e->dtype);
 		const struct rv_baseline_row *row;
 		struct rv_prediction pred;
 		struct rv_record r;
 
-		if (!label)
-			continue; /* not part of this target's sweep */
-		if (label->regime == RV_REGIME_AMBIGUOUS) {
-			v->skipped_ambiguous++;
+		if (!label) {
+			const struct rv_sweep_label *any = rv_sweep_label_for(e, p->key);
+
+			/* Not part of this target's sweep, or a label not to score. */
+			if (any && any->regime == RV_REGIME_AMBIGUOUS)
+				v->skipped_ambiguous++;
+			else if (any)
+				v->skipped_unsupported++;
 			continue;
 		}
-		if (label->regime == RV_REGIME_UNSUPPORTED || !c) {
+		if (!c) {
 			v->skipped_unsupported++;
 			continue;
 		}
-		row = idx ? find_row(idx, b->n_rows, e) : NULL;
+		row = match[i] >= 0 ? &b->rows[match[i]] : NULL;
 		if (!row) {
 			v->skipped_no_baseline++;
 			continue;
@@ -248,8 +272,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.latency_pred_s = pred.latency_s;
 		r.latency_meas_s = row->latency_s;
 		r.latency_err = (pred.latency_s - row->latency_s) / row->latency_s;
-		r.energy_pred_j = pred.energy_j;
-		r.energy_meas_j = row->energy_j;
+		r.energy_pred_J = pred.energy_j;
+		r.energy_meas_J = row->energy_j;
 		r.pass_regime = regime_matches(r.regime_label, r.regime_measured);
 		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
 		r.binding = pred.binding;
@@ -260,7 +284,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		score_energy(&r, b, row);
 		err = add_record(v, &r);
 	}
-	free(idx);
+	free(match);
 	return err;
 }
 

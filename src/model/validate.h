@@ -18,9 +18,23 @@
 #define RV_MEASURED_BOUND_SHARE 0.7
 /* Without a reliable energy window, energy is scored only from this latency up. */
 #define RV_ENERGY_MIN_LATENCY_S 1e-3
-/* Baseline column that marks a row's energy as measured over a long enough
- * window (written by roofval capture). */
+/* Baseline column that records the window a row's energy was measured over
+ * (written by roofval capture, as long as the meter's sensor needs). */
 #define RV_ENERGY_WINDOW_COLUMN "energy_window_s"
+
+/* The one "energy is scoreable" rule, of validate and calibrate alike: the
+ * row's energy was measured (finite and above 0: a 0 is under the meter's
+ * resolution) and either its latency is at least RV_ENERGY_MIN_LATENCY_S or
+ * it carries an RV_ENERGY_WINDOW_COLUMN that is a finite number of seconds
+ * of at least RV_ENERGY_MIN_LATENCY_S. 1 or 0. */
+int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_row *row);
+
+/* The one matching of sweep entries to baseline rows: (*out)[i] is the index
+ * in b of the row of the (shape, dtype) of entry i of s, or -1 when b has
+ * none; rows of a hardware other than hw (when not NULL) never match.
+ * free() *out (NULL when s has no entries). RV_ENOMEM. */
+int rv_match_rows(ptrdiff_t **out, const struct rv_sweep *s, const struct rv_baseline *b,
+                  const char *hw);
 
 struct rv_band {
 	double latency, energy; /* relative tolerance, inclusive */
@@ -40,7 +54,7 @@ struct rv_record {
 	enum rv_regime regime_label;    /* the sweep's label: the regime "predicted" */
 	enum rv_regime regime_measured; /* inferred from achieved FLOP/s and bandwidth */
 	double latency_pred_s, latency_meas_s;
-	double energy_pred_j, energy_meas_j; /* energy_meas_j NAN when not measured */
+	double energy_pred_J, energy_meas_J; /* energy_meas_J NAN when not measured */
 	double latency_err, energy_err;      /* (pred - meas) / meas; NAN when not scored */
 	struct rv_band band;
 	int pass_regime, pass_latency;
@@ -77,7 +91,7 @@ struct rv_validation {
 	size_t n_records, cap_records;
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
 	char **sources; /* "hw op purpose: sweep file + baseline file" lines, for reports */
-	size_t n_sources;
+	size_t n_sources, cap_sources;
 };
 
 /* The regime a measurement shows (launch_bound under 5 x the per-call

@@ -6,7 +6,10 @@
 #ifndef RV_PLOT_PLOT_H
 #define RV_PLOT_PLOT_H
 
+#include <stddef.h>
+
 #include "core/buf.h"
+#include "core/op.h"
 #include "hw/profile.h"
 #include "model/validate.h"
 
@@ -54,5 +57,42 @@ void rv_plot_html_figure(struct rv_buf *out, const char *src, const char *captio
  * summary and accuracy, then every record with its checks, failed ones
  * marked. RV_ENOMEM. */
 int rv_plot_html_validation(struct rv_buf *out, const struct rv_validation *v, const char *hw);
+
+/* A plot of committed baselines, as roofval plot draws it. */
+enum rv_plot_kind { RV_PLOT_ROOFLINE, RV_PLOT_COMPARE, RV_PLOT_HEATMAP };
+
+struct rv_plot_opts {
+	enum rv_plot_kind kind;
+	/* The targets: one for a roofline, two for a comparison, any for a
+	 * heatmap (none: every target with a baseline). */
+	const char *const *hw;
+	size_t n_hw;
+	const enum rv_op *ops; /* the ops to draw, each once; none: every op */
+	size_t n_ops;
+	int purpose; /* an enum rv_purpose, or -1: both */
+	/* The folders of the i-th target: baseline_dirs[i] (the first when
+	 * there are fewer; the default of rv_layout_open() when none), and so
+	 * for sweep_dirs. A heatmap reads one of each. */
+	const char *const *baseline_dirs;
+	size_t n_baseline_dirs;
+	const char *const *sweep_dirs;
+	size_t n_sweep_dirs;
+	const char *hardware_dir; /* NULL: the default */
+	unsigned fit_flags;       /* RV_PROFILE_FIT: profiles with their fit */
+};
+
+/* Validates the baselines o asks for (each profile, sweep and baseline
+ * loaded once, through a layout per folder set) and draws the plot of
+ * o->kind into out. RV_ERROR when o->n_hw does not fit the kind; RV_ENOENT
+ * when a target has no baseline of the ops asked; the loaders' errors. */
+int rv_plot_draw(struct rv_buf *out, const struct rv_plot_opts *o);
+
+/* The file name a plot goes to by default: <hw>_roofline.svg,
+ * compare_<a>_<b>.svg, heatmap.svg. RV_ERANGE when it does not fit. */
+int rv_plot_file_name(char *out, size_t size, enum rv_plot_kind kind, const char *a, const char *b);
+
+/* The PNG file beside the SVG file svg_path: its ".svg" replaced by, or
+ * else followed by, ".png". RV_ERANGE when it does not fit in size. */
+int rv_plot_png_path(char *out, size_t size, const char *svg_path);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "io/file.h"
 #include "plot/plot.h"
 
@@ -23,16 +24,16 @@ extern char **environ;
 static int on_path(const char *name)
 {
 	const char *path = getenv("PATH");
-	char dir_name[4096];
+	char dir_name[RV_PATH_MAX];
 
 	while (path && *path) {
 		size_t len = strcspn(path, ":");
+		int err = len ? rv_path_fmt(dir_name, sizeof(dir_name), "%.*s/%s", (int)len, path,
+		                            name)
+		              : rv_path_fmt(dir_name, sizeof(dir_name), "./%s", name);
 
-		(void)snprintf(dir_name, sizeof(dir_name), "%.*s/%s", (int)len, len ? path : ".",
-		               name);
-		if (len == 0)
-			(void)snprintf(dir_name, sizeof(dir_name), "./%s", name);
-		if (access(dir_name, X_OK) == 0)
+		/* A folder too long to hold the name holds no program. */
+		if (err == 0 && access(dir_name, X_OK) == 0)
 			return 1;
 		path += len;
 		if (*path == ':')
@@ -55,7 +56,7 @@ int rv_plot_png(const char *svg_path, const char *png_path)
 	static const unsigned char png_magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 	posix_spawn_file_actions_t fa;
 	struct rv_buf png = RV_BUF_INIT;
-	char input[4200], why[256], chunk[65536], prog[] = RSVG, fmt[] = "--format=png";
+	char input[RV_PATH_MAX + 2], why[256], chunk[65536], prog[] = RSVG, fmt[] = "--format=png";
 	char *argv[] = { prog, fmt, input, NULL };
 	FILE *errs = NULL;
 	int fds[2] = { -1, -1 }, status = 0, err = 0, rc;
@@ -69,7 +70,9 @@ int rv_plot_png(const char *svg_path, const char *png_path)
 		        "with 'apt-get install librsvg2-bin' (Debian, Ubuntu), or leave "
 		        "out --png and keep the SVG");
 	/* A leading '-' would read as an option. */
-	(void)snprintf(input, sizeof(input), "%s%s", svg_path[0] == '-' ? "./" : "", svg_path);
+	if ((err = rv_path_fmt(input, sizeof(input), "%s%s", svg_path[0] == '-' ? "./" : "",
+	                       svg_path)) < 0)
+		return err;
 	errs = tmpfile();
 	if (!errs)
 		return rv_error_errno(errno, "cannot create a temporary file for rsvg-convert");

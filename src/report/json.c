@@ -123,8 +123,8 @@ static json_t *record(const struct rv_record *r, int *bad)
 	put(o, "regime_measured", string(rv_regime_name(r->regime_measured)), bad);
 	put(o, "latency_predicted_ms", number(r->latency_pred_s * 1e3), bad);
 	put(o, "latency_measured_ms", number(r->latency_meas_s * 1e3), bad);
-	put(o, "energy_predicted_j", number(r->energy_pred_j), bad);
-	put(o, "energy_measured_j", number(r->energy_meas_j), bad);
+	put(o, "energy_predicted_j", number(r->energy_pred_J), bad);
+	put(o, "energy_measured_j", number(r->energy_meas_J), bad);
 	put(o, "latency_error", number(r->latency_err), bad);
 	put(o, "energy_error", number(r->energy_err), bad);
 	put(o, "pass_regime", json_boolean(r->pass_regime), bad);

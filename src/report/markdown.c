@@ -123,7 +123,7 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 		if (r->pass_energy == RV_CHECK_SKIP)
 			rv_buf_puts(b, " - | - | not scored |");
 		else
-			md_quantity(b, r->energy_pred_j * 1e3, r->energy_meas_j * 1e3,
+			md_quantity(b, r->energy_pred_J * 1e3, r->energy_meas_J * 1e3,
 			            r->energy_err, r->band.energy, r->pass_energy == RV_CHECK_FAIL);
 		rv_report__binding(text, sizeof(text), r);
 		rv_buf_printf(b, " %s | ", text);

@@ -6,6 +6,8 @@
 #ifndef RV_REPORT_REPORT_H
 #define RV_REPORT_REPORT_H
 
+#include <stddef.h>
+
 #include "core/buf.h"
 #include "model/validate.h"
 
@@ -22,5 +24,33 @@ const char *rv_format_name(enum rv_format f);
  * energies in J, errors and tolerances as fractions, null for a value that
  * was not measured or not scored; it ends with a newline. */
 int rv_report_render(struct rv_buf *out, const struct rv_validation *v, enum rv_format f);
+
+/* The HTML report of roofval report: the validation of every baseline of
+ * the default baseline folder (rv_layout_open()'s) and of each folder of
+ * baseline_dirs (the i-th with the sweeps of sweep_dirs[i], the default
+ * sweep folder past n_sweep_dirs; the default baseline folder given again
+ * is read once), as tables, the heatmap, each target's roofline and
+ * comparisons of the targets, written as output_dir/index.html with its SVG
+ * files beside it (output_dir made when missing). A target is taken from
+ * the first folder that has it (a note says so for later ones); each
+ * profile, sweep and baseline is loaded once. The same inputs give the same
+ * bytes. */
+struct rv_report_html_opts {
+	const char *output_dir;
+	const char *const *baseline_dirs;
+	size_t n_baseline_dirs;
+	const char *const *sweep_dirs;
+	size_t n_sweep_dirs;
+	const char *hardware_dir; /* NULL: the default */
+	unsigned fit_flags;       /* RV_PROFILE_FIT: profiles with their fit */
+};
+/* What was written. */
+struct rv_report_html_result {
+	size_t n_pictures, n_targets;
+};
+/* RV_ENOENT when there are no records to report; RV_ERANGE past
+ * RV_REPORT_MAX_TARGETS targets; the loaders' and writers' errors. */
+#define RV_REPORT_MAX_TARGETS 64
+int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_result *out);
 
 #endif

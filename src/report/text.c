@@ -181,8 +181,8 @@ static void fail_middle(char *out, size_t size, const struct rv_record *r, enum 
 		rv_report__percent(err, sizeof(err), r->latency_err, 1);
 	} else {
 		unit = "mJ";
-		rv_report__sig4(pred, sizeof(pred), r->energy_pred_j * 1e3);
-		rv_report__sig4(meas, sizeof(meas), r->energy_meas_j * 1e3);
+		rv_report__sig4(pred, sizeof(pred), r->energy_pred_J * 1e3);
+		rv_report__sig4(meas, sizeof(meas), r->energy_meas_J * 1e3);
 		rv_report__percent(err, sizeof(err), r->energy_err, 1);
 	}
 	(void)snprintf(out, size, "%*s %s predicted, %*s %s measured, error %*s", nw, pred, unit,
@@ -197,7 +197,7 @@ static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v)
 	for (size_t i = 0; i < v->n_records; i++) {
 		const struct rv_record *r = &v->records[i];
 		double nums[4] = { r->latency_pred_s * 1e3, r->latency_meas_s * 1e3,
-			           r->energy_pred_j * 1e3, r->energy_meas_j * 1e3 };
+			           r->energy_pred_J * 1e3, r->energy_meas_J * 1e3 };
 		double errs[2] = { r->latency_err, r->energy_err };
 		int k_nums = energy_scored(r) ? 4 : 2;
 

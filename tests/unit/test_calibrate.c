@@ -209,6 +209,53 @@ static void test_calibrate__too_few_rows(void **state)
 	rv_profile_free(p);
 }
 
+/* Energy enters the fit as validation scores it (the defect: calibrate
+ * ignored energy_window_s and took energy from 1 ms latency up only): a short
+ * row with a long enough window enters, one with a short window or none does
+ * not; an ambiguous label and a shape the sweep lacks never enter. */
+static void test_calibrate__energy_as_validation_scores_it(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	static const char sweep[] =
+	        "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": "
+	        "[{\"shape\": [64, 64, 64], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}},"
+	        "{\"shape\": [64, 32, 64], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}},"
+	        "{\"shape\": [32, 32, 64], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"toy_gpu\": \"launch_bound\"}},"
+	        "{\"shape\": [32, 32, 32], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"toy_gpu\": \"ambiguous\"}}]}";
+	static const char csv[] =
+	        "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes,energy_window_s\n"
+	        "toy_gpu,matmul,64x64x64,fp16,3.5e-06,1e-3,11,,0.5\n"
+	        "toy_gpu,matmul,64x32x64,fp16,2.2e-06,1e-3,11,,1e-4\n"
+	        "toy_gpu,matmul,32x32x64,fp16,2.0e-06,1e-3,11,,\n"
+	        "toy_gpu,matmul,32x32x32,fp16,2.0e-06,1e-3,11,,0.5\n"
+	        "toy_gpu,matmul,16x16x16,fp16,2.0e-06,1e-3,11,,0.5\n";
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(rv_sweep_parse(&s, sweep, strlen(sweep), "s.json"), 0);
+	assert_int_equal(rv_baseline_parse(&b, csv, strlen(csv), "b.csv"), 0);
+	assert_int_equal(rv_calibrate_add(&c, p, s, b, "b.csv"), 0);
+	assert_int_equal(c.n_rows, 3);
+	assert_int_equal(c.sources[0].rows_in_file, 5);
+	assert_int_equal(c.n_energy_rows, 1);
+	for (size_t i = 0; i < c.n_rows; i++)
+		if (c.rows[i].shape.dim[0] == 64 && c.rows[i].shape.dim[1] == 64)
+			rv_assert_close(c.rows[i].energy_J, 1e-3, 0, 0);
+		else
+			assert_true(isnan(c.rows[i].energy_J));
+	rv_calibration_free(&c);
+	rv_sweep_free(s);
+	rv_baseline_free(b);
+	rv_profile_free(p);
+}
+
 static void test_calibrate__refuses_unphysical(void **state)
 {
 	const char *dir = rv_scratch_dir("cal_unphysical");
@@ -324,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__validation_rows_change_nothing),
 		cmocka_unit_test(test_calibrate__deterministic),
 		cmocka_unit_test(test_calibrate__too_few_rows),
+		cmocka_unit_test(test_calibrate__energy_as_validation_scores_it),
 		cmocka_unit_test(test_calibrate__refuses_unphysical),
 		cmocka_unit_test(test_calibrate__fit_file_applies),
 		cmocka_unit_test(test_calibrate__bad_fit_files),

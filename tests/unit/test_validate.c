@@ -236,6 +236,95 @@ static void test_validate__foreign_rows_are_errors(void **state)
 	rv_profile_free(p);
 }
 
+/* The one "energy is scoreable" rule: rows with and without a window, a
+ * window too short or not a number, no energy, a 0 energy, a long latency. */
+static void test_validate__energy_scoreable(void **state)
+{
+	struct rv_baseline *b =
+	        baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                    "trial_count,notes,energy_window_s\n"
+	                    "t,matmul,1x1x1,fp16,1e-4,0.5,1,,0.25\n"  /* window */
+	                    "t,matmul,1x1x2,fp16,1e-4,0.5,1,,\n"      /* none */
+	                    "t,matmul,1x1x3,fp16,1e-4,0.5,1,,5e-4\n"  /* short */
+	                    "t,matmul,1x1x4,fp16,1e-4,,1,,0.25\n"     /* no energy */
+	                    "t,matmul,1x1x5,fp16,2e-3,0.5,1,,\n"      /* long */
+	                    "t,matmul,1x1x6,fp16,1e-3,0.5,1,,\n"      /* 1 ms */
+	                    "t,matmul,1x1x7,fp16,1e-4,0.5,1,,1e-3\n"  /* 1 ms window */
+	                    "t,matmul,1x1x8,fp16,1e-4,0,1,,0.25\n"    /* 0 J */
+	                    "t,matmul,1x1x9,fp16,1e-4,0.5,1,,nan\n"   /* not finite */
+	                    "t,matmul,1x1x10,fp16,1e-4,0.5,1,,soon\n" /* no number */
+	                    "t,matmul,1x1x11,fp16,2e-3,,1,,\n");      /* long, no J */
+	struct rv_baseline *plain = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                                        "trial_count,notes\n"
+	                                        "t,matmul,1x1x1,fp16,1e-4,0.5,1,\n"
+	                                        "t,matmul,1x1x2,fp16,1e-3,0.5,1,\n");
+	static const int want[] = { 1, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(b->n_rows, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < b->n_rows; i++) {
+		size_t found = 0;
+
+		/* Find row 1x1x(i+1) wherever the loader put it. */
+		for (size_t j = 0; j < b->n_rows; j++) {
+			if (b->rows[j].shape.dim[2] != (uint64_t)(i + 1))
+				continue;
+			found++;
+			if (rv_energy_scoreable(b, &b->rows[j]) != want[i])
+				fail_msg("row 1x1x%zu: scoreable %d, want %d", i + 1,
+				         rv_energy_scoreable(b, &b->rows[j]), want[i]);
+		}
+		assert_int_equal(found, 1);
+	}
+	assert_int_equal(rv_energy_scoreable(plain, &plain->rows[0]) +
+	                         rv_energy_scoreable(plain, &plain->rows[1]),
+	                 1);
+	rv_baseline_free(plain);
+	rv_baseline_free(b);
+}
+
+/* The one matching of sweep entries to baseline rows: by (shape, dtype), -1
+ * for an entry without a row, rows of another hardware left out. */
+static void test_validate__match_rows(void **state)
+{
+	struct rv_sweep *s = sweep_of("{\"op\": \"matmul\", \"purpose\": \"validation\", "
+	                              "\"shapes\": ["
+	                              "{\"shape\": [1, 1, 2], \"dtype\": \"fp16\", "
+	                              "\"regime_per_hw\": {}},"
+	                              "{\"shape\": [1, 1, 2], \"dtype\": \"fp32\", "
+	                              "\"regime_per_hw\": {}},"
+	                              "{\"shape\": [1, 1, 1], \"dtype\": \"fp16\", "
+	                              "\"regime_per_hw\": {}},"
+	                              "{\"shape\": [1, 1, 3], \"dtype\": \"fp16\", "
+	                              "\"regime_per_hw\": {}}]}");
+	struct rv_baseline *b = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                                    "trial_count,notes\n"
+	                                    "t,matmul,1x1x1,fp16,1e-4,,1,\n"
+	                                    "t,matmul,1x1x2,fp16,1e-4,,1,\n"
+	                                    "u,matmul,1x1x3,fp16,1e-4,,1,\n");
+	struct rv_sweep *empty = sweep_of("{\"op\": \"matmul\", \"purpose\": \"validation\", "
+	                                  "\"shapes\": []}");
+	ptrdiff_t *m;
+
+	(void)state;
+	assert_int_equal(rv_match_rows(&m, s, b, "t"), 0);
+	assert_non_null(m);
+	assert_int_equal(b->rows[m[0]].shape.dim[2], 2);
+	assert_int_equal(b->rows[m[0]].dtype, RV_DTYPE_FP16);
+	assert_int_equal(m[1], -1);
+	assert_int_equal(b->rows[m[2]].shape.dim[2], 1);
+	assert_int_equal(m[3], -1); /* a row of u only */
+	free(m);
+	assert_int_equal(rv_match_rows(&m, s, b, NULL), 0);
+	assert_int_equal(b->rows[m[3]].shape.dim[2], 3);
+	free(m);
+	assert_int_equal(rv_match_rows(&m, empty, b, "t"), 0);
+	assert_null(m);
+	rv_sweep_free(empty);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+}
+
 /* Pass counts of the model, pinned as floors: a model change that lowers one
  * fails here. Raise a floor when the model improves; never lower one without
  * saying why in the commit. "reference" rows read the reference harness's
@@ -314,6 +403,8 @@ int main(void)
 		cmocka_unit_test(test_validate__scoring_rules),
 		cmocka_unit_test(test_validate__energy_window_and_failures),
 		cmocka_unit_test(test_validate__foreign_rows_are_errors),
+		cmocka_unit_test(test_validate__energy_scoreable),
+		cmocka_unit_test(test_validate__match_rows),
 		cmocka_unit_test(test_validate__floors),
 	};
 
