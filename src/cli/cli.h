@@ -172,12 +172,6 @@ int rv_cmd_classify(int argc, char **argv);
 int rv_cmd_predict(int argc, char **argv);
 int rv_cmd_probe(int argc, char **argv);
 
-/* probe's reading of a streaming sweep into the last cache level's effective
- * capacity (*knee_B) and bandwidth (*llc_Bps): both NAN when the bandwidths
- * bw_Bps[i] over working sets ws_B[i] (growing) show no fall towards
- * dram_Bps. */
-void rv_probe_knee(double *knee_B, double *llc_Bps, const double *ws_B, const double *bw_Bps,
-                   size_t n, double dram_Bps);
 int rv_cmd_validate(int argc, char **argv);
 int rv_cmd_plot(int argc, char **argv);
 int rv_cmd_report(int argc, char **argv);

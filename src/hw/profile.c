@@ -12,7 +12,9 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h" /* RV_DOUBLE_STR */
+#include "core/vec.h"
 #include "hw/fit.h"
 #include "io/file.h"
 #include "io/json.h"
@@ -699,22 +701,24 @@ const char *rv_profile_dir(const char *opt)
 	return rv_dir_choice(opt, "ROOFVAL_HARDWARE_DIR", RV_DATA_DIR "/hardware");
 }
 
-void rv_profile_fit_path(char *out, size_t size, const char *profile_path)
+int rv_profile_fit_path(char *out, size_t size, const char *profile_path)
 {
 	size_t len = strlen(profile_path);
 
 	if (len > 5 && strcmp(profile_path + len - 5, ".json") == 0)
 		len -= 5;
-	(void)snprintf(out, size, "%.*s.fit.json", (int)len, profile_path);
+	return rv_path_fmt(out, size, "%.*s.fit.json", (int)len, profile_path);
 }
 
 /* Applies the fit file beside p when there is one. */
 static int profile_maybe_fit(struct rv_profile *p)
 {
-	char fit[4096];
+	char fit[RV_PATH_MAX];
 	FILE *fp;
+	int err;
 
-	rv_profile_fit_path(fit, sizeof(fit), p->path);
+	if ((err = rv_profile_fit_path(fit, sizeof(fit), p->path)) < 0)
+		return err;
 	fp = fopen(fit, "r");
 	if (!fp)
 		return errno == ENOENT ? 0 : rv_error_errno(errno, "cannot open %s", fit);
@@ -725,13 +729,14 @@ static int profile_maybe_fit(struct rv_profile *p)
 int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path,
                     unsigned flags)
 {
-	char path[4096];
+	char path[RV_PATH_MAX];
 	size_t len = strlen(key_or_path);
 	int err;
 
 	*out = NULL;
 	if (strchr(key_or_path, '/') || (len > 5 && strcmp(key_or_path + len - 5, ".json") == 0)) {
-		(void)snprintf(path, sizeof(path), "%s", key_or_path);
+		if ((err = rv_path_fmt(path, sizeof(path), "%s", key_or_path)) < 0)
+			return err;
 		goto load;
 	}
 	if (len == 0 || strspn(key_or_path, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
@@ -739,7 +744,8 @@ int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or
 		        RV_ENOENT,
 		        "'%s' is not a hardware key (a-z, 0-9, _); run 'roofval hw list'",
 		        key_or_path);
-	(void)snprintf(path, sizeof(path), "%s/%s.json", dir, key_or_path);
+	if ((err = rv_path_fmt(path, sizeof(path), "%s/%s.json", dir, key_or_path)) < 0)
+		return err;
 load:
 	err = rv_profile_load(out, path);
 	if (err == RV_ENOENT && path[0] && strcmp(path, key_or_path) != 0)
@@ -789,17 +795,8 @@ int rv_profile_paths(char ***out, size_t *n_out, const char *dir)
 			continue;
 		if (len > 9 && strcmp(de->d_name + len - 9, ".fit.json") == 0)
 			continue;
-		if (n == cap) {
-			char **grown;
-
-			cap = cap ? 2 * cap : 16;
-			grown = realloc(paths, cap * sizeof(*paths));
-			if (!grown) {
-				err = rv_error_set(RV_ENOMEM, "out of memory");
-				break;
-			}
-			paths = grown;
-		}
+		if ((err = rv_vec_reserve(&paths, &cap, n + 1, sizeof(*paths))) < 0)
+			break;
 		p = malloc(strlen(dir) + len + 2);
 		if (!p) {
 			err = rv_error_set(RV_ENOMEM, "out of memory");

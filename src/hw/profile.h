@@ -143,8 +143,9 @@ const char *rv_profile_dir(const char *opt);
 #define RV_PROFILE_FIT 1u
 int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path,
                     unsigned flags);
-/* The path of the fit file of the profile at profile_path, in out. */
-void rv_profile_fit_path(char *out, size_t size, const char *profile_path);
+/* The path of the fit file of the profile at profile_path, in out;
+ * RV_ERANGE when it does not fit in size. */
+int rv_profile_fit_path(char *out, size_t size, const char *profile_path);
 /* Sorted paths of the *.json profiles in dir (generated *.fit.json files are
  * skipped). Free with rv_profile_paths_free(). */
 int rv_profile_paths(char ***out, size_t *n, const char *dir);

@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/dtype.h"
 #include "core/op.h"
+#include "core/path.h"
 #include "core/regime.h"
 
 enum rv_purpose { RV_PURPOSE_CALIBRATION, RV_PURPOSE_VALIDATION, RV_PURPOSE_COUNT };
@@ -75,5 +76,112 @@ const char *rv_purpose_name(enum rv_purpose p);
 /* The sweep folder: opt when given, else $ROOFVAL_SWEEP_DIR, else the sweeps/
  * folder of the source tree this binary was built from. */
 const char *rv_sweep_dir(const char *opt);
+
+/* Editing sweeps (sweep/edit.c): generating them, labelling them for one
+ * more target, and making labels follow committed measurements. These use
+ * the classifier and the measured-regime rule of model/ and the data layout;
+ * the loader above does not. */
+struct rv_profile;
+struct rv_baseline;
+struct rv_layout;
+
+/* The most targets one generation labels for. */
+#define RV_SWEEP_TARGETS_MAX 16
+
+struct rv_sweep_generate_opts {
+	enum rv_op op;
+	uint64_t seed;            /* the shuffle's seed, recorded; at most INT64_MAX */
+	size_t per_regime;        /* calibration shapes per (target, regime), 1 to 1000;
+	                          validation gets 3x */
+	double max_flop;          /* largest FLOP count of a shape (> 0; the CLI's 2^34) */
+	double max_working_set_B; /* largest working set (> 0; the CLI's 2^30) */
+};
+
+/* The seeded stratified generator: candidate shapes (powers of two and their
+ * 1.5x multiples) within the limits of o, classified for each target in its
+ * default dtype, shuffled with rv_rng_next() from o->seed, then given to
+ * calibration while a (target, regime) it labels (neither ambiguous nor
+ * unsupported) has fewer than per_regime shapes, then to validation (3 x
+ * per_regime); the rest are dropped. out[purpose] receives the two sweeps,
+ * entries sorted by (dtype, shape); free them with rv_sweep_free(). The same
+ * inputs give the same sweeps. RV_ERANGE for bad options or more than
+ * RV_SWEEP_TARGETS_MAX targets; the classifier's errors otherwise. */
+int rv_sweep_generate(const struct rv_sweep_generate_opts *o,
+                      const struct rv_profile *const *targets, size_t n_targets,
+                      struct rv_sweep *out[RV_PURPOSE_COUNT]);
+
+/* A sweep file written or examined by the functions below. */
+struct rv_sweep_written {
+	char path[RV_PATH_MAX];
+	size_t n_entries;              /* generate: the shapes written */
+	size_t added;                  /* augment: labels added */
+	size_t count[RV_REGIME_COUNT]; /* augment: of them, per regime */
+};
+
+/* Generates as rv_sweep_generate() for the targets in target_keys (comma
+ * separated, loaded from l's hardware folder) and writes <op>_calibration.json
+ * then <op>_validation.json into l's sweep folder. out[purpose] and *n_out
+ * tell what was written, also when a later step failed. */
+int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_opts *o,
+                            const char *target_keys, struct rv_sweep_written out[RV_PURPOSE_COUNT],
+                            size_t *n_out);
+
+/* Labels, with the classifier, the entries of s in p's default dtype that
+ * have no label for p, and records p in augmented_with_hardware; other
+ * labels never change. *added counts the labels added and count[] them per
+ * regime (both added to). Returns 1 when s changed, 0 when it did not (a
+ * second run), or an error. */
+int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *added,
+                     size_t count[RV_REGIME_COUNT]);
+
+/* Augments, for the profile hw of l, the sweeps of op (< 0: every op) and
+ * purpose (< 0: both) in l's sweep folder, writing those that changed. With
+ * op < 0 a missing sweep is skipped; with an op given it is an error.
+ * out[0..*n_out) tell what was done (in op then purpose order), also when a
+ * later sweep failed. The sweeps the layout cached are not updated. */
+int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int op, int purpose,
+                           struct rv_sweep_written out[RV_OP_COUNT * RV_PURPOSE_COUNT],
+                           size_t *n_out);
+
+/* One label that followed a measurement. */
+struct rv_sweep_change {
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+	enum rv_regime from, to;
+	double measured_s; /* the baseline row's latency */
+};
+
+struct rv_sweep_relabelled {
+	char path[RV_PATH_MAX];
+	size_t checked;                  /* entries labelled for p with a row to follow */
+	struct rv_sweep_change *changes; /* in entry order; free() */
+	size_t n_changes;
+	int done; /* relabelled and written; else the changes made before an error */
+};
+
+/* Is s frozen for hw: were its labels for hw made to follow a baseline
+ * already (augmented_with_hardware_from_baseline)? */
+int rv_sweep_frozen(const struct rv_sweep *s, const char *hw);
+
+/* Makes the labels of s for p follow the rows of b where the measured regime
+ * (rv_measured_regime()) is conclusive and differs; unsupported labels and
+ * entries without a row stay. When an entry had a row to follow, s is then
+ * frozen for p (p joins augmented_with_hardware_from_baseline), so that later
+ * captures are scored against the same bands: a frozen sweep is refused
+ * (RV_ERROR) unless force. r (zeroed first) receives what changed. Returns 1
+ * when s changed, 0 when not, or an error. */
+int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,
+                     int force, struct rv_sweep_relabelled *r);
+
+/* Relabels, for the profile hw of l (opened with RV_PROFILE_FIT, as the
+ * classifier of a calibrated target needs), each sweep of every op that has
+ * a baseline <hw>_<op>.csv in l's baseline folder, writing those that
+ * changed. Unless force, a sweep frozen for hw is refused before anything is
+ * written ("<path>: the labels of <hw> already follow a baseline ..."). out
+ * and *n_out as rv_sweep_augment_files(); free with rv_sweep_relabelled_free(). */
+int rv_sweep_relabel_files(struct rv_layout *l, const char *hw, int force,
+                           struct rv_sweep_relabelled out[RV_OP_COUNT * RV_PURPOSE_COUNT],
+                           size_t *n_out);
+void rv_sweep_relabelled_free(struct rv_sweep_relabelled *r, size_t n);
 
 #endif

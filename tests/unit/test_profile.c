@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "hw/probe.h"
 #include "hw/profile.h"
 #include "rv_test.h"
 
@@ -603,6 +603,234 @@ static void test_profile__probe_knee(void **state)
 	assert_true(isnan(knee) && isnan(llc));
 }
 
+/* The table of FLOP per cycle per core, from fixed feature sets. */
+static void test_profile__isa_table(void **state)
+{
+	static const struct {
+		enum rv_cpu_vendor vendor;
+		unsigned family, model, flags, fp32, fp64;
+		const char *isa;
+	} cases[] = {
+		/* Sapphire Rapids: AVX-512 on two 512-bit FMA units, AMX present. */
+		{ RV_CPU_INTEL, 6, 0x8f,
+		  RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F | RV_CPU_AMX_TILE |
+		          RV_CPU_AMX_BF16,
+		  64, 32, "AVX-512" },
+		/* Alder Lake (i7-12700K): AVX2 only, AVX-512 fused off. */
+		{ RV_CPU_INTEL, 6, 0x97, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
+		  "AVX2+FMA" },
+		/* Zen 4 (Genoa): AVX-512 as two 256-bit halves. */
+		{ RV_CPU_AMD, 0x19, 0x11, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F,
+		  32, 16, "AVX-512 (Zen 4)" },
+		/* Zen 3 (EPYC Milan, this kind of machine): AVX2 only. */
+		{ RV_CPU_AMD, 0x19, 0x01, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
+		  "AVX2+FMA" },
+		/* Zen 2 (Rome) and Zen 1 (Naples). */
+		{ RV_CPU_AMD, 0x17, 0x31, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
+		  "AVX2+FMA" },
+		{ RV_CPU_AMD, 0x17, 0x01, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 16, 8,
+		  "AVX2+FMA (Zen 1)" },
+		/* Zen 5 with its full 512-bit datapath. */
+		{ RV_CPU_AMD, 0x1a, 0x02, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F,
+		  64, 32, "AVX-512 (Zen 5)" },
+		/* No FMA: Sandy Bridge's AVX, and bare SSE2. */
+		{ RV_CPU_INTEL, 6, 0x2a, RV_CPU_AVX, 16, 8, "AVX (no FMA)" },
+		{ RV_CPU_AMD, 0x10, 0x02, 0, 8, 4, "SSE2" },
+		/* Another vendor with AVX2 and FMA. */
+		{ RV_CPU_OTHER, 7, 0x3b, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
+		  "AVX2+FMA" },
+	};
+	struct rv_cpu_features f;
+	const struct rv_isa_rate *r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&f, 0, sizeof(f));
+		f.known = 1;
+		f.vendor = cases[i].vendor;
+		f.family = cases[i].family;
+		f.model = cases[i].model;
+		f.flags = cases[i].flags;
+		r = rv_isa_rate(&f);
+		assert_non_null(r);
+		if (r->fp32_flop_per_cycle != cases[i].fp32 ||
+		    r->fp64_flop_per_cycle != cases[i].fp64 || strcmp(r->isa, cases[i].isa) != 0)
+			fail_msg("case %zu: %s %u/%u, want %s %u/%u", i, r->isa,
+			         r->fp32_flop_per_cycle, r->fp64_flop_per_cycle, cases[i].isa,
+			         cases[i].fp32, cases[i].fp64);
+		assert_false(r->assumed);
+		assert_non_null(r->source);
+	}
+	/* Features unread (not x86-64): the assumed row. */
+	memset(&f, 0, sizeof(f));
+	r = rv_isa_rate(&f);
+	assert_true(r->assumed);
+	assert_int_equal(r->fp32_flop_per_cycle, 16);
+}
+
+/* CPUID agrees with the kernel's flags in /proc/cpuinfo on this machine (on
+ * an AMD EPYC without AVX-512, AVX-512 must not be found). */
+static void test_profile__cpu_features_match_cpuinfo(void **state)
+{
+	static const struct {
+		const char *flag;
+		unsigned bit;
+	} flags[] = { { "avx", RV_CPU_AVX },           { "fma", RV_CPU_FMA },
+		      { "avx2", RV_CPU_AVX2 },         { "avx512f", RV_CPU_AVX512F },
+		      { "amx_tile", RV_CPU_AMX_TILE }, { "amx_bf16", RV_CPU_AMX_BF16 } };
+	struct rv_cpu_features f;
+	char line[8192], vendor[256] = "";
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	int rc = rv_cpu_features_read(&f), have = 0;
+
+	(void)state;
+#if !defined(__x86_64__)
+	if (fp)
+		(void)fclose(fp);
+	assert_int_equal(rc, RV_ENOTSUP);
+	assert_false(f.known);
+	skip();
+#endif
+	assert_int_equal(rc, 0);
+	assert_true(f.known);
+	while (fp && !have && fgets(line, sizeof(line) - 1, fp)) {
+		if (strncmp(line, "vendor_id", 9) == 0)
+			(void)snprintf(vendor, sizeof(vendor), "%.200s", line);
+		have = strncmp(line, "flags", 5) == 0;
+	}
+	if (fp)
+		(void)fclose(fp);
+	/* Under valgrind CPUID is its emulated CPU's, not this machine's. */
+	if (!have || (getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload")) ||
+	    !strstr(vendor, f.vendor_id))
+		skip();
+	line[strcspn(line, "\n")] = '\0';
+	strcat(line, " ");
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		char word[32];
+
+		(void)snprintf(word, sizeof(word), " %s ", flags[i].flag);
+		if ((strstr(line, word) != NULL) != ((f.flags & flags[i].bit) != 0))
+			fail_msg("CPUID says %s %s, /proc/cpuinfo the contrary", flags[i].flag,
+			         (f.flags & flags[i].bit) ? "present" : "absent");
+	}
+	if (strstr(vendor, "AuthenticAMD"))
+		assert_int_equal(f.vendor, RV_CPU_AMD);
+	if (strstr(vendor, "GenuineIntel"))
+		assert_int_equal(f.vendor, RV_CPU_INTEL);
+}
+
+/* A made-up measurement of a Zen 4 host, rendered from the shipped template. */
+static void fake_host(struct rv_probe_host *h)
+{
+	memset(h, 0, sizeof(*h));
+	(void)snprintf(h->model, sizeof(h->model), "AMD EPYC 9654");
+	(void)snprintf(h->date, sizeof(h->date), "2026-12-01");
+	h->clock_Hz = 2.4e9;
+	h->n_cpus = 4;
+	h->cpu.known = 1;
+	h->cpu.vendor = RV_CPU_AMD;
+	(void)snprintf(h->cpu.vendor_id, sizeof(h->cpu.vendor_id), "AuthenticAMD");
+	h->cpu.family = 0x19;
+	h->cpu.model = 0x11;
+	h->cpu.flags = RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F;
+	h->isa = rv_isa_rate(&h->cpu);
+	h->blas = "OpenBLAS";
+	h->gemm_n = 2048;
+	h->effective_flop_per_s[0] = 2e11;
+	h->effective_flop_per_s[1] = 1e11;
+	h->n_tiers = 3; /* l1, l2 (the last level, with a knee), dram */
+	h->capacity_B[0] = 4 * 32768.0;
+	h->capacity_B[1] = 4 * 1048576.0;
+	h->capacity_B[2] = 16e9;
+	h->effective_bw_Bps[0] = 4e11;
+	h->effective_bw_Bps[1] = 1e11;
+	h->effective_bw_Bps[2] = 2e10;
+	h->knee_B = 3e6;
+	h->call_overhead_s = 5e-8;
+}
+
+/* The template fills into a profile the loader accepts, with what was
+ * measured, the peak of the ISA table, and the template's own numbers. */
+static void test_profile__probe_template(void **state)
+{
+	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0 };
+	struct rv_probe_host h;
+	struct rv_profile *p = NULL, *t = NULL;
+	const struct rv_compute *c;
+	char *text = NULL;
+
+	(void)state;
+	/* The template is a profile itself (hw lint checks it too). */
+	if (rv_profile_load(&t, rv_probe_template_path()) != 0)
+		fail_msg("%s", rv_error_last());
+	fake_host(&h);
+	if (rv_probe_render(&text, &h, &o) != 0)
+		fail_msg("%s", rv_error_last());
+	if (rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
+		fail_msg("%s\n%s", rv_error_last(), text);
+	assert_string_equal(p->key, "probe_t");
+	assert_string_equal(p->name, "AMD EPYC 9654, 4 CPUs (probed 2026-12-01)");
+	assert_int_equal(p->compute_units, 4);
+	rv_assert_close(p->base_Hz, 2.4e9, 1e-5, 0);
+	c = rv_profile_compute(p, RV_DTYPE_FP32);
+	assert_non_null(c);
+	rv_assert_close(c->peak_flop_per_s, 4 * 32 * 2.4e9, 1e-5, 0); /* Zen 4: 32, not 64 */
+	rv_assert_close(c->effective_flop_per_s, 2e11, 1e-5, 0);
+	rv_assert_contains(c->provenance, "AVX-512 (Zen 4) from CPUID");
+	rv_assert_contains(c->provenance, "[measured]");
+	c = rv_profile_compute(p, RV_DTYPE_FP64);
+	rv_assert_close(c->peak_flop_per_s, 4 * 16 * 2.4e9, 1e-5, 0);
+	assert_int_equal(p->n_memory, 3);
+	assert_int_equal(p->memory[1].tier, RV_TIER_L2);
+	assert_int_equal(p->memory[2].tier, RV_TIER_DRAM);
+	rv_assert_close(p->memory[1].effective_capacity_B, 3e6, 1e-5, 0);
+	rv_assert_close(p->memory[2].bw_Bps, 1.25 * 2e10, 1e-5, 0);
+	rv_assert_close(p->memory[2].energy_per_byte_J,
+	                rv_profile_tier(t, RV_TIER_DRAM)->energy_per_byte_J, 1e-5, 0);
+	rv_assert_close(p->call_overhead_s, 5e-8, 1e-5, 0);
+	/* The numbers the probe does not measure come from the template. */
+	rv_assert_close(p->idle_W, t->idle_W, 1e-5, 0);
+	rv_assert_close(p->tdp_W, t->tdp_W, 1e-5, 0);
+	assert_int_equal(p->gemm.n_tiles, t->gemm.n_tiles);
+	rv_assert_close(p->gemm.half_k, t->gemm.half_k, 1e-5, 0);
+	assert_int_equal(p->elementwise.max_units, t->elementwise.max_units);
+	rv_assert_contains(p->power_provenance, "[assumed]");
+	free(text);
+	rv_profile_free(p);
+	rv_profile_free(t);
+}
+
+/* A template without what the probe fills is refused, naming it. */
+static void test_profile__probe_template_bad(void **state)
+{
+	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0 };
+	struct rv_probe_host h;
+	char path[4200], *text = NULL;
+	const char *dir = rv_scratch_dir("probe_template");
+
+	(void)state;
+	fake_host(&h);
+	(void)snprintf(path, sizeof(path), "%s/t.json", dir);
+	o.template_path = path;
+	rv_spit(path, "{\"schema\": \"roofval.hardware/1\"}");
+	rv_assert_error(rv_probe_render(&text, &h, &o), RV_EPARSE,
+	                "the probe template needs an object 'compute_units'");
+	rv_spit(path,
+	        "{\"compute_units\": {}, \"clocks\": {}, \"compute\": [{\"dtype\": \"fp16\"}], "
+	        "\"power\": {\"energy_per_byte_J\": {}}, \"call_overhead\": {}}");
+	rv_assert_error(rv_probe_render(&text, &h, &o), RV_EPARSE,
+	                "compute[0]: the probe measures fp32 and fp64 only");
+	rv_spit(path,
+	        "{\"compute_units\": {}, \"clocks\": {}, \"compute\": [], "
+	        "\"power\": {\"energy_per_byte_J\": {\"l1\": 1e-12}}, \"call_overhead\": {}}");
+	rv_assert_error(rv_probe_render(&text, &h, &o), RV_EPARSE,
+	                "needs power.energy_per_byte_J.l2");
+	rv_spit(path, "not json");
+	rv_assert_error(rv_probe_render(&text, &h, &o), RV_EPARSE, "the probe template");
+	assert_null(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -622,6 +850,10 @@ int main(void)
 		cmocka_unit_test(test_profile__dir_precedence),
 		cmocka_unit_test(test_profile__names),
 		cmocka_unit_test(test_profile__probe_knee),
+		cmocka_unit_test(test_profile__isa_table),
+		cmocka_unit_test(test_profile__cpu_features_match_cpuinfo),
+		cmocka_unit_test(test_profile__probe_template),
+		cmocka_unit_test(test_profile__probe_template_bad),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

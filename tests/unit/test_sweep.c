@@ -2,6 +2,8 @@
 /* Tests of sweep files: reference round trips, unknown keys kept, errors with positions. */
 #include <jansson.h>
 
+#include "hw/profile.h"
+#include "io/baseline.h"
 #include "rv_test.h"
 #include "sweep/sweep.h"
 
@@ -194,6 +196,219 @@ static void test_sweep__save_is_atomic_and_reloads(void **state)
 	rv_sweep_free(s2);
 }
 
+static uint64_t fnv1a(const char *text)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *text; text++)
+		h = (h ^ (unsigned char)*text) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct rv_profile *shipped(const char *key, unsigned flags)
+{
+	struct rv_profile *p = NULL;
+
+	if (rv_profile_find(&p, rv_profile_dir(NULL), key, flags) != 0)
+		fail_msg("%s", rv_error_last());
+	return p;
+}
+
+/* The generator keeps its output for a seed: the bytes the command line wrote
+ * before it moved into sweep/ (sweep generate --op vector_add --seed 7
+ * --targets i7_12700k --per-regime 8 --max-bytes 5e7, and --op matmul --seed
+ * 11 --targets i7_12700k,h200_sxm_141gb --per-regime 2, as tests/cli/run.sh
+ * runs them), by their FNV-1a hash; the same inputs give the same sweeps, and
+ * another seed others. */
+static void test_sweep__generate_keeps_its_output(void **state)
+{
+	static const struct {
+		enum rv_op op;
+		uint64_t seed;
+		size_t per, n_targets;
+		double max_B;
+		size_t n[RV_PURPOSE_COUNT];
+		uint64_t hash[RV_PURPOSE_COUNT];
+	} cases[] = {
+		{ RV_OP_VECTOR_ADD,
+		  7,
+		  8,
+		  1,
+		  5e7,
+		  { 17, 10 },
+		  { 0xc2c25725a62735a8ULL, 0x4c81f99fa208d985ULL } },
+		{ RV_OP_MATMUL,
+		  11,
+		  2,
+		  2,
+		  1073741824.0,
+		  { 14, 37 },
+		  { 0x6899384c4373d301ULL, 0xf35f8077175afcf4ULL } },
+	};
+	struct rv_profile *t[2] = { shipped("i7_12700k", 0), shipped("h200_sxm_141gb", 0) };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rv_sweep_generate_opts o = { cases[i].op, cases[i].seed, cases[i].per,
+			                            17179869184.0, cases[i].max_B };
+		struct rv_sweep *a[RV_PURPOSE_COUNT], *b[RV_PURPOSE_COUNT];
+
+		if (rv_sweep_generate(&o, (const struct rv_profile *const *)t, cases[i].n_targets,
+		                      a) != 0)
+			fail_msg("%s", rv_error_last());
+		o.seed++;
+		assert_int_equal(rv_sweep_generate(&o, (const struct rv_profile *const *)t,
+		                                   cases[i].n_targets, b),
+		                 0);
+		for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+			char *ta = render(a[pu]), *tb = render(b[pu]);
+
+			assert_int_equal(a[pu]->n_entries, cases[i].n[pu]);
+			if (fnv1a(ta) != cases[i].hash[pu])
+				fail_msg("case %zu purpose %d changed:\n%s", i, pu, ta);
+			assert_string_not_equal(ta, tb);
+			assert_int_equal(a[pu]->generator_seed, (int64_t)cases[i].seed);
+			free(ta);
+			free(tb);
+		}
+		/* The purposes are disjoint. */
+		for (size_t x = 0; x < a[0]->n_entries; x++)
+			for (size_t y = 0; y < a[1]->n_entries; y++)
+				assert_false(rv_shape_cmp(&a[0]->entries[x].shape,
+				                          &a[1]->entries[y].shape) == 0 &&
+				             a[0]->entries[x].dtype == a[1]->entries[y].dtype);
+		for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+			rv_sweep_free(a[pu]);
+			rv_sweep_free(b[pu]);
+		}
+	}
+	{
+		struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 1, 0, 1, 1 };
+		struct rv_sweep *a[RV_PURPOSE_COUNT];
+
+		rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 1, a),
+		                RV_ERANGE, "1 to 1000 shapes per regime");
+		o.per_regime = 1;
+		rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 17, a),
+		                RV_ERANGE, "more than 16 targets");
+		assert_null(a[0]);
+	}
+	rv_profile_free(t[0]);
+	rv_profile_free(t[1]);
+}
+
+/* Augment labels the entries in the target's default dtype that it has no
+ * label for, keeps every other label, and a second run changes nothing. */
+static void test_sweep__augment_labels_a_new_target(void **state)
+{
+	static const char text[] =
+	        "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": ["
+	        "{\"shape\": [1, 1, 1], \"dtype\": \"fp32\", "
+	        "\"regime_per_hw\": {\"other\": \"alu_bound\"}},"
+	        "{\"shape\": [4096, 4096, 4096], \"dtype\": \"fp32\", "
+	        "\"regime_per_hw\": {}},"
+	        "{\"shape\": [64, 64, 64], \"dtype\": \"fp16\", "
+	        "\"regime_per_hw\": {\"other\": \"l2_bound\"}}]}";
+	struct rv_profile *p = shipped("xeon_amx_2vcpu", 0);
+	size_t added = 0, count[RV_REGIME_COUNT] = { 0 }, total = 0;
+	const struct rv_sweep_label *l;
+	struct rv_sweep *s;
+
+	(void)state;
+	if (rv_sweep_parse(&s, text, sizeof(text) - 1, "t.json") != 0)
+		fail_msg("%s", rv_error_last());
+	assert_int_equal(p->default_dtype, RV_DTYPE_FP32);
+	assert_int_equal(rv_sweep_augment(s, p, &added, count), 1);
+	assert_int_equal(added, 2);
+	for (int g = 0; g < RV_REGIME_COUNT; g++)
+		total += count[g];
+	assert_int_equal(total, 2);
+	assert_non_null(rv_sweep_label_for(&s->entries[0], p->key));
+	assert_non_null(l = rv_sweep_label_for(&s->entries[1], p->key));
+	assert_int_equal(count[l->regime] >= 1, 1);
+	assert_null(rv_sweep_label_for(&s->entries[2], p->key)); /* fp16: not its dtype */
+	l = rv_sweep_label_for(&s->entries[0], "other");
+	assert_int_equal(l->regime, RV_REGIME_ALU);
+	assert_int_equal(rv_sweep_label_for(&s->entries[2], "other")->regime, RV_REGIME_L2);
+	assert_int_equal(s->augmented_with_hardware.n, 1);
+	assert_string_equal(s->augmented_with_hardware.items[0], p->key);
+	added = 0;
+	assert_int_equal(rv_sweep_augment(s, p, &added, count), 0);
+	assert_int_equal(added, 0);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+/* Relabel follows the committed baseline where it is conclusive, freezes the
+ * sweep for the target, refuses a frozen sweep and relabels it with force. */
+static void test_sweep__relabel_freezes_and_force_overrides(void **state)
+{
+	struct rv_profile *p = shipped("xeon_amx_2vcpu", RV_PROFILE_FIT);
+	struct rv_sweep_relabelled r;
+	struct rv_baseline *b = NULL;
+	struct rv_sweep *s = NULL;
+	enum rv_regime *was;
+	char path[4200];
+	size_t flipped = 0;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", rv_sweep_dir(NULL));
+	if (rv_sweep_load(&s, path) != 0)
+		fail_msg("%s", rv_error_last());
+	(void)snprintf(path, sizeof(path), "%s/xeon_amx_2vcpu_matmul.csv", rv_baseline_dir(NULL));
+	if (rv_baseline_load(&b, path) != 0)
+		fail_msg("%s", rv_error_last());
+	/* The committed sweep is frozen for the target. */
+	assert_true(rv_sweep_frozen(s, p->key));
+	rv_assert_error(rv_sweep_relabel(s, p, b, 0, &r), RV_ERROR,
+	                "the labels of xeon_amx_2vcpu already follow a baseline");
+	/* Unfrozen, it relabels and freezes again. */
+	for (size_t i = 0; i < s->augmented_with_hardware_from_baseline.n; i++)
+		free(s->augmented_with_hardware_from_baseline.items[i]);
+	s->augmented_with_hardware_from_baseline.n = 0;
+	assert_false(rv_sweep_frozen(s, p->key));
+	assert_true(rv_sweep_relabel(s, p, b, 0, &r) >= 0);
+	assert_true(r.checked > 0);
+	assert_true(rv_sweep_frozen(s, p->key));
+	free(r.changes);
+	/* Every label now follows its conclusive row: flip them all, and a
+	 * forced relabel turns each conclusive one back. */
+	was = calloc(s->n_entries, sizeof(*was));
+	assert_non_null(was);
+	for (size_t i = 0; i < s->n_entries; i++) {
+		for (size_t j = 0; j < s->entries[i].n_labels; j++) {
+			struct rv_sweep_label *l = &s->entries[i].labels[j];
+
+			if (strcmp(l->hw, p->key) != 0 || l->regime == RV_REGIME_UNSUPPORTED)
+				continue;
+			was[i] = l->regime;
+			l->regime = l->regime == RV_REGIME_DRAM ? RV_REGIME_ALU : RV_REGIME_DRAM;
+			flipped++;
+		}
+	}
+	assert_true(flipped > 0);
+	rv_assert_error(rv_sweep_relabel(s, p, b, 0, &r), RV_ERROR, "pass --force");
+	assert_int_equal(rv_sweep_relabel(s, p, b, 1, &r), 1);
+	assert_true(r.n_changes >= 1);
+	for (size_t c = 0; c < r.n_changes; c++) {
+		size_t i = 0;
+
+		while (i < s->n_entries &&
+		       !(rv_shape_cmp(&s->entries[i].shape, &r.changes[c].shape) == 0 &&
+		         s->entries[i].dtype == r.changes[c].dtype))
+			i++;
+		assert_true(i < s->n_entries);
+		assert_int_equal(r.changes[c].to, was[i]);
+		assert_int_equal(rv_sweep_label_for(&s->entries[i], p->key)->regime, was[i]);
+		assert_true(r.changes[c].measured_s > 0);
+	}
+	free(r.changes);
+	free(was);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +417,9 @@ int main(void)
 		cmocka_unit_test(test_sweep__unknown_keys_are_kept),
 		cmocka_unit_test(test_sweep__bad_inputs),
 		cmocka_unit_test(test_sweep__save_is_atomic_and_reloads),
+		cmocka_unit_test(test_sweep__generate_keeps_its_output),
+		cmocka_unit_test(test_sweep__augment_labels_a_new_target),
+		cmocka_unit_test(test_sweep__relabel_freezes_and_force_overrides),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

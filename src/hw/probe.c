@@ -1,0 +1,675 @@
+/* SPDX-License-Identifier: MIT */
+/* Probing the host (hw/probe.h): CPUID and the table of FLOP per cycle per
+ * core, the measurements through the cblas kernels, and the profile written
+ * from the template hardware/templates/host_cpu.json. This sits above hw/'s
+ * loader: it uses kernel/ (to measure), model/opcount (the one FLOP count)
+ * and io/file (to write). */
+#include "hw/probe.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "hw/profile.h"
+#include "io/file.h"
+#include "kernel/kernel.h"
+#include "model/opcount.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define RV_HAVE_CPUID 1
+#endif
+
+/* ---- the vector ISA ---- */
+
+#ifdef RV_HAVE_CPUID
+static unsigned long long xcr0(void)
+{
+	unsigned lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((unsigned long long)hi << 32) | lo;
+}
+#endif
+
+int rv_cpu_features_read(struct rv_cpu_features *f)
+{
+	memset(f, 0, sizeof(*f));
+#ifdef RV_HAVE_CPUID
+	unsigned max, a, b, c, d, base_family;
+	unsigned long long x = 0;
+
+	if (!__get_cpuid(0, &max, &b, &c, &d))
+		return rv_error_set(RV_ENOTSUP, "CPUID leaf 0 cannot be read");
+	memcpy(f->vendor_id, &b, 4);
+	memcpy(f->vendor_id + 4, &d, 4);
+	memcpy(f->vendor_id + 8, &c, 4);
+	f->vendor = strcmp(f->vendor_id, "GenuineIntel") == 0   ? RV_CPU_INTEL
+	            : strcmp(f->vendor_id, "AuthenticAMD") == 0 ? RV_CPU_AMD
+	                                                        : RV_CPU_OTHER;
+	if (max >= 1 && __get_cpuid(1, &a, &b, &c, &d)) {
+		/* AVX state must be enabled by the OS (OSXSAVE, then XCR0 bits
+		 * 1-2 for YMM, 5-7 for ZMM, 17-18 for the AMX tiles). */
+		base_family = (a >> 8) & 0xf;
+		f->family = base_family == 0xf ? base_family + ((a >> 20) & 0xff) : base_family;
+		f->model = (a >> 4) & 0xf;
+		if (base_family == 0x6 || base_family == 0xf)
+			f->model |= ((a >> 16) & 0xf) << 4;
+		if (c & (1u << 27))
+			x = xcr0();
+		if ((x & 0x6) == 0x6) {
+			f->flags |= (c & (1u << 28)) ? RV_CPU_AVX : 0;
+			f->flags |= (c & (1u << 12)) ? RV_CPU_FMA : 0;
+		}
+	}
+	if (max >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		if ((x & 0x6) == 0x6 && (b & (1u << 5)))
+			f->flags |= RV_CPU_AVX2;
+		if ((x & 0xe6) == 0xe6 && (b & (1u << 16)))
+			f->flags |= RV_CPU_AVX512F;
+		if ((x & 0x60000) == 0x60000) {
+			f->flags |= (d & (1u << 24)) ? RV_CPU_AMX_TILE : 0;
+			f->flags |= (d & (1u << 22)) ? RV_CPU_AMX_BF16 : 0;
+		}
+	}
+	f->known = 1;
+	return 0;
+#else
+	return rv_error_set(RV_ENOTSUP, "no CPUID on this architecture");
+#endif
+}
+
+/* The table of FLOP per cycle per core, keyed by vendor, family and ISA: the
+ * first matching row wins, so the specific rows come first. FLOP per cycle
+ * = FMA units x lanes x 2 (a fused multiply-add is two FLOP); fp64 has half
+ * the lanes. docs/hardware-profile.md lists it with its sources. */
+struct isa_row {
+	int vendor;                    /* enum rv_cpu_vendor, or -1: any */
+	unsigned family_lo, family_hi; /* 0, ~0u: any */
+	unsigned model_lo, model_hi;
+	unsigned need; /* RV_CPU_* all present */
+	struct rv_isa_rate rate;
+};
+
+#define ANY 0, ~0u
+
+static const struct isa_row isa_table[] = {
+	{ RV_CPU_INTEL,
+	  ANY,
+	  ANY,
+	  RV_CPU_AVX512F,
+	  { "AVX-512", 64, 32, "2 FMA units x 16 lanes x 2",
+	    "Intel 64 and IA-32 Optimization Reference Manual (248966): Skylake-SP and later "
+	    "server cores have two 512-bit FMA units (ports 0+1 fused, and 5); parts with one "
+	    "(some Xeon Bronze and Silver, client Ice Lake) reach half",
+	    0 } },
+	{ RV_CPU_AMD,
+	  0x19,
+	  0x19,
+	  ANY,
+	  RV_CPU_AVX512F,
+	  { "AVX-512 (Zen 4)", 32, 16, "2 FMA units x 8 lanes x 2",
+	    "AMD Software Optimization Guide for Family 19h (57647): Zen 4 executes a 512-bit "
+	    "op on its two 256-bit FMA pipes as two halves",
+	    0 } },
+	{ RV_CPU_AMD,
+	  0x1a,
+	  ~0u,
+	  ANY,
+	  RV_CPU_AVX512F,
+	  { "AVX-512 (Zen 5)", 64, 32, "2 FMA units x 16 lanes x 2",
+	    "AMD Software Optimization Guide for Family 1Ah (58455): Zen 5 desktop and server "
+	    "cores have a 512-bit datapath with two FMA pipes; the mobile parts run 512-bit ops "
+	    "as two halves (32)",
+	    0 } },
+	{ RV_CPU_AMD,
+	  0x17,
+	  0x17,
+	  0x00,
+	  0x2f,
+	  RV_CPU_AVX2 | RV_CPU_FMA,
+	  { "AVX2+FMA (Zen 1)", 16, 8, "2 FMA units x 4 lanes x 2",
+	    "AMD Software Optimization Guide for Family 17h (55723): Zen and Zen+ split a 256-bit "
+	    "op into two 128-bit halves on two FMA pipes",
+	    0 } },
+	{ RV_CPU_INTEL,
+	  ANY,
+	  ANY,
+	  RV_CPU_AVX2 | RV_CPU_FMA,
+	  { "AVX2+FMA", 32, 16, "2 FMA units x 8 lanes x 2",
+	    "Intel 64 and IA-32 Optimization Reference Manual (248966): Haswell and later big "
+	    "cores have two 256-bit FMA units (ports 0 and 1); the E-cores of hybrid parts "
+	    "(Gracemont) have two 128-bit ones (16)",
+	    0 } },
+	{ RV_CPU_AMD,
+	  ANY,
+	  ANY,
+	  RV_CPU_AVX2 | RV_CPU_FMA,
+	  { "AVX2+FMA", 32, 16, "2 FMA units x 8 lanes x 2",
+	    "AMD Software Optimization Guides for Family 17h models 30h and later (56305, Zen 2) "
+	    "and Family 19h (56665, Zen 3): two 256-bit FMA pipes",
+	    0 } },
+	{ -1,
+	  ANY,
+	  ANY,
+	  RV_CPU_AVX2 | RV_CPU_FMA,
+	  { "AVX2+FMA", 32, 16, "2 FMA units x 8 lanes x 2",
+	    "the Intel and AMD rows: two 256-bit FMA units, assumed for this vendor", 0 } },
+	{ -1,
+	  ANY,
+	  ANY,
+	  RV_CPU_AVX,
+	  { "AVX (no FMA)", 16, 8, "1 add + 1 multiply unit x 8 lanes",
+	    "Sandy Bridge class (Intel 248966): one 256-bit add and one 256-bit multiply port, "
+	    "no FMA",
+	    0 } },
+	{ -1,
+	  ANY,
+	  ANY,
+	  0,
+	  { "SSE2", 8, 4, "1 add + 1 multiply unit x 4 lanes",
+	    "the x86-64 baseline: one 128-bit add and one 128-bit multiply per cycle", 0 } },
+};
+
+static const struct rv_isa_rate isa_unknown = {
+	"unknown (no CPUID)",
+	16,
+	8,
+	"2 FMA units x 4 lanes x 2",
+	"no CPUID on this machine: two 128-bit FMA units assumed (an Arm Neoverse N1 class core)",
+	1
+};
+
+const struct rv_isa_rate *rv_isa_rate(const struct rv_cpu_features *f)
+{
+	if (!f->known)
+		return &isa_unknown;
+	for (size_t i = 0; i < sizeof(isa_table) / sizeof(isa_table[0]); i++) {
+		const struct isa_row *r = &isa_table[i];
+
+		if ((r->vendor < 0 || r->vendor == (int)f->vendor) && f->family >= r->family_lo &&
+		    f->family <= r->family_hi && f->model >= r->model_lo &&
+		    f->model <= r->model_hi && (f->flags & r->need) == r->need)
+			return &r->rate;
+	}
+	return &isa_unknown;
+}
+
+/* ---- the knee ---- */
+
+void rv_probe_knee(double *knee_B, double *llc_Bps, const double *ws_B, const double *bw_Bps,
+                   size_t n, double dram_Bps)
+{
+	double plateau = 0;
+
+	*knee_B = (double)NAN;
+	*llc_Bps = (double)NAN;
+	for (size_t i = 0; i < n; i++) {
+		plateau = fmax(plateau, bw_Bps[i]);
+		if (bw_Bps[i] < sqrt(plateau * dram_Bps)) {
+			if (i == 0)
+				return;
+			*knee_B = ws_B[i - 1];
+			*llc_Bps = bw_Bps[0];
+			for (size_t j = 1; j < i && ws_B[j] <= *knee_B / 2; j++)
+				*llc_Bps = bw_Bps[j];
+			return;
+		}
+	}
+}
+
+/* ---- measuring ---- */
+
+struct cache_level {
+	int level;
+	double capacity_B; /* aggregate over the CPUs */
+	double one_B;      /* what one CPU sees */
+};
+
+/* Data and unified caches of cpu0, aggregated over the CPUs sharing none of them. */
+static size_t read_caches(struct cache_level out[3], unsigned ncpu, const struct rv_env *env)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 8 && n < 3; i++) {
+		char rel[128], type[32], size[32], shared[64];
+		static const char dir[] = "sys/devices/system/cpu/cpu0/cache/index";
+		unsigned long long level;
+		double bytes, sharing = 1;
+		char *end;
+
+		if (rv_path_fmt(rel, sizeof(rel), "%s%d/type", dir, i) < 0 ||
+		    rv_env_read(type, sizeof(type), env, rel) < 0)
+			break;
+		if (strcmp(type, "Instruction") == 0)
+			continue;
+		if (rv_path_fmt(rel, sizeof(rel), "%s%d/level", dir, i) < 0 ||
+		    rv_env_read_u64(&level, env, rel) < 0)
+			continue;
+		if (rv_path_fmt(rel, sizeof(rel), "%s%d/size", dir, i) < 0 ||
+		    rv_env_read(size, sizeof(size), env, rel) < 0)
+			continue;
+		bytes = strtod(size, &end);
+		bytes *= *end == 'K' ? 1024 : *end == 'M' ? 1048576 : 1;
+		if (rv_path_fmt(rel, sizeof(rel), "%s%d/shared_cpu_list", dir, i) == 0 &&
+		    rv_env_read(shared, sizeof(shared), env, rel) == 0) {
+			/* "0-1" or "0,2": how many CPUs share this cache. */
+			unsigned a, b;
+
+			if (sscanf(shared, "%u-%u", &a, &b) == 2 && b >= a)
+				sharing = b - a + 1;
+			else
+				sharing = 1 + (double)(strchr(shared, ',') != NULL);
+		}
+		out[n].level = (int)level;
+		out[n].capacity_B = bytes * fmax(1.0, ncpu / sharing);
+		out[n].one_B = bytes;
+		n++;
+	}
+	return n;
+}
+
+/* Best-of-runs time of one call of op on shape s in dtype d. */
+static int time_best(double *best_s, const struct rv_kernel_ops *k, const struct rv_env *env,
+                     enum rv_op op, const struct rv_shape *s, enum rv_dtype d, unsigned runs)
+{
+	struct rv_kernel *inst;
+	int err;
+
+	if ((err = k->setup(&inst, env, op, s, d, 1)) < 0)
+		return err;
+	*best_s = HUGE_VAL;
+	for (unsigned w = 0; w < 3 && err == 0; w++)
+		err = k->run(inst, 1); /* warm-up: thread pools, page faults */
+	for (unsigned i = 0; err == 0 && i < runs; i++) {
+		double t0 = rv_now_s();
+
+		err = k->run(inst, 1);
+		*best_s = fmin(*best_s, rv_now_s() - t0);
+	}
+	k->teardown(inst);
+	return err;
+}
+
+/* One streaming add over a working set of ws bytes (three fp32 arrays):
+ * its bandwidth, counting the write-allocate read of the output as the
+ * model does. */
+static int stream_bw(double *bw_Bps, const struct rv_kernel_ops *k, const struct rv_env *env,
+                     double ws, unsigned runs)
+{
+	unsigned long long n_el = (unsigned long long)(ws / 12);
+	struct rv_shape s;
+	double t;
+	int err;
+
+	if (n_el < 64)
+		n_el = 64;
+	memset(&s, 0, sizeof(s));
+	s.ndim = rv_op_ndim(RV_OP_VECTOR_ADD);
+	s.dim[0] = n_el;
+	err = time_best(&t, k, env, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, runs);
+	*bw_Bps = 16.0 * (double)n_el / t;
+	return err;
+}
+
+/* Streams over working sets growing by sqrt(2) from lo_B up to hi_B, until
+ * one is within 25% of dram_Bps, and finds their knee (rv_probe_knee). */
+static int llc_knee(double *knee_B, double *llc_Bps, const struct rv_kernel_ops *k,
+                    const struct rv_env *env, double lo_B, double hi_B, double dram_Bps,
+                    unsigned runs)
+{
+	double ws_B[48], bw[48];
+	size_t n = 0;
+	int err = 0;
+
+	for (double ws = lo_B; err == 0 && ws <= hi_B && n < 48; ws *= sqrt(2.0)) {
+		ws_B[n] = ws;
+		err = stream_bw(&bw[n], k, env, ws, runs);
+		if (err == 0 && bw[n++] <= 1.25 * dram_Bps)
+			break;
+	}
+	rv_probe_knee(knee_B, llc_Bps, ws_B, bw, n, dram_Bps);
+	return err;
+}
+
+/* "model name" and the first "cpu MHz" of <root>/proc/cpuinfo. */
+static void cpu_info(char *model, size_t size, double *clock_Hz, const struct rv_env *env)
+{
+	char line[256], path[RV_PATH_MAX];
+	FILE *fp;
+
+	(void)snprintf(model, size, "unknown CPU");
+	*clock_Hz = (double)NAN;
+	rv_env_path(path, sizeof(path), env, "proc/cpuinfo");
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+			(void)snprintf(model, size, "%s", strchr(line, ':') + 2);
+			model[strcspn(model, "\n")] = '\0';
+		} else if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':') &&
+		           isnan(*clock_Hz)) {
+			*clock_Hz = strtod(strchr(line, ':') + 1, NULL) * 1e6;
+		} else if (line[0] == '\n' && !isnan(*clock_Hz)) {
+			break;
+		}
+	}
+	(void)fclose(fp);
+}
+
+int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
+{
+	const struct rv_env *env = o->env ? o->env : &rv_env_host;
+	const struct rv_kernel_ops *k = rv_kernel_find("cblas");
+	struct cache_level caches[3];
+	double dram_ws = 0, knee_bw = (double)NAN;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	time_t now = time(NULL);
+	size_t n_cache;
+	struct tm tm;
+	int err = 0, quick = o->quick;
+
+	memset(h, 0, sizeof(*h));
+	h->knee_B = (double)NAN;
+	if (!k)
+		return rv_error_set(RV_ENOTSUP, "this build has no cblas kernel to probe with");
+	if ((err = k->probe(env)) < 0)
+		return err;
+	h->n_cpus = ncpu < 1 ? 1 : ncpu;
+	h->quick = quick;
+	h->blas = k->provider();
+	cpu_info(h->model, sizeof(h->model), &h->clock_Hz, env);
+	(void)rv_cpu_features_read(&h->cpu); /* not x86-64: known = 0, the assumed row */
+	h->isa = rv_isa_rate(&h->cpu);
+	if (!gmtime_r(&now, &tm))
+		memset(&tm, 0, sizeof(tm));
+	(void)strftime(h->date, sizeof(h->date), "%Y-%m-%d", &tm);
+
+	/* Compute: a large GEMM per dtype, its FLOP counted by opcount. */
+	h->gemm_n = quick ? 256 : 2048;
+	for (int i = 0; err == 0 && i < RV_PROBE_DTYPES; i++) {
+		enum rv_dtype d = i ? RV_DTYPE_FP64 : RV_DTYPE_FP32;
+		struct rv_footprint fp;
+		struct rv_shape s;
+		double t;
+
+		memset(&s, 0, sizeof(s));
+		s.ndim = rv_op_ndim(RV_OP_MATMUL);
+		s.dim[0] = s.dim[1] = s.dim[2] = (uint64_t)h->gemm_n;
+		if ((err = rv_footprint_of(&fp, RV_OP_MATMUL, &s, d)) < 0 ||
+		    (err = time_best(&t, k, env, RV_OP_MATMUL, &s, d, quick ? 3 : 5)) < 0)
+			break;
+		h->effective_flop_per_s[i] = fp.flop / t;
+	}
+	/* Bandwidth: a one-thread streaming add over half of what one CPU sees of
+	 * each cache level, and eight times the last level for DRAM (at least
+	 * 256 MiB); the bytes count the write-allocate read of the output, as the
+	 * model does. A private level (inside the last) has ports per core, so
+	 * its aggregate is the one-thread figure times the CPUs that do not share
+	 * it; the profile's elementwise object tells the model that the capture's
+	 * add runs on one of them. */
+	n_cache = read_caches(caches, (unsigned)h->n_cpus, env);
+	for (size_t i = 0; err == 0 && i <= n_cache; i++) {
+		double ws = i < n_cache ? caches[i].one_B / 2
+		                        : fmax(8 * (n_cache ? caches[n_cache - 1].capacity_B : 0),
+		                               256.0 * 1048576);
+		double *bw = &h->effective_bw_Bps[h->n_tiers];
+
+		if (quick && i == n_cache)
+			ws = fmin(ws, 64.0 * 1048576);
+		if (i == n_cache)
+			dram_ws = ws;
+		err = stream_bw(bw, k, env, ws, quick ? 3 : 7);
+		if (i + 1 < n_cache)
+			*bw *= caches[i].capacity_B / caches[i].one_B;
+		h->capacity_B[h->n_tiers] = i < n_cache ? caches[i].capacity_B
+		                                        : 1024.0 * sysconf(_SC_PHYS_PAGES) *
+		                                                  (sysconf(_SC_PAGESIZE) / 1024.0);
+		h->n_tiers++;
+	}
+	/* The last cache level's effective capacity, from the knee of the stream
+	 * between it and DRAM (measured on one CPU, so on its share of the
+	 * level, then aggregated like the capacity); its bandwidth is then
+	 * measured inside the knee rather than at half the datasheet size. */
+	if (err == 0 && n_cache >= 1) {
+		struct cache_level *llc = &caches[n_cache - 1];
+		double lo = n_cache >= 2 ? 2 * caches[n_cache - 2].one_B : llc->one_B / 16;
+
+		err = llc_knee(&h->knee_B, &knee_bw, k, env, lo, dram_ws,
+		               h->effective_bw_Bps[h->n_tiers - 1], quick ? 3 : 5);
+		if (!(h->knee_B < llc->one_B))
+			h->knee_B = (double)NAN;
+		if (!isnan(h->knee_B)) {
+			h->knee_B *= llc->capacity_B / llc->one_B;
+			if (!isnan(knee_bw))
+				h->effective_bw_Bps[h->n_tiers - 2] = knee_bw;
+		}
+	}
+	/* Per-call overhead: the fastest of many tiny GEMMs. */
+	if (err == 0) {
+		struct rv_shape one;
+
+		memset(&one, 0, sizeof(one));
+		one.ndim = rv_op_ndim(RV_OP_MATMUL);
+		one.dim[0] = one.dim[1] = one.dim[2] = 1;
+		err = time_best(&h->call_overhead_s, k, env, RV_OP_MATMUL, &one, RV_DTYPE_FP32,
+		                101);
+	}
+	return err;
+}
+
+/* ---- the profile ---- */
+
+const char *rv_probe_template_path(void)
+{
+	return RV_DATA_DIR "/hardware/templates/host_cpu.json";
+}
+
+/* The object member name of root, or RV_EPARSE naming the template. */
+static int member(json_t **out, json_t *root, const char *name, const char *tpl, int is_array)
+{
+	*out = json_object_get(root, name);
+	if (!*out || (is_array ? !json_is_array(*out) : !json_is_object(*out)))
+		return rv_error_set(RV_EPARSE, "%s: the probe template needs %s '%s'", tpl,
+		                    is_array ? "an array" : "an object", name);
+	return 0;
+}
+
+static void set_prov(json_t *o, const char *prov)
+{
+	(void)json_object_set_new(o, "provenance", json_string(prov));
+}
+
+static int fill_compute(json_t *compute, const struct rv_probe_host *h, double hz, const char *tpl)
+{
+	char prov[1024], isa[256];
+	size_t i;
+	json_t *c;
+
+	if (h->cpu.known)
+		(void)snprintf(
+		        isa, sizeof(isa), "%s from CPUID (%s family %u model %u%s) [measured]",
+		        h->isa->isa, h->cpu.vendor_id, h->cpu.family, h->cpu.model,
+		        (h->cpu.flags & RV_CPU_AMX_BF16) ? ", AMX-BF16 present: bf16 not probed"
+		                                         : "");
+	else
+		(void)snprintf(isa, sizeof(isa), "%s [assumed]", h->isa->isa);
+	json_array_foreach(compute, i, c)
+	{
+		const char *name = json_string_value(json_object_get(c, "dtype"));
+		int d = !name                       ? -1
+		        : strcmp(name, "fp32") == 0 ? 0
+		        : strcmp(name, "fp64") == 0 ? 1
+		                                    : -1;
+		unsigned rate;
+		double peak;
+
+		if (d < 0)
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s: compute[%zu]: the probe measures fp32 and fp64 only", tpl, i);
+		rate = d ? h->isa->fp64_flop_per_cycle : h->isa->fp32_flop_per_cycle;
+		peak = fmax((double)h->n_cpus * rate * hz, h->effective_flop_per_s[d]);
+		(void)json_object_set_new(c, "peak_flop_per_s", json_real(peak));
+		(void)json_object_set_new(c, "effective_flop_per_s",
+		                          json_real(h->effective_flop_per_s[d]));
+		(void)snprintf(
+		        prov, sizeof(prov),
+		        "peak = %ld CPUs x %u FLOP per cycle (%s in fp32%s) x clock [derived]; "
+		        "ISA: %s; source: %s; effective = best of %.0f^3 GEMMs on %s "
+		        "[measured]",
+		        h->n_cpus, rate, h->isa->derivation, d ? ", fp64 has half the lanes" : "",
+		        isa, h->isa->source, h->gemm_n, h->blas ? h->blas : "cblas");
+		set_prov(c, prov);
+	}
+	return 0;
+}
+
+static int fill_memory(json_t *root, json_t *ebyte, const struct rv_probe_host *h, double hz,
+                       const char *tpl)
+{
+	static const char *const tier_names[] = { "l1", "l2", "l3", "dram" };
+	/* The ceilings a fit may reach: what the cores can load per cycle in
+	 * the caches (two 64-byte loads from L1, one line from L2, half a line
+	 * from the last level), and 1.25 x the measured stream for DRAM, whose
+	 * datasheet figure a VM does not tell. Never below what was measured. */
+	static const double bytes_per_cycle[] = { 128, 64, 32 };
+	double bw[RV_PROBE_TIERS], peak_bw[RV_PROBE_TIERS];
+	size_t n = h->n_tiers;
+	json_t *memory = json_array(), *keep = json_object();
+	char prov[1024];
+
+	if (n < 1 || n > RV_PROBE_TIERS)
+		return rv_error_set(RV_ERANGE, "a probe has 1 to %d memory tiers, not %zu",
+		                    RV_PROBE_TIERS, n);
+	/* Bandwidths may not grow outwards: an outer tier never beats an inner one. */
+	memcpy(bw, h->effective_bw_Bps, n * sizeof(*bw));
+	for (size_t i = n - 1; i-- > 0;)
+		bw[i] = fmax(bw[i], bw[i + 1]);
+	for (size_t i = 0; i < n; i++)
+		peak_bw[i] = fmax(i + 1 < n && i < 3 ? (double)h->n_cpus * bytes_per_cycle[i] * hz
+		                                     : 1.25 * bw[i],
+		                  bw[i]);
+	for (size_t i = n - 1; i-- > 0;)
+		peak_bw[i] = fmax(peak_bw[i], peak_bw[i + 1]);
+	for (size_t i = 0; i < n; i++) {
+		const char *tn = tier_names[i == n - 1 ? 3 : i];
+		int llc = i + 2 == n, knee = llc && !isnan(h->knee_B);
+		json_t *e = json_object_get(ebyte, tn), *tier;
+
+		if (!json_is_number(e)) {
+			json_decref(memory);
+			json_decref(keep);
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s: the probe template needs power.energy_per_byte_J.%s", tpl, tn);
+		}
+		(void)json_object_set(keep, tn, e);
+		(void)snprintf(
+		        prov, sizeof(prov),
+		        "capacity from sysfs cache index, aggregated over the CPUs sharing it "
+		        "[measured]%s; effective = a one-thread streaming add %s, counting the "
+		        "write-allocate read [measured]%s; bw = %s",
+		        i == n - 1 ? " (dram: physical memory)" : "",
+		        knee ? "inside the knee below" : "over half of one CPU's share",
+		        i + 2 < n ? ", times the CPUs sharing none of it (a port per core)"
+		        : knee ? "; effective_capacity_B = the knee of a stream over working sets "
+		                 "growing by sqrt(2): the largest one still above the geometric "
+		                 "mean of this level's and DRAM's bandwidth, aggregated like the "
+		                 "capacity [measured]; calibration refits it"
+		               : "",
+		        i + 1 < n ? "CPUs x bytes loaded per cycle x clock [derived]"
+		                  : "1.25 x the measured stream [assumed]");
+		tier = json_pack("{s:s, s:f, s:f, s:f}", "name", tn, "capacity_B", h->capacity_B[i],
+		                 "bw_Bps", peak_bw[i], "effective_bw_Bps", bw[i]);
+		if (knee)
+			(void)json_object_set_new(tier, "effective_capacity_B",
+			                          json_real(fmin(h->knee_B, h->capacity_B[i])));
+		set_prov(tier, prov);
+		(void)json_array_append_new(memory, tier);
+	}
+	/* Only the tiers present keep an energy per byte (the loader wants them
+	 * to match). */
+	(void)json_object_clear(ebyte);
+	(void)json_object_update(ebyte, keep);
+	json_decref(keep);
+	(void)json_object_set_new(root, "memory", memory);
+	return 0;
+}
+
+int rv_probe_render(char **text, const struct rv_probe_host *h, const struct rv_probe_opts *o)
+{
+	const char *tpl = o->template_path ? o->template_path : rv_probe_template_path();
+	double hz = isnan(h->clock_Hz) ? 3e9 : h->clock_Hz;
+	json_t *root, *units, *clocks, *compute, *power, *ebyte, *overhead;
+	json_error_t jerr;
+	char name[400], prov[512];
+	int err;
+
+	*text = NULL;
+	root = json_load_file(tpl, 0, &jerr);
+	if (!root)
+		return rv_error_set(RV_EPARSE, "%s:%d:%d: the probe template: %s", tpl, jerr.line,
+		                    jerr.column, jerr.text);
+	if (!json_is_object(root)) {
+		err = rv_error_set(RV_EPARSE, "%s: the probe template is not a JSON object", tpl);
+		goto out;
+	}
+	if ((err = member(&units, root, "compute_units", tpl, 0)) < 0 ||
+	    (err = member(&clocks, root, "clocks", tpl, 0)) < 0 ||
+	    (err = member(&compute, root, "compute", tpl, 1)) < 0 ||
+	    (err = member(&power, root, "power", tpl, 0)) < 0 ||
+	    (err = member(&ebyte, power, "energy_per_byte_J", tpl, 0)) < 0 ||
+	    (err = member(&overhead, root, "call_overhead", tpl, 0)) < 0)
+		goto out;
+	(void)snprintf(name, sizeof(name), "%s, %ld CPUs (probed %s)", h->model, h->n_cpus,
+	               h->date);
+	(void)json_object_set_new(root, "key", json_string(o->key));
+	(void)json_object_set_new(root, "name", json_string(name));
+	(void)json_object_set_new(units, "count", json_integer((json_int_t)h->n_cpus));
+	set_prov(units, "online CPUs (sysconf) [measured]");
+	(void)json_object_set_new(clocks, "base_Hz", json_real(hz));
+	(void)json_object_set_new(clocks, "boost_Hz", json_real(hz));
+	(void)json_object_set_new(clocks, "sustained_Hz", json_real(hz));
+	(void)snprintf(prov, sizeof(prov),
+	               "cpu MHz of /proc/cpuinfo for all three [measured]%s; no cpufreq "
+	               "limits read [uncertain]",
+	               isnan(h->clock_Hz) ? " (absent: 3 GHz [assumed])" : "");
+	set_prov(clocks, prov);
+	if ((err = fill_compute(compute, h, hz, tpl)) < 0 ||
+	    (err = fill_memory(root, ebyte, h, hz, tpl)) < 0)
+		goto out;
+	(void)json_object_set_new(overhead, "latency_s", json_real(h->call_overhead_s));
+	set_prov(overhead, "fastest of 101 1x1x1 GEMMs through cblas [measured]");
+	*text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	if (!*text)
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+out:
+	json_decref(root);
+	return err;
+}
+
+int rv_probe_write(const struct rv_probe_opts *o, const char *path)
+{
+	struct rv_probe_host h;
+	struct rv_profile *check = NULL;
+	char *text = NULL;
+	int err;
+
+	if ((err = rv_probe_measure(&h, o)) < 0 || (err = rv_probe_render(&text, &h, o)) < 0)
+		return err;
+	err = rv_file_write_atomic(path, text, strlen(text));
+	free(text);
+	/* What probe writes must pass the loader that will read it. */
+	if (err == 0 && (err = rv_profile_load(&check, path)) < 0)
+		(void)rv_error_wrap(err, "probe wrote a profile its own loader refuses (a bug)");
+	rv_profile_free(check);
+	return err;
+}

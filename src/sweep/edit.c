@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: MIT */
+/* Editing sweeps: the seeded stratified generator, augment (labels for one
+ * more target, with the classifier) and relabel (labels that follow
+ * conclusive committed measurements). Unlike the loader (sweep.c), this uses
+ * model/ (the classifier, the footprint, the measured regime) and the data
+ * layout (the only builder of the file names). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/vec.h"
+#include "hw/profile.h"
+#include "io/baseline.h"
+#include "layout/layout.h"
+#include "model/classify.h"
+#include "model/opcount.h"
+#include "model/validate.h"
+#include "sweep/sweep.h"
+
+/* Adds key to a hardware list, keeping it sorted; 1 when it was added. The
+ * list keeps no room beyond its n items, so cap starts at n. */
+static int list_add(struct rv_sweep_list *l, const char *key)
+{
+	size_t at = 0, cap = l->n;
+	char *copy;
+	int err;
+
+	for (size_t i = 0; i < l->n; i++) {
+		int c = strcmp(l->items[i], key);
+
+		if (c == 0)
+			return 0;
+		if (c < 0)
+			at = i + 1;
+	}
+	if ((err = rv_vec_reserve(&l->items, &cap, l->n + 1, sizeof(*l->items))) < 0)
+		return err;
+	copy = rv_strdup(key);
+	if (!copy)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	memmove(l->items + at + 1, l->items + at, (l->n - at) * sizeof(*l->items));
+	l->items[at] = copy;
+	l->n++;
+	l->present = 1;
+	return 1;
+}
+
+/* Appends the label (hw, regime) to e. */
+static int label_add(struct rv_sweep_entry *e, const char *hw, enum rv_regime regime)
+{
+	struct rv_sweep_label l = { rv_strdup(hw), regime };
+	size_t cap = e->n_labels;
+	int err;
+
+	if (!l.hw)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	if ((err = rv_vec_push(&e->labels, &e->n_labels, &cap, &l, sizeof(l))) < 0)
+		free(l.hw);
+	return err;
+}
+
+/* ---- generate ---- */
+
+/* Candidate dimensions: powers of two and their 1.5x multiples (which are
+ * also the 3x multiples of the power below), as the reference generator. */
+static size_t gen_dims(uint64_t *out, size_t max_n, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+
+	for (uint64_t p = 1; p <= hi && n + 2 <= max_n; p *= 2) {
+		if (p >= lo)
+			out[n++] = p;
+		if (p >= 2 && p + p / 2 >= lo && p + p / 2 <= hi)
+			out[n++] = p + p / 2;
+	}
+	return n;
+}
+
+struct gen_cand {
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+	/* per target; RV_REGIME_COUNT when not labelled */
+	enum rv_regime regime[RV_SWEEP_TARGETS_MAX];
+	int purpose; /* -1 unused, else enum rv_purpose */
+};
+
+static int gen_cand_cmp(const void *pa, const void *pb)
+{
+	const struct gen_cand *a = pa, *b = pb;
+	int c = (int)a->dtype - (int)b->dtype;
+
+	return c ? c : rv_shape_cmp(&a->shape, &b->shape);
+}
+
+/* The sweep of one purpose from the sorted candidates. */
+static int gen_sweep(struct rv_sweep **out, const struct gen_cand *c, size_t n,
+                     const struct rv_sweep_generate_opts *o, enum rv_purpose purpose,
+                     const struct rv_profile *const *t, size_t n_t)
+{
+	struct rv_sweep *s = calloc(1, sizeof(*s));
+	int err = 0;
+
+	*out = NULL;
+	if (!s)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	s->op = o->op;
+	s->purpose = purpose;
+	s->has_seed = 1;
+	s->generator_seed = (int64_t)o->seed;
+	s->augmented_with_hardware.present = 1;
+	s->generated_against_hardware.present = 1;
+	for (size_t i = 0; i < n_t && err >= 0; i++)
+		err = list_add(&s->generated_against_hardware, t[i]->key);
+	if (err >= 0) {
+		s->entries = calloc(n + 1, sizeof(*s->entries));
+		if (!s->entries)
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n && err >= 0; i++) {
+		struct rv_sweep_entry *e;
+
+		if (c[i].purpose != (int)purpose)
+			continue;
+		e = &s->entries[s->n_entries++];
+		e->shape = c[i].shape;
+		e->dtype = c[i].dtype;
+		for (size_t j = 0; j < n_t && err >= 0; j++)
+			if (c[i].regime[j] != RV_REGIME_COUNT)
+				err = label_add(e, t[j]->key, c[i].regime[j]);
+	}
+	if (err < 0) {
+		rv_sweep_free(s);
+		return err;
+	}
+	*out = s;
+	return 0;
+}
+
+/* The candidates of o->op in the dtypes of the targets, within the limits,
+ * classified for each target of their dtype. */
+static int gen_candidates(struct gen_cand **out, size_t *n_out,
+                          const struct rv_sweep_generate_opts *o, const struct rv_profile *const *t,
+                          size_t n_t)
+{
+	enum rv_op op = o->op;
+	uint64_t dims[64], bdims[64];
+	struct gen_cand *cand = NULL;
+	size_t n = 0, cap = 0, nd, nb, ni;
+	int err = 0;
+
+	nd = gen_dims(dims, 64, op == RV_OP_VECTOR_ADD ? 256 : 64,
+	              op == RV_OP_VECTOR_ADD ? ((uint64_t)1 << 28) : 16384);
+	nb = gen_dims(bdims, 64, 1, op == RV_OP_LINEAR ? 4096 : 16384);
+	ni = op == RV_OP_VECTOR_ADD ? nd : (op == RV_OP_LINEAR ? nb : nd);
+	for (size_t i = 0; err == 0 && i < ni; i++) {
+		for (size_t j = 0; err == 0 && j < (op == RV_OP_VECTOR_ADD ? 1 : nd); j++) {
+			for (size_t k = 0; err == 0 && k < (op == RV_OP_VECTOR_ADD ? 1 : nd); k++) {
+				for (size_t ti = 0; err == 0 && ti < n_t; ti++) {
+					struct gen_cand c;
+					struct rv_footprint fp;
+					int seen = 0;
+
+					memset(&c, 0, sizeof(c));
+					c.dtype = t[ti]->default_dtype;
+					for (size_t q = 0; q < ti; q++)
+						seen |= t[q]->default_dtype == c.dtype;
+					if (seen)
+						continue; /* this dtype's candidate is made already */
+					c.shape.ndim = rv_op_ndim(op);
+					c.shape.dim[0] = op == RV_OP_LINEAR ? bdims[i] : dims[i];
+					c.shape.dim[1] = dims[j];
+					c.shape.dim[2] = dims[k];
+					if (rv_footprint_of(&fp, op, &c.shape, c.dtype) < 0 ||
+					    fp.flop > o->max_flop ||
+					    fp.working_set_B > o->max_working_set_B)
+						continue;
+					c.purpose = -1;
+					for (size_t q = 0; q < n_t && err == 0; q++) {
+						struct rv_classification cl;
+
+						c.regime[q] = RV_REGIME_COUNT;
+						if (t[q]->default_dtype != c.dtype)
+							continue;
+						err = rv_classify(&cl, t[q], op, &c.shape, c.dtype);
+						c.regime[q] = cl.regime;
+					}
+					if (err == 0)
+						err = rv_vec_push(&cand, &n, &cap, &c, sizeof(c));
+				}
+			}
+		}
+	}
+	if (err < 0) {
+		free(cand);
+		return err;
+	}
+	*out = cand;
+	*n_out = n;
+	return 0;
+}
+
+int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_profile *const *t,
+                      size_t n_t, struct rv_sweep *out[RV_PURPOSE_COUNT])
+{
+	size_t got[RV_PURPOSE_COUNT][RV_SWEEP_TARGETS_MAX][RV_REGIME_COUNT], want[RV_PURPOSE_COUNT];
+	struct gen_cand *cand = NULL;
+	uint64_t state;
+	size_t n = 0;
+	int err;
+
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+		out[pu] = NULL;
+	if (n_t > RV_SWEEP_TARGETS_MAX)
+		return rv_error_set(RV_ERANGE, "more than %d targets", RV_SWEEP_TARGETS_MAX);
+	if (n_t == 0 || o->seed > INT64_MAX || o->per_regime < 1 || o->per_regime > 1000 ||
+	    !(o->max_flop > 0) || !(o->max_working_set_B > 0) || (unsigned)o->op >= RV_OP_COUNT)
+		return rv_error_set(RV_ERANGE,
+		                    "sweep generate needs an op, a seed up to 2^63-1, targets, "
+		                    "1 to 1000 shapes per regime and positive limits");
+	if ((err = gen_candidates(&cand, &n, o, t, n_t)) < 0)
+		return err;
+	/* A seeded shuffle, then strata filled in order: calibration first. */
+	state = o->seed;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(rv_rng_next(&state) % i);
+		struct gen_cand x = cand[i - 1];
+
+		cand[i - 1] = cand[j];
+		cand[j] = x;
+	}
+	memset(got, 0, sizeof(got));
+	want[RV_PURPOSE_CALIBRATION] = o->per_regime;
+	want[RV_PURPOSE_VALIDATION] = 3 * o->per_regime;
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+		for (size_t i = 0; i < n; i++) {
+			int useful = 0;
+
+			if (cand[i].purpose >= 0)
+				continue;
+			for (size_t q = 0; q < n_t; q++) {
+				enum rv_regime r = cand[i].regime[q];
+
+				if (r != RV_REGIME_COUNT && r != RV_REGIME_AMBIGUOUS &&
+				    r != RV_REGIME_UNSUPPORTED && got[pu][q][r] < want[pu])
+					useful = 1;
+			}
+			if (!useful)
+				continue;
+			cand[i].purpose = pu;
+			for (size_t q = 0; q < n_t; q++)
+				if (cand[i].regime[q] != RV_REGIME_COUNT)
+					got[pu][q][cand[i].regime[q]]++;
+		}
+	}
+	if (n > 1)
+		qsort(cand, n, sizeof(*cand), gen_cand_cmp);
+	for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++)
+		err = gen_sweep(&out[pu], cand, n, o, (enum rv_purpose)pu, t, n_t);
+	free(cand);
+	if (err < 0) {
+		for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+			rv_sweep_free(out[pu]);
+			out[pu] = NULL;
+		}
+	}
+	return err;
+}
+
+int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_opts *o,
+                            const char *target_keys, struct rv_sweep_written out[RV_PURPOSE_COUNT],
+                            size_t *n_out)
+{
+	const struct rv_profile *t[RV_SWEEP_TARGETS_MAX];
+	struct rv_sweep *s[RV_PURPOSE_COUNT] = { NULL };
+	char *list = rv_strdup(target_keys), *tok, *save = NULL;
+	size_t n_t = 0;
+	int err = 0;
+
+	*n_out = 0;
+	if (!list)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (tok = strtok_r(list, ",", &save); tok && err == 0; tok = strtok_r(NULL, ",", &save)) {
+		if (n_t == RV_SWEEP_TARGETS_MAX) {
+			err = rv_error_set(RV_ERANGE, "more than %d targets", RV_SWEEP_TARGETS_MAX);
+			break;
+		}
+		err = rv_layout_profile(l, &t[n_t], tok);
+		n_t += err == 0;
+	}
+	free(list);
+	if (err == 0)
+		err = rv_sweep_generate(o, t, n_t, s);
+	for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
+		struct rv_sweep_written *w = &out[pu];
+
+		memset(w, 0, sizeof(*w));
+		if ((err = rv_layout_sweep_path(l, w->path, sizeof(w->path), o->op,
+		                                (enum rv_purpose)pu)) < 0 ||
+		    (err = rv_sweep_save(s[pu], w->path)) < 0)
+			break;
+		w->n_entries = s[pu]->n_entries;
+		(*n_out)++;
+	}
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+		rv_sweep_free(s[pu]);
+	return err;
+}
+
+/* ---- augment ---- */
+
+int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *added,
+                     size_t count[RV_REGIME_COUNT])
+{
+	size_t before = *added;
+	int err;
+
+	for (size_t i = 0; i < s->n_entries; i++) {
+		struct rv_sweep_entry *e = &s->entries[i];
+		struct rv_classification c;
+
+		if (e->dtype != p->default_dtype || rv_sweep_label_for(e, p->key))
+			continue;
+		if ((err = rv_classify(&c, p, s->op, &e->shape, e->dtype)) < 0 ||
+		    (err = label_add(e, p->key, c.regime)) < 0)
+			return err;
+		count[c.regime]++;
+		(*added)++;
+	}
+	err = list_add(&s->augmented_with_hardware, p->key);
+	return err < 0 ? err : (*added > before || err > 0);
+}
+
+int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int only_op, int only_purpose,
+                           struct rv_sweep_written out[RV_OP_COUNT * RV_PURPOSE_COUNT],
+                           size_t *n_out)
+{
+	const struct rv_profile *p;
+	int err;
+
+	*n_out = 0;
+	if ((err = rv_layout_profile(l, &p, hw)) < 0)
+		return err;
+	for (int op = 0; err == 0 && op < RV_OP_COUNT; op++) {
+		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
+			struct rv_sweep_written *w = &out[*n_out];
+			struct rv_sweep *s = NULL;
+			int changed = 0;
+
+			if ((only_op >= 0 && op != only_op) ||
+			    (only_purpose >= 0 && pu != only_purpose))
+				continue;
+			memset(w, 0, sizeof(*w));
+			if ((err = rv_layout_sweep_path(l, w->path, sizeof(w->path), (enum rv_op)op,
+			                                (enum rv_purpose)pu)) < 0)
+				break;
+			err = rv_sweep_load(&s, w->path);
+			if (err == RV_ENOENT && only_op < 0) {
+				err = 0; /* augment what there is */
+				continue;
+			}
+			if (err == 0 && (changed = rv_sweep_augment(s, p, &w->added, w->count)) < 0)
+				err = changed;
+			if (err == 0 && changed)
+				err = rv_sweep_save(s, w->path);
+			if (err == 0)
+				(*n_out)++;
+			rv_sweep_free(s);
+		}
+	}
+	return err;
+}
+
+/* ---- relabel ---- */
+
+int rv_sweep_frozen(const struct rv_sweep *s, const char *hw)
+{
+	const struct rv_sweep_list *l = &s->augmented_with_hardware_from_baseline;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i], hw) == 0)
+			return 1;
+	return 0;
+}
+
+static int frozen_error(const char *hw)
+{
+	return rv_error_set(RV_ERROR,
+	                    "the labels of %s already follow a baseline (sweeps stay frozen "
+	                    "after a target's first relabel, so later captures are scored "
+	                    "against the same bands); pass --force to relabel again",
+	                    hw);
+}
+
+int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,
+                     int force, struct rv_sweep_relabelled *r)
+{
+	size_t cap = 0;
+	int err, added;
+
+	r->checked = 0;
+	r->changes = NULL;
+	r->n_changes = 0;
+	if (!force && rv_sweep_frozen(s, p->key))
+		return frozen_error(p->key);
+	for (size_t i = 0; i < s->n_entries; i++) {
+		struct rv_sweep_entry *e = &s->entries[i];
+		struct rv_sweep_label *l = NULL;
+		struct rv_sweep_change c;
+		long row;
+
+		for (size_t j = 0; j < e->n_labels; j++)
+			if (strcmp(e->labels[j].hw, p->key) == 0)
+				l = &e->labels[j];
+		row = l ? rv_baseline_find(b, p->key, s->op, &e->shape, e->dtype) : -1;
+		if (row < 0 || l->regime == RV_REGIME_UNSUPPORTED)
+			continue;
+		r->checked++;
+		c.shape = e->shape;
+		c.dtype = e->dtype;
+		c.from = l->regime;
+		c.measured_s = b->rows[row].latency_s;
+		if ((err = rv_measured_regime(&c.to, p, s->op, &e->shape, e->dtype, c.measured_s)) <
+		    0)
+			return err;
+		if (c.to == RV_REGIME_AMBIGUOUS || c.to == l->regime)
+			continue;
+		if ((err = rv_vec_push(&r->changes, &r->n_changes, &cap, &c, sizeof(c))) < 0)
+			return err;
+		l->regime = c.to;
+	}
+	/* The sweep is frozen for p once its labels were held against a
+	 * measurement, changed or not. */
+	if (!r->checked)
+		return 0;
+	if ((added = list_add(&s->augmented_with_hardware_from_baseline, p->key)) < 0)
+		return added;
+	return r->n_changes > 0 || added > 0;
+}
+
+void rv_sweep_relabelled_free(struct rv_sweep_relabelled *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].changes);
+		r[i].changes = NULL;
+		r[i].n_changes = 0;
+	}
+}
+
+/* The baseline of (hw, op) and the sweep of (op, purpose); 1 when that
+ * baseline exists. */
+static int relabel_paths(const struct rv_layout *l, char bpath[RV_PATH_MAX],
+                         char spath[RV_PATH_MAX], const char *hw, enum rv_op op, enum rv_purpose pu,
+                         int *err)
+{
+	if ((*err = rv_layout_baseline_path(l, bpath, RV_PATH_MAX, hw, op)) < 0 ||
+	    (*err = rv_layout_sweep_path(l, spath, RV_PATH_MAX, op, pu)) < 0)
+		return 0;
+	return access(bpath, F_OK) == 0;
+}
+
+/* Refuses, before anything is written, when a sweep that has a baseline to
+ * follow was relabelled for hw already. */
+static int relabel_frozen(const struct rv_layout *l, const char *hw)
+{
+	for (int op = 0; op < RV_OP_COUNT; op++) {
+		for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+			char bpath[RV_PATH_MAX], spath[RV_PATH_MAX];
+			struct rv_sweep *s = NULL;
+			int err, frozen;
+
+			if (!relabel_paths(l, bpath, spath, hw, (enum rv_op)op, (enum rv_purpose)pu,
+			                   &err)) {
+				if (err < 0)
+					return err;
+				break;
+			}
+			if ((err = rv_sweep_load(&s, spath)) < 0)
+				return err;
+			frozen = rv_sweep_frozen(s, hw);
+			rv_sweep_free(s);
+			if (frozen)
+				return rv_error_wrap(frozen_error(hw), "%s", spath);
+		}
+	}
+	return 0;
+}
+
+int rv_sweep_relabel_files(struct rv_layout *l, const char *hw, int force,
+                           struct rv_sweep_relabelled out[RV_OP_COUNT * RV_PURPOSE_COUNT],
+                           size_t *n_out)
+{
+	const struct rv_profile *p;
+	int err;
+
+	*n_out = 0;
+	if ((err = rv_layout_profile(l, &p, hw)) < 0)
+		return err;
+	if (!force && (err = relabel_frozen(l, p->key)) < 0)
+		return err;
+	for (int op = 0; err == 0 && op < RV_OP_COUNT; op++) {
+		char bpath[RV_PATH_MAX], spath[RV_PATH_MAX];
+		const struct rv_baseline *b = NULL;
+
+		if (!relabel_paths(l, bpath, spath, p->key, (enum rv_op)op, RV_PURPOSE_CALIBRATION,
+		                   &err))
+			continue;
+		err = rv_layout_baseline(l, &b, p->key, (enum rv_op)op);
+		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
+			struct rv_sweep_relabelled *r = &out[*n_out];
+			struct rv_sweep *s = NULL;
+			int changed;
+
+			memset(r, 0, sizeof(*r));
+			if ((err = rv_layout_sweep_path(l, r->path, sizeof(r->path), (enum rv_op)op,
+			                                (enum rv_purpose)pu)) < 0)
+				break;
+			err = rv_sweep_load(&s, r->path);
+			/* force here: the whole folder was checked above. */
+			if (err == 0 && (changed = rv_sweep_relabel(s, p, b, 1, r)) < 0)
+				err = changed;
+			if (err == 0 && changed)
+				err = rv_sweep_save(s, r->path);
+			r->done = err == 0;
+			(*n_out)++; /* r owns its changes now, written or not */
+			rv_sweep_free(s);
+		}
+	}
+	return err;
+}
