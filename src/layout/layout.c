@@ -271,7 +271,7 @@ static int validate_job(struct rv_layout *l, struct rv_validation *v, const stru
 		                     : 0;
 	if ((err = rv_layout_baseline(l, &b, j->hw, j->op)) < 0)
 		return err;
-	return rv_validate(v, p, s, sweep_path, b, base_path);
+	return rv_validate(v, p, s, sweep_path, b, base_path, NULL);
 }
 
 int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,

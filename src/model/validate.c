@@ -43,6 +43,10 @@ void rv_validation_free(struct rv_validation *v)
 		free(v->sources[i]);
 	free(v->sources);
 	free(v->records);
+	free(v->missing);
+	for (size_t i = 0; i < v->n_models; i++)
+		free(v->models[i]);
+	free(v->models);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -217,18 +221,51 @@ int rv_match_rows(ptrdiff_t **out, const struct rv_sweep *s, const struct rv_bas
 	return 0;
 }
 
+int rv_validation_add_model(struct rv_validation *v, const char *model)
+{
+	char *copy;
+	int err;
+
+	for (size_t i = 0; i < v->n_models; i++)
+		if (strcmp(v->models[i], model) == 0)
+			return 0;
+	if (!(copy = rv_strdup(model)))
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	if ((err = rv_vec_push(&v->models, &v->n_models, &v->cap_models, &copy, sizeof(copy))) <
+	    0)
+		free(copy);
+	return err;
+}
+
+static int add_missing(struct rv_validation *v, const char *model, const char *hw,
+                       enum rv_op op, const struct rv_sweep_entry *e)
+{
+	struct rv_missing m;
+
+	memset(&m, 0, sizeof(m));
+	(void)snprintf(m.model, sizeof(m.model), "%s", model);
+	(void)snprintf(m.hardware, sizeof(m.hardware), "%s", hw);
+	m.op = op;
+	m.shape = e->shape;
+	m.dtype = e->dtype;
+	return rv_vec_push(&v->missing, &v->n_missing, &v->cap_missing, &m, sizeof(m));
+}
+
 int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struct rv_sweep *s,
-                const char *sweep_name, const struct rv_baseline *b, const char *baseline_name)
+                const char *sweep_name, const struct rv_baseline *b, const char *baseline_name,
+                const struct rv_predictor *model)
 {
 	ptrdiff_t *match = NULL;
 	char source[1024];
 	int err;
 
+	if (!model)
+		model = &rv_predictor_builtin;
 	if ((err = check_baseline(p, s, b, baseline_name)) < 0)
 		return err;
 	(void)snprintf(source, sizeof(source), "%s %s %s: %s, %s", p->key, rv_op_name(s->op),
 	               rv_purpose_name(s->purpose), sweep_name, baseline_name);
-	if ((err = add_source(v, source)) < 0)
+	if ((err = add_source(v, source)) < 0 || (err = rv_validation_add_model(v, model->model)) < 0)
 		return err;
 	if ((err = rv_match_rows(&match, s, b, p->key)) < 0)
 		return err;
@@ -237,7 +274,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		const struct rv_sweep_label *label = rv_sweep_label_scoreable(e, p->key);
 		const struct rv_compute *c = rv_profile_compute(p, e->dtype);
 		const struct rv_baseline_row *row;
-		struct rv_prediction pred;
+		struct rv_footprint fp;
+		struct rv_estimate est;
 		struct rv_record r;
 
 		if (!label) {
@@ -254,33 +292,39 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 			v->skipped_unsupported++;
 			continue;
 		}
+		v->labelled++;
 		row = match[i] >= 0 ? &b->rows[match[i]] : NULL;
 		if (!row) {
 			v->skipped_no_baseline++;
 			continue;
 		}
-		if ((err = rv_predict(&pred, p, s->op, &e->shape, e->dtype)) < 0)
+		v->rows_found++;
+		err = model->estimate(model->ctx, p, s->op, &e->shape, e->dtype, &est);
+		if (err == RV_ENOENT) {
+			err = add_missing(v, model->model, p->key, s->op, e);
+			continue;
+		}
+		if (err < 0 || (err = rv_footprint_of(&fp, s->op, &e->shape, e->dtype)) < 0)
 			break;
 		memset(&r, 0, sizeof(r));
+		(void)snprintf(r.model, sizeof(r.model), "%s", model->model);
 		(void)snprintf(r.hardware, sizeof(r.hardware), "%s", p->key);
 		r.op = s->op;
 		r.shape = e->shape;
 		r.dtype = e->dtype;
 		r.regime_label = label->regime;
-		r.regime_measured = measured_regime(p, c, s->op, &pred.footprint, row->latency_s);
+		r.regime_measured = measured_regime(p, c, s->op, &fp, row->latency_s);
+		r.regime_model = est.regime;
 		r.band = rv_band_of(label->regime);
-		r.latency_pred_s = pred.latency_s;
+		r.latency_pred_s = est.latency_s;
 		r.latency_meas_s = row->latency_s;
-		r.latency_err = (pred.latency_s - row->latency_s) / row->latency_s;
-		r.energy_pred_J = pred.energy_j;
+		r.latency_err = (est.latency_s - row->latency_s) / row->latency_s;
+		r.energy_pred_J = est.energy_j;
 		r.energy_meas_J = row->energy_j;
 		r.pass_regime = regime_matches(r.regime_label, r.regime_measured);
 		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
-		r.binding = pred.binding;
-		r.binding_tier = p->memory[0].tier;
-		for (size_t t = 0; t < p->n_memory; t++)
-			if (pred.tier_s[p->memory[t].tier] > pred.tier_s[r.binding_tier])
-				r.binding_tier = p->memory[t].tier;
+		r.binding = est.binding;
+		r.binding_tier = est.binding_tier;
 		score_energy(&r, b, row);
 		err = add_record(v, &r);
 	}
@@ -308,11 +352,12 @@ static void accuracy_of(struct rv_accuracy *acc, double *err, size_t n)
 	acc->within_25 = (double)w25 / (double)n;
 }
 
-int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out)
+int rv_validation_summary_of(const struct rv_validation *v, const char *model,
+                             struct rv_summary *out)
 {
 	double *lat = malloc((v->n_records + 1) * sizeof(double));
 	double *en = malloc((v->n_records + 1) * sizeof(double));
-	size_t n_en = 0;
+	size_t n_lat = 0, n_en = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!lat || !en) {
@@ -320,26 +365,37 @@ int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out)
 		free(en);
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	}
-	out->records = v->n_records;
+	out->labelled = v->labelled;
+	out->rows_found = v->rows_found;
 	out->skipped_no_baseline = v->skipped_no_baseline;
 	out->skipped_unsupported = v->skipped_unsupported;
 	out->skipped_ambiguous = v->skipped_ambiguous;
+	for (size_t i = 0; i < v->n_missing; i++)
+		out->skipped_no_prediction += !model || strcmp(v->missing[i].model, model) == 0;
 	for (size_t i = 0; i < v->n_records; i++) {
 		const struct rv_record *r = &v->records[i];
 
+		if (model && strcmp(r->model, model) != 0)
+			continue;
+		out->records++;
 		if (rv_record_passed(r))
 			out->passed++;
-		lat[i] = r->latency_err;
+		lat[n_lat++] = r->latency_err;
 		if (r->pass_energy != RV_CHECK_SKIP)
 			en[n_en++] = r->energy_err;
 	}
 	out->failed = out->records - out->passed;
 	out->energy_scored = n_en;
-	accuracy_of(&out->latency, lat, v->n_records);
+	accuracy_of(&out->latency, lat, n_lat);
 	accuracy_of(&out->energy, en, n_en);
 	free(lat);
 	free(en);
 	return 0;
+}
+
+int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out)
+{
+	return rv_validation_summary_of(v, NULL, out);
 }
 
 static int cell_cmp(const void *pa, const void *pb)

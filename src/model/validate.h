@@ -11,6 +11,7 @@
 #include "core/regime.h"
 #include "hw/profile.h"
 #include "io/baseline.h"
+#include "model/predictor.h"
 #include "sweep/sweep.h"
 
 /* Share of the datasheet peak (FLOP/s or DRAM B/s) at which a measurement
@@ -46,21 +47,25 @@ struct rv_band rv_band_of(enum rv_regime r);
 /* Tri-state verdict of the energy check. */
 enum rv_check { RV_CHECK_FAIL = 0, RV_CHECK_PASS = 1, RV_CHECK_SKIP = -1 };
 
+#define RV_MODEL_NAME_MAX 64
+
 struct rv_record {
+	char model[RV_MODEL_NAME_MAX]; /* the predictor's name ("roofval": the built-in model) */
 	char hardware[64];
 	enum rv_op op;
 	struct rv_shape shape;
 	enum rv_dtype dtype;
 	enum rv_regime regime_label;    /* the sweep's label: the regime "predicted" */
 	enum rv_regime regime_measured; /* inferred from achieved FLOP/s and bandwidth */
+	enum rv_regime regime_model;    /* the model's own verdict; RV_REGIME_COUNT when none */
 	double latency_pred_s, latency_meas_s;
 	double energy_pred_J, energy_meas_J; /* energy_meas_J NAN when not measured */
 	double latency_err, energy_err;      /* (pred - meas) / meas; NAN when not scored */
 	struct rv_band band;
 	int pass_regime, pass_latency;
 	enum rv_check pass_energy;
-	int binding;      /* the model's binding resource (see rv_bound_name) */
-	int binding_tier; /* the memory tier with the largest time (an enum rv_tier) */
+	int binding;      /* the model's binding resource (see rv_bound_name); -1 unknown */
+	int binding_tier; /* the memory tier with the largest time (an enum rv_tier); -1 */
 	char notes[192];  /* why energy was not scored, and similar */
 };
 
@@ -79,17 +84,35 @@ struct rv_accuracy {
 	double within_10, within_25; /* shares of |error| <= 10% and <= 25% */
 };
 
+/* An entry a model gave no prediction for. */
+struct rv_missing {
+	char model[RV_MODEL_NAME_MAX];
+	char hardware[64];
+	enum rv_op op;
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+};
+
 struct rv_summary {
 	size_t records, passed, failed;
+	size_t labelled;      /* entries labelled and scoreable for their target */
+	size_t rows_found;    /* of those, the ones with a baseline row */
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
+	size_t skipped_no_prediction;
 	size_t energy_scored;
 	struct rv_accuracy latency, energy;
 };
 
 struct rv_validation {
-	struct rv_record *records; /* in run order: (hardware, op, purpose) then sweep order */
+	struct rv_record *records; /* in run order: model, (hardware, op, purpose), sweep order */
 	size_t n_records, cap_records;
+	size_t labelled, rows_found;
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
+	struct rv_missing *missing; /* entries with a baseline row but no prediction */
+	size_t n_missing, cap_missing;
+	char **models; /* the models validated, in run order */
+	size_t n_models, cap_models;
+	size_t unlabelled_predictions; /* a predictions file's rows no sweep labels */
 	char **sources; /* "hw op purpose: sweep file + baseline file" lines, for reports */
 	size_t n_sources, cap_sources;
 };
@@ -100,16 +123,26 @@ struct rv_validation {
 int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
                        const struct rv_shape *s, enum rv_dtype d, double latency_s);
 
-/* Scores every entry of sweep s labelled for profile p against baseline b
- * and appends the records to v. RV_EPARSE when the sweep is for another op,
- * or the baseline holds rows of another hardware or op (messages name the
- * files, given as sweep_name and baseline_name). */
+/* Scores the estimates of model (NULL: the built-in model) for every entry
+ * of sweep s labelled for profile p against baseline b and appends the
+ * records to v, with exactly the rules of the built-in model: the band of
+ * the label, the regime measured from the baseline row, the energy rule. An
+ * entry with a baseline row the model has no estimate for is counted and
+ * listed in v->missing. RV_EPARSE when the sweep is for another op, or the
+ * baseline holds rows of another hardware or op (messages name the files,
+ * given as sweep_name and baseline_name); the model's errors. */
 int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struct rv_sweep *s,
-                const char *sweep_name, const struct rv_baseline *b, const char *baseline_name);
+                const char *sweep_name, const struct rv_baseline *b, const char *baseline_name,
+                const struct rv_predictor *model);
+/* Adds model to v's list of models (once). RV_ENOMEM. */
+int rv_validation_add_model(struct rv_validation *v, const char *model);
 void rv_validation_free(struct rv_validation *v);
 
-/* Totals and accuracy over all records of v. RV_ENOMEM. */
+/* Totals and accuracy over all records of v (of the model called model only,
+ * when not NULL). RV_ENOMEM. */
 int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out);
+int rv_validation_summary_of(const struct rv_validation *v, const char *model,
+                             struct rv_summary *out);
 /* The heatmap cells, sorted by (hardware, op, regime); free() the array. */
 int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, size_t *n);
 /* Whether a record passes every check (energy passes when not scored). */

@@ -113,7 +113,7 @@ static void test_validate__scoring_rules(void **state)
 	               t_alu * 1.05, t_l2 / 1.15, t_big * 1.2, e_big / 1.1);
 	b = baseline_of(csv);
 	memset(&v, 0, sizeof(v));
-	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv"), 0);
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", NULL), 0);
 	assert_int_equal(v.n_records, 3);
 	assert_int_equal(v.skipped_ambiguous, 1);
 	assert_int_equal(v.skipped_unsupported, 1);
@@ -187,7 +187,7 @@ static void test_validate__energy_window_and_failures(void **state)
 	               t, e * 2, t * 4, e);
 	b = baseline_of(csv);
 	memset(&v, 0, sizeof(v));
-	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv"), 0);
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", NULL), 0);
 	assert_int_equal(v.n_records, 2);
 	assert_int_equal(v.records[0].pass_energy, RV_CHECK_FAIL);
 	rv_assert_close(v.records[0].energy_err, -0.5, 1e-12, 0);
@@ -224,10 +224,10 @@ static void test_validate__foreign_rows_are_errors(void **state)
 
 	(void)state;
 	memset(&v, 0, sizeof(v));
-	rv_assert_error(rv_validate(&v, p, s, "s.json", b, "b.csv"), RV_EPARSE,
+	rv_assert_error(rv_validate(&v, p, s, "s.json", b, "b.csv", NULL), RV_EPARSE,
 	                "b.csv:3: a row for hardware 'other' in a baseline validated for "
 	                "'toy_gpu'");
-	rv_assert_error(rv_validate(&v, p, s, "s.json", b2, "b2.csv"), RV_EPARSE,
+	rv_assert_error(rv_validate(&v, p, s, "s.json", b2, "b2.csv", NULL), RV_EPARSE,
 	                "b2.csv:2: a row for op 'vector_add' in a baseline validated for 'matmul'");
 	rv_validation_free(&v);
 	rv_baseline_free(b);
@@ -367,7 +367,7 @@ static void test_validate__floors(void **state)
 		               floors[i].op);
 		assert_int_equal(rv_baseline_load(&b, path), 0);
 		memset(&v, 0, sizeof(v));
-		assert_int_equal(rv_validate(&v, p, s, "sweep", b, "baseline"), 0);
+		assert_int_equal(rv_validate(&v, p, s, "sweep", b, "baseline", NULL), 0);
 		for (size_t r = 0; r < v.n_records; r++) {
 			regime += (size_t)v.records[r].pass_regime;
 			latency += (size_t)v.records[r].pass_latency;
