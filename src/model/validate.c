@@ -89,10 +89,8 @@ static int regime_matches(enum rv_regime label, enum rv_regime measured)
 
 static int has_energy_window(const struct rv_baseline *b, const struct rv_baseline_row *row)
 {
-	for (size_t i = 0; i < b->n_extra; i++)
-		if (strcmp(b->extra_cols[i], RV_ENERGY_WINDOW_COLUMN) == 0)
-			return row->extra && row->extra[i] && row->extra[i][0];
-	return 0;
+	(void)b;
+	return !isnan(rv_row_value(row, RV_COL_ENERGY_WINDOW_S));
 }
 
 static void score_energy(struct rv_record *r, const struct rv_baseline *b,

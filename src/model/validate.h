@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #include "core/regime.h"
+#include "data/baseline.h"
 #include "hw/profile.h"
-#include "io/baseline.h"
 #include "sweep/sweep.h"
 
 /* Share of the datasheet peak (FLOP/s or DRAM B/s) at which a measurement

@@ -129,7 +129,13 @@ static void test_baseline__extra_columns_survive(void **state)
 	(void)state;
 	assert_int_equal(b->n_extra, 2);
 	assert_string_equal(b->extra_cols[1], "cv");
-	assert_string_equal(b->rows[0].extra[0], "1.9e-06");
+	/* latency_min_s is the schema's: typed; cv is not: kept as text. */
+	assert_int_equal(b->extra_id[0], RV_COL_LATENCY_MIN_S);
+	assert_int_equal(b->extra_id[1], RV_COL_UNKNOWN);
+	assert_int_equal(b->n_unknown, 1);
+	rv_assert_close(b->rows[0].latency_min_s, 1.9e-06, 0, 0);
+	rv_assert_close(rv_row_value(&b->rows[0], RV_COL_LATENCY_MIN_S), 1.9e-06, 0, 0);
+	assert_string_equal(b->rows[0].unknown[0], "0.01");
 	out = render(b);
 	assert_string_equal(out, HEADER ",latency_min_s,cv\n"
 	                                "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
@@ -193,13 +199,12 @@ static struct rv_baseline_row make_row(const char *shape, double latency_s, cons
 {
 	struct rv_baseline_row r;
 
-	memset(&r, 0, sizeof(r));
+	rv_baseline_row_init(&r);
 	r.hardware = (char *)(uintptr_t) "host";
 	r.op = RV_OP_MATMUL;
 	assert_int_equal(rv_shape_parse(shape, RV_OP_MATMUL, &r.shape), 0);
 	r.dtype = RV_DTYPE_FP32;
 	r.latency_s = latency_s;
-	r.energy_j = (double)NAN;
 	r.trial_count = 11;
 	r.notes = (char *)(uintptr_t)notes;
 	return r;
@@ -208,22 +213,21 @@ static struct rv_baseline_row make_row(const char *shape, double latency_s, cons
 static void test_baseline__store_merges_rows(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_store");
-	const char *cols[] = { "cv" };
 	char path[4200], *text;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "first");
-	char *extra[] = { (char *)(uintptr_t) "0.02" };
 
 	(void)state;
 	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	r = make_row("32x32x32", 2e-06, "second");
-	r.extra = extra;
-	assert_int_equal(rv_baseline_store(path, &r, cols, 1), 0);
+	r.latency_cv = 0.02;
+	r.cols = RV_COL_BIT(RV_COL_LATENCY_CV);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	r = make_row("64x64x64", 1.5e-05, "replaced, with a comma");
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	text = rv_slurp(path, NULL);
 	assert_non_null(text);
-	assert_string_equal(text, HEADER ",cv\r\n"
+	assert_string_equal(text, HEADER ",latency_cv\r\n"
 	                                 "host,matmul,32x32x32,fp32,2e-06,,11,second,0.02\r\n"
 	                                 "host,matmul,64x64x64,fp32,1.5e-05,,11,"
 	                                 "\"replaced, with a comma\",\r\n");
@@ -260,15 +264,14 @@ static void test_baseline__failed_write_keeps_old_file(void **state)
 
 	(void)state;
 	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	before = rv_slurp(path, NULL);
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
 		r = make_row("128x128x128", 3e-05, "lost");
 		struct rv_baseline *b = NULL;
 
 		rv_file__inject_fault(faults[i].step, faults[i].err);
-		rv_assert_error(rv_baseline_store(path, &r, NULL, 0), faults[i].code,
-		                faults[i].msg);
+		rv_assert_error(rv_baseline_store(path, &r), faults[i].code, faults[i].msg);
 		rv_assert_error(faults[i].code, faults[i].code, faults[i].hint);
 		after = rv_slurp(path, NULL);
 		assert_string_equal(before, after);
@@ -297,14 +300,14 @@ static void test_baseline__mode_kept_and_folder_errors(void **state)
 
 	(void)state;
 	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(chmod(path, 0640), 0);
 	r.latency_s = 2e-05;
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);
 	(void)snprintf(path, sizeof(path), "%s/missing/h.csv", dir);
-	rv_assert_error(rv_baseline_store(path, &r, NULL, 0), RV_ENOENT, "cannot open folder");
+	rv_assert_error(rv_baseline_store(path, &r), RV_ENOENT, "cannot open folder");
 	rv_assert_error(rv_file_write_atomic(dir, "x", 1), RV_EIO, "is a folder");
 }
 
@@ -323,11 +326,11 @@ static void test_baseline__read_only_folder(void **state)
 		skip();
 	}
 	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	before = rv_slurp(path, NULL);
 	assert_int_equal(chmod(dir, 0555), 0);
 	r = make_row("128x128x128", 3e-05, "lost");
-	rc = rv_baseline_store(path, &r, NULL, 0);
+	rc = rv_baseline_store(path, &r);
 	assert_int_equal(chmod(dir, 0755), 0);
 	rv_assert_error(rc, RV_EPERM, "cannot create a temporary file in");
 	rv_assert_error(rc, RV_EPERM, "Permission denied; make the folder writable");
@@ -358,7 +361,7 @@ static void test_baseline__concurrent_writers(void **state)
 
 				(void)snprintf(shape, sizeof(shape), "%dx%dx8", w + 1, i + 1);
 				r = make_row(shape, 1e-06 * (i + 1), "");
-				if (rv_baseline_store(path, &r, NULL, 0) != 0)
+				if (rv_baseline_store(path, &r) != 0)
 					_exit(1);
 			}
 			_exit(0);
@@ -390,7 +393,7 @@ static void test_baseline__stale_temp_removed(void **state)
 	rv_spit(stale, HEADER "\nh,matmul,1x1");
 	rv_spit(other, "another file's");
 	rv_spit(near, "not a temporary file of ours");
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(stat(stale, &st), -1);
 	assert_int_equal(stat(other, &st), 0);
 	assert_int_equal(stat(near, &st), 0);
@@ -425,7 +428,7 @@ static void test_baseline__lock_waits_for_holder(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(rv_file_lock(&held, path, 1.0), 0);
 	rv_file_unlock(&held);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 }
 
 int main(void)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of validation: bands, the measured regime and its soft match, energy scoring rules,
  * skips, summaries, and pinned pass-count floors on the reference calibration baselines. */
+#include "io/baseline.h"
 #include "model/predict.h"
 #include "model/validate.h"
 #include "rv_test.h"
