@@ -471,12 +471,12 @@ int rv_baseline_add_col(struct rv_baseline *b, const char *name, enum rv_col id)
 	if (id == RV_COL_UNKNOWN) {
 		/* Widen every row first, so a failure leaves b consistent. */
 		for (size_t i = 0; i < b->n_rows; i++) {
-			char **u = realloc(b->rows[i].unknown, (b->n_unknown + 1) * sizeof(char *));
+			size_t cap_u = b->n_unknown;
 
-			if (!u)
-				return rv_error_set(RV_ENOMEM, "out of memory");
-			u[b->n_unknown] = NULL;
-			b->rows[i].unknown = u;
+			if (rv_vec_reserve(&b->rows[i].unknown, &cap_u, b->n_unknown + 1,
+			                   sizeof(char *)) < 0)
+				return RV_ENOMEM;
+			b->rows[i].unknown[b->n_unknown] = NULL;
 		}
 	}
 	copy = rv_strdup(name);

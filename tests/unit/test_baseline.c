@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "io/baseline.h"
 #include "io/file.h"
 #include "rv_test.h"
@@ -34,14 +35,14 @@ static char *render(const struct rv_baseline *b)
 static void test_baseline__reference_round_trip(void **state)
 {
 	const char *ref = rv_reference_dir();
-	char dir[4200], path[4600];
+	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
 	struct dirent *de;
 	DIR *dh;
 	int files = 0;
 
 	(void)state;
 	RV_SKIP_WITHOUT_REFERENCE(ref);
-	(void)snprintf(dir, sizeof(dir), "%s/baselines", ref);
+	assert_int_equal(rv_path_join(dir, sizeof(dir), ref, "baselines"), 0);
 	dh = opendir(dir);
 	assert_non_null(dh);
 	while ((de = readdir(dh)) != NULL) {
@@ -51,7 +52,7 @@ static void test_baseline__reference_round_trip(void **state)
 
 		if (!strstr(de->d_name, ".csv"))
 			continue;
-		(void)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		assert_int_equal(rv_path_join(path, sizeof(path), dir, de->d_name), 0);
 		orig = rv_slurp(path, &len);
 		assert_non_null(orig);
 		assert_int_equal(rv_baseline_load(&b, path), 0);
@@ -213,11 +214,11 @@ static struct rv_baseline_row make_row(const char *shape, double latency_s, cons
 static void test_baseline__store_merges_rows(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_store");
-	char path[4200], *text;
+	char path[RV_PATH_MAX], *text;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "first");
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "host_matmul.csv"), 0);
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 	r = make_row("32x32x32", 2e-06, "second");
 	r.latency_cv = 0.02;
@@ -256,14 +257,14 @@ static void test_baseline__failed_write_keeps_old_file(void **state)
 		  "(the old file is unchanged)" },
 	};
 	const char *dir = rv_scratch_dir("baseline_fault");
-	char path[4200], *before, *after;
+	char path[RV_PATH_MAX], *before, *after;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "kept");
 	struct dirent *de;
 	DIR *dh;
 	int files = 0;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "host_matmul.csv"), 0);
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 	before = rv_slurp(path, NULL);
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
@@ -294,19 +295,19 @@ static void test_baseline__failed_write_keeps_old_file(void **state)
 static void test_baseline__mode_kept_and_folder_errors(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_mode");
-	char path[4200];
+	char path[RV_PATH_MAX];
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
 	struct stat st;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(chmod(path, 0640), 0);
 	r.latency_s = 2e-05;
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);
-	(void)snprintf(path, sizeof(path), "%s/missing/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "missing/h.csv"), 0);
 	rv_assert_error(rv_baseline_store(path, &r), RV_ENOENT, "cannot open folder");
 	rv_assert_error(rv_file_write_atomic(dir, "x", 1), RV_EIO, "is a folder");
 }
@@ -316,7 +317,7 @@ static void test_baseline__mode_kept_and_folder_errors(void **state)
 static void test_baseline__read_only_folder(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_readonly");
-	char path[4200], *before, *after;
+	char path[RV_PATH_MAX], *before, *after;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "kept");
 	int rc;
 
@@ -325,7 +326,7 @@ static void test_baseline__read_only_folder(void **state)
 		print_message("[  SKIPPED ] running as root, who may write into a 0555 folder\n");
 		skip();
 	}
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 	before = rv_slurp(path, NULL);
 	assert_int_equal(chmod(dir, 0555), 0);
@@ -344,13 +345,13 @@ static void test_baseline__read_only_folder(void **state)
 static void test_baseline__concurrent_writers(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_concurrent");
-	char path[4200];
+	char path[RV_PATH_MAX];
 	struct rv_baseline *b = NULL;
 	pid_t pid[2];
 	int status;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
 	for (int w = 0; w < 2; w++) {
 		pid[w] = fork();
 		assert_true(pid[w] >= 0);
@@ -381,15 +382,15 @@ static void test_baseline__concurrent_writers(void **state)
 static void test_baseline__stale_temp_removed(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_stale");
-	char path[4200], stale[4300], other[4300], near[4300];
+	char path[RV_PATH_MAX], stale[RV_PATH_MAX], other[RV_PATH_MAX], near[RV_PATH_MAX];
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
 	struct stat st;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
-	(void)snprintf(stale, sizeof(stale), "%s/h.csv.Ab3dE9.tmp", dir);
-	(void)snprintf(other, sizeof(other), "%s/g.csv.Ab3dE9.tmp", dir);
-	(void)snprintf(near, sizeof(near), "%s/h.csv.tmp", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
+	assert_int_equal(rv_path_join(stale, sizeof(stale), dir, "h.csv.Ab3dE9.tmp"), 0);
+	assert_int_equal(rv_path_join(other, sizeof(other), dir, "g.csv.Ab3dE9.tmp"), 0);
+	assert_int_equal(rv_path_join(near, sizeof(near), dir, "h.csv.tmp"), 0);
 	rv_spit(stale, HEADER "\nh,matmul,1x1");
 	rv_spit(other, "another file's");
 	rv_spit(near, "not a temporary file of ours");
@@ -402,14 +403,14 @@ static void test_baseline__stale_temp_removed(void **state)
 static void test_baseline__lock_waits_for_holder(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_lock");
-	char path[4200];
+	char path[RV_PATH_MAX];
 	struct rv_file_lock held;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
 	pid_t pid;
 	int status;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
 	/* Another process holds the lock: a short wait times out with a clear message. */
 	pid = fork();
 	assert_true(pid >= 0);
