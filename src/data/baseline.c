@@ -330,7 +330,7 @@ int rv_row_check(const struct rv_baseline_row *r, enum rv_col c, const char *tex
 			return 0;
 		v = (double)u;
 	}
-	if ((d->min_open ? v > d->min : v >= d->min) && v <= d->max)
+	if (isfinite(v) && (d->min_open ? v > d->min : v >= d->min) && v <= d->max)
 		return 0;
 	if (!text) {
 		if (d->type == RV_CT_F64 && !isfinite(v))

@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Baseline CSV: parse, sort, render, merge and store. */
+/* Baseline CSV: parse, render, load, save and store (the rows and their
+ * schema are data/baseline's). */
 #include "io/baseline.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/strnum.h"
 #include "core/vec.h"
 #include "io/csv.h"
 #include "io/file.h"

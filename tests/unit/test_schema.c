@@ -331,20 +331,23 @@ static void test_schema__store_holds_limits(void **state)
 	r.energy_j = 2e9;
 	r.idle_power_W = -3;
 	r.busy_share = 0.25;
+	r.latency_cv = (double)INFINITY;
 	r.energy_calls.value = 7;
 	r.energy_calls.present = 1;
 	r.cols = RV_COL_BIT(RV_COL_IDLE_POWER_W) | RV_COL_BIT(RV_COL_ENERGY_CALLS) |
-	         RV_COL_BIT(RV_COL_BUSY_SHARE);
+	         RV_COL_BIT(RV_COL_BUSY_SHARE) | RV_COL_BIT(RV_COL_LATENCY_CV);
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 	text = rv_slurp(path, NULL);
 	assert_non_null(text);
-	assert_string_equal(text, HEADER ",idle_power_w,energy_calls,busy_share\r\n"
+	assert_string_equal(text, HEADER ",latency_cv,idle_power_w,energy_calls,busy_share\r\n"
 	                                 "host,matmul,64x64x64,fp32,1e-05,,11,\"meter ok; "
 	                                 "energy_j: 2000000000.0 J is not a plausible energy "
 	                                 "per call (at most 1e9 J, a day at over 10 kW); check "
-	                                 "its unit; written empty; idle_power_w: -3.0 W is "
+	                                 "its unit; written empty; latency_cv: inf is not a "
+	                                 "plausible coefficient of variation (latency_cv >= 0); "
+	                                 "written empty; idle_power_w: -3.0 W is "
 	                                 "negative; leave the field empty when it was not "
-	                                 "measured; written empty\",,7,0.25\r\n");
+	                                 "measured; written empty\",,,7,0.25\r\n");
 	free(text);
 	/* What was written loads. */
 	assert_int_equal(rv_baseline_load(&b, path), 0);
