@@ -18,11 +18,13 @@
 #include "core/stats.h"
 #include "core/strnum.h"
 
-const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
-	"latency_min_s", "latency_p10_s",    "latency_p90_s",    "latency_mad_s", "latency_cv",
-	"energy_net_j",  "idle_power_w",     "energy_window_s",  "energy_calls",  "cpu_freq_hz",
-	"busy_share",    "sm_clock_hz",      "sm_clock_min_hz",  "mem_clock_hz",  "gpu_temp_c",
-	"power_limit_w", "throttle_reasons", "trials_discarded",
+const enum rv_col rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
+	RV_COL_LATENCY_MIN_S,   RV_COL_LATENCY_P10_S,    RV_COL_LATENCY_P90_S,
+	RV_COL_LATENCY_MAD_S,   RV_COL_LATENCY_CV,       RV_COL_ENERGY_NET_J,
+	RV_COL_IDLE_POWER_W,    RV_COL_ENERGY_WINDOW_S,  RV_COL_ENERGY_CALLS,
+	RV_COL_CPU_FREQ_HZ,     RV_COL_BUSY_SHARE,       RV_COL_SM_CLOCK_HZ,
+	RV_COL_SM_CLOCK_MIN_HZ, RV_COL_MEM_CLOCK_HZ,     RV_COL_GPU_TEMP_C,
+	RV_COL_POWER_LIMIT_W,   RV_COL_THROTTLE_REASONS, RV_COL_TRIALS_DISCARDED,
 };
 
 /* Longest wait for a meter's counter to move before it is declared frozen. */
@@ -704,46 +706,40 @@ out:
 	return err;
 }
 
-/* Shortest round-trip text of v, or "" when it is not finite. */
-static void cell(char out[32], double v)
+/* v, or NAN (empty) when it is not finite. */
+static double finite_or_nan(double v)
 {
-	char buf[RV_DOUBLE_STR];
-
-	if (!isfinite(v)) {
-		out[0] = '\0';
-		return;
-	}
-	rv_fmt_double(buf, v);
-	(void)snprintf(out, 32, "%s", buf);
+	return isfinite(v) ? v : (double)NAN;
 }
 
-size_t rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r)
+size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_result *r)
 {
-	cell(cells[0], r->min_s);
-	cell(cells[1], r->p10_s);
-	cell(cells[2], r->p90_s);
-	cell(cells[3], r->mad_s);
-	cell(cells[4], r->cv);
-	cell(cells[5], r->energy_net_j);
-	cell(cells[6], r->idle_w);
-	cell(cells[7], r->window_calls ? r->window_s : (double)NAN);
-	if (r->window_calls)
-		(void)snprintf(cells[8], 32, "%llu", (unsigned long long)r->window_calls);
-	else
-		cells[8][0] = '\0';
-	cell(cells[9], r->cpu_freq_hz);
-	cell(cells[10], r->busy_share);
-	if (!r->has_device)
-		return RV_CAPTURE_N_HOST_EXTRA;
-	cell(cells[11], r->sm_clock_hz);
-	cell(cells[12], r->sm_clock_min_hz);
-	cell(cells[13], r->mem_clock_hz);
-	cell(cells[14], r->gpu_temp_c);
-	cell(cells[15], r->power_limit_w);
-	if (r->has_throttle)
-		(void)snprintf(cells[16], 32, "0x%llx", r->throttle_reasons);
-	else
-		cells[16][0] = '\0';
-	(void)snprintf(cells[17], 32, "%u", r->trials_discarded);
-	return RV_CAPTURE_N_EXTRA;
+	size_t n = r->has_device ? RV_CAPTURE_N_EXTRA : RV_CAPTURE_N_HOST_EXTRA;
+
+	row->latency_min_s = finite_or_nan(r->min_s);
+	row->latency_p10_s = finite_or_nan(r->p10_s);
+	row->latency_p90_s = finite_or_nan(r->p90_s);
+	row->latency_mad_s = finite_or_nan(r->mad_s);
+	row->latency_cv = finite_or_nan(r->cv);
+	row->energy_net_J = finite_or_nan(r->energy_net_j);
+	row->idle_power_W = finite_or_nan(r->idle_w);
+	row->energy_window_s = r->window_calls ? finite_or_nan(r->window_s) : (double)NAN;
+	row->energy_calls.value = r->window_calls;
+	row->energy_calls.present = r->window_calls != 0;
+	row->cpu_freq_Hz = finite_or_nan(r->cpu_freq_hz);
+	row->busy_share = finite_or_nan(r->busy_share);
+	if (r->has_device) {
+		row->sm_clock_Hz = finite_or_nan(r->sm_clock_hz);
+		row->sm_clock_min_Hz = finite_or_nan(r->sm_clock_min_hz);
+		row->mem_clock_Hz = finite_or_nan(r->mem_clock_hz);
+		row->gpu_temp_C = finite_or_nan(r->gpu_temp_c);
+		row->power_limit_W = finite_or_nan(r->power_limit_w);
+		row->throttle_reasons.value = r->throttle_reasons;
+		row->throttle_reasons.present = r->has_throttle;
+		row->trials_discarded.value = r->trials_discarded;
+		row->trials_discarded.present = 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		row->cols |= RV_COL_BIT(rv_capture_extra_cols[i]);
+	return n;
 }

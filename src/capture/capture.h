@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/env.h"
+#include "data/baseline.h"
 #include "kernel/kernel.h"
 #include "meter/meter.h"
 
@@ -35,7 +36,7 @@ struct rv_capture_opts {
  * meter reads the device's state. */
 #define RV_CAPTURE_N_HOST_EXTRA 11
 #define RV_CAPTURE_N_EXTRA      18
-extern const char *const rv_capture_extra_cols[RV_CAPTURE_N_EXTRA];
+extern const enum rv_col rv_capture_extra_cols[RV_CAPTURE_N_EXTRA];
 
 struct rv_capture_result {
 	double latency_s; /* median of the trials */
@@ -70,9 +71,9 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
                    enum rv_op op, const struct rv_shape *s, enum rv_dtype d,
                    const struct rv_capture_opts *o, volatile const sig_atomic_t *stop);
 
-/* Formats the extra columns of r, strings of at most 31 characters, into
- * cells; returns how many (RV_CAPTURE_N_HOST_EXTRA, or RV_CAPTURE_N_EXTRA
- * with the device's state). */
-size_t rv_capture_extra(char cells[RV_CAPTURE_N_EXTRA][32], const struct rv_capture_result *r);
+/* Sets the extra columns of row from r, typed, and marks them carried
+ * (row->cols); returns how many (RV_CAPTURE_N_HOST_EXTRA, or
+ * RV_CAPTURE_N_EXTRA with the device's state). */
+size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_result *r);
 
 #endif

@@ -395,9 +395,7 @@ int rv_cmd_capture(int argc, char **argv)
 		const struct rv_sweep_label *l = rv_sweep_label_for(e, p->key);
 		struct rv_capture_result r;
 		struct rv_baseline_row row;
-		char shape[80], cells[RV_CAPTURE_N_EXTRA][32], lat[32], en[32], left[32];
-		char *extra[RV_CAPTURE_N_EXTRA];
-		size_t n_extra;
+		char shape[80], lat[32], en[32], left[32];
 		double elapsed;
 
 		if (!l || l->regime == RV_REGIME_AMBIGUOUS || l->regime == RV_REGIME_UNSUPPORTED)
@@ -419,7 +417,7 @@ int rv_cmd_capture(int argc, char **argv)
 		}
 		if (err < 0)
 			break;
-		memset(&row, 0, sizeof(row));
+		rv_baseline_row_init(&row);
 		row.hardware = p->key;
 		row.op = op;
 		row.shape = e->shape;
@@ -428,11 +426,8 @@ int rv_cmd_capture(int argc, char **argv)
 		row.energy_j = r.energy_j;
 		row.trial_count = r.trials;
 		row.notes = r.notes;
-		n_extra = rv_capture_extra(cells, &r);
-		for (size_t c = 0; c < n_extra; c++)
-			extra[c] = cells[c];
-		row.extra = extra;
-		if ((err = rv_baseline_store(csv_path, &row, rv_capture_extra_cols, n_extra)) < 0) {
+		(void)rv_capture_extra(&row, &r);
+		if ((err = rv_baseline_store(csv_path, &row)) < 0) {
 			if (done)
 				rv_error_set(err,
 				             "%s; the %zu rows captured before this one are kept",

@@ -1,77 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* Baseline CSV: parse, sort, render, merge and store. */
+/* Baseline CSV: parse, render, load, save and store (the rows and their
+ * schema are data/baseline's). */
 #include "io/baseline.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
 #include "core/error.h"
-#include "core/strnum.h"
+#include "core/vec.h"
 #include "io/csv.h"
 #include "io/file.h"
 
-static const char *const rv_baseline_cols[RV_BASELINE_FIXED_COLS] = {
-	"hardware", "op", "shape", "dtype", "latency_s", "energy_j", "trial_count", "notes",
-};
-
-enum { COL_HW, COL_OP, COL_SHAPE, COL_DTYPE, COL_LAT, COL_ENERGY, COL_TRIALS, COL_NOTES };
-
 /* Seconds to wait for another writer of the same folder. */
 #define BASELINE_LOCK_TIMEOUT_S 30.0
-
-static void baseline_row_clear(struct rv_baseline_row *r, size_t n_extra)
-{
-	free(r->hardware);
-	free(r->notes);
-	if (r->extra)
-		for (size_t i = 0; i < n_extra; i++)
-			free(r->extra[i]);
-	free(r->extra);
-	memset(r, 0, sizeof(*r));
-}
-
-void rv_baseline_free(struct rv_baseline *b)
-{
-	if (!b)
-		return;
-	for (size_t i = 0; i < b->n_rows; i++)
-		baseline_row_clear(&b->rows[i], b->n_extra);
-	for (size_t i = 0; i < b->n_extra; i++)
-		free(b->extra_cols[i]);
-	free(b->extra_cols);
-	free(b->rows);
-	free(b);
-}
-
-int rv_baseline_new(struct rv_baseline **out)
-{
-	*out = calloc(1, sizeof(**out));
-	if (!*out)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	(*out)->crlf = 1;
-	return 0;
-}
-
-static int baseline_grow(struct rv_baseline *b)
-{
-	size_t cap;
-	struct rv_baseline_row *rows;
-
-	if (b->n_rows < b->cap_rows)
-		return 0;
-	cap = b->cap_rows ? 2 * b->cap_rows : 64;
-	rows = realloc(b->rows, cap * sizeof(*rows));
-	if (!rows)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	b->rows = rows;
-	b->cap_rows = cap;
-	return 0;
-}
 
 static int baseline_check_header(struct rv_baseline *b, const struct rv_csv_record *rec,
                                  const char *name)
@@ -84,156 +27,80 @@ static int baseline_check_header(struct rv_baseline *b, const struct rv_csv_reco
 			        "starts with hardware,op,shape,dtype,latency_s,energy_j,"
 			        "trial_count,notes",
 			        name, rec->line, rec->n);
-		if (strcmp(rec->field[i], rv_baseline_cols[i]) != 0)
+		if (strcmp(rec->field[i], rv_baseline_schema[i].name) != 0)
 			return rv_error_set(
 			        RV_EPARSE,
 			        "%s:%u:%u: header column %zu is '%s', expected '%s'; a "
 			        "baseline starts with hardware,op,shape,dtype,latency_s,"
 			        "energy_j,trial_count,notes",
 			        name, rec->line, rec->col[i], i + 1, rec->field[i],
-			        rv_baseline_cols[i]);
+			        rv_baseline_schema[i].name);
 	}
-	b->n_extra = rec->n - RV_BASELINE_FIXED_COLS;
-	if (b->n_extra) {
-		b->extra_cols = calloc(b->n_extra, sizeof(char *));
-		if (!b->extra_cols)
-			return rv_error_set(RV_ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < b->n_extra; i++) {
-		const char *col = rec->field[RV_BASELINE_FIXED_COLS + i];
+	for (size_t i = RV_BASELINE_FIXED_COLS; i < rec->n; i++) {
+		const char *col = rec->field[i];
+		int err;
 
 		if (*col == '\0')
 			return rv_error_set(RV_EPARSE, "%s:%u:%u: header column %zu has no name",
-			                    name, rec->line, rec->col[RV_BASELINE_FIXED_COLS + i],
-			                    RV_BASELINE_FIXED_COLS + i + 1);
-		for (size_t j = 0; j < RV_BASELINE_FIXED_COLS + i; j++)
+			                    name, rec->line, rec->col[i], i + 1);
+		for (size_t j = 0; j < i; j++)
 			if (strcmp(rec->field[j], col) == 0)
-				return rv_error_set(
-				        RV_EPARSE, "%s:%u:%u: header column '%s' appears twice",
-				        name, rec->line, rec->col[RV_BASELINE_FIXED_COLS + i], col);
-		b->extra_cols[i] = rv_strdup(col);
-		if (!b->extra_cols[i])
-			return rv_error_set(RV_ENOMEM, "out of memory");
+				return rv_error_set(RV_EPARSE,
+				                    "%s:%u:%u: header column '%s' appears twice",
+				                    name, rec->line, rec->col[i], col);
+		if ((err = rv_baseline_add_col(b, col, rv_col_find(col))) < 0)
+			return err;
 	}
 	return 0;
-}
-
-static int baseline_valid_hw(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
-			return 0;
-	return 1;
 }
 
 /* Fills r from one record; messages read "name:line:col: column: what". */
 static int baseline_parse_row(struct rv_baseline_row *r, const struct rv_csv_record *rec,
-                              size_t n_extra, const char *name)
+                              const struct rv_baseline *b, const char *name)
 {
-	const char *const *f = rec->field;
-	unsigned line = rec->line;
-	double v;
+	size_t k = 0;
 	int err;
 
-#define BAD(c_, code, ...)                                                              \
-	do {                                                                            \
-		char what_[512];                                                        \
-		(void)snprintf(what_, sizeof(what_), __VA_ARGS__);                      \
-		return rv_error_set(code, "%s:%u:%u: %s: %s", name, line, rec->col[c_], \
-		                    rv_baseline_cols[c_], what_);                       \
-	} while (0)
-
-	if (rec->n != RV_BASELINE_FIXED_COLS + n_extra)
+	if (rec->n != RV_BASELINE_FIXED_COLS + b->n_extra)
 		return rv_error_set(RV_EPARSE,
 		                    "%s:%u: %zu fields, but the header has %zu columns; give every "
 		                    "row one field per column (quote a field that holds a comma)",
-		                    name, line, rec->n, RV_BASELINE_FIXED_COLS + n_extra);
-	r->line = line;
-	if (!baseline_valid_hw(f[COL_HW]))
-		BAD(COL_HW, RV_EPARSE, "'%s' is not a hardware key (letters, digits, _ - .)",
-		    f[COL_HW]);
-	if (rv_op_parse(f[COL_OP], &r->op) < 0)
-		BAD(COL_OP, RV_EPARSE, "%s", rv_error_last());
-	if ((err = rv_shape_parse(f[COL_SHAPE], r->op, &r->shape)) < 0)
-		BAD(COL_SHAPE, err, "%s", rv_error_last());
-	if (rv_dtype_parse(f[COL_DTYPE], &r->dtype) < 0)
-		BAD(COL_DTYPE, RV_EPARSE, "%s", rv_error_last());
-	if ((err = rv_parse_double(f[COL_LAT], &r->latency_s)) < 0)
-		BAD(COL_LAT, err, "%s; write seconds as a decimal number such as 1.5e-05",
-		    rv_error_last());
-	if (!(r->latency_s > 0) || r->latency_s > RV_BASELINE_MAX_LATENCY_S)
-		BAD(COL_LAT, RV_ERANGE,
-		    "%s s is not a plausible latency (0 < latency_s <= 86400); check its unit",
-		    f[COL_LAT]);
-	r->energy_j = (double)NAN;
-	if (*f[COL_ENERGY]) {
-		if ((err = rv_parse_double(f[COL_ENERGY], &v)) < 0)
-			BAD(COL_ENERGY, err,
-			    "%s; write joules as a decimal number, or leave the field empty when "
-			    "energy was not measured",
-			    rv_error_last());
-		if (v < 0)
-			BAD(COL_ENERGY, RV_ERANGE,
-			    "%s J is negative; leave the field empty when energy was not measured",
-			    f[COL_ENERGY]);
-		if (v > RV_BASELINE_MAX_ENERGY_J)
-			BAD(COL_ENERGY, RV_ERANGE,
-			    "%s J is not a plausible energy per call (at most 1e9 J, a day at over "
-			    "10 kW); check its unit",
-			    f[COL_ENERGY]);
-		r->energy_j = v;
-	}
-	if ((err = rv_parse_u64(f[COL_TRIALS], &r->trial_count)) < 0)
-		BAD(COL_TRIALS, err, "%s", rv_error_last());
-	if (r->trial_count == 0)
-		BAD(COL_TRIALS, RV_ERANGE, "0 trials; a measured row has at least one");
-#undef BAD
-	r->hardware = rv_strdup(f[COL_HW]);
-	r->notes = rv_strdup(f[COL_NOTES]);
-	if (!r->hardware || !r->notes)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	if (n_extra) {
-		r->extra = calloc(n_extra, sizeof(char *));
-		if (!r->extra)
+		                    name, rec->line, rec->n, RV_BASELINE_FIXED_COLS + b->n_extra);
+	r->line = rec->line;
+	if (b->n_unknown) {
+		r->unknown = calloc(b->n_unknown, sizeof(char *));
+		if (!r->unknown)
 			return rv_error_set(RV_ENOMEM, "out of memory");
-		for (size_t i = 0; i < n_extra; i++) {
-			r->extra[i] = rv_strdup(f[RV_BASELINE_FIXED_COLS + i]);
-			if (!r->extra[i])
+	}
+	for (size_t i = 0; i < rec->n; i++) {
+		enum rv_col c = i < RV_BASELINE_FIXED_COLS
+		                        ? (enum rv_col)i
+		                        : b->extra_id[i - RV_BASELINE_FIXED_COLS];
+
+		if (c == RV_COL_UNKNOWN) {
+			r->unknown[k] = rv_strdup(rec->field[i]);
+			if (!r->unknown[k++])
 				return rv_error_set(RV_ENOMEM, "out of memory");
+			continue;
 		}
+		err = rv_row_parse(r, c, rec->field[i]);
+		if (err == RV_ENOMEM)
+			return err;
+		if (err < 0)
+			return rv_error_set(err, "%s:%u:%u: %s: %s", name, rec->line, rec->col[i],
+			                    rv_baseline_schema[c].name, rv_error_last());
 	}
 	return 0;
-}
-
-static int baseline_key_cmp(const struct rv_baseline_row *a, const struct rv_baseline_row *b)
-{
-	int c = strcmp(rv_op_name(a->op), rv_op_name(b->op));
-
-	if (!c)
-		c = strcmp(rv_dtype_name(a->dtype), rv_dtype_name(b->dtype));
-	if (!c)
-		c = rv_shape_cmp(&a->shape, &b->shape);
-	if (!c)
-		c = strcmp(a->hardware, b->hardware);
-	return c;
 }
 
 static int baseline_row_ptr_cmp(const void *pa, const void *pb)
 {
 	const struct rv_baseline_row *a = *(const struct rv_baseline_row *const *)pa;
 	const struct rv_baseline_row *b = *(const struct rv_baseline_row *const *)pb;
-	int c = baseline_key_cmp(a, b);
+	int c = rv_baseline_key_cmp(a, b);
 
 	/* Ties only between duplicates; order them by line so messages are stable. */
 	return c ? c : (a->line > b->line) - (a->line < b->line);
-}
-
-static int baseline_row_cmp(const void *pa, const void *pb)
-{
-	return baseline_key_cmp(pa, pb);
 }
 
 static int baseline_check_unique(const struct rv_baseline *b, const char *name)
@@ -250,7 +117,7 @@ static int baseline_check_unique(const struct rv_baseline *b, const char *name)
 		idx[i] = &b->rows[i];
 	qsort(idx, b->n_rows, sizeof(*idx), baseline_row_ptr_cmp);
 	for (size_t i = 1; i < b->n_rows && !err; i++) {
-		if (baseline_key_cmp(idx[i - 1], idx[i]) == 0) {
+		if (rv_baseline_key_cmp(idx[i - 1], idx[i]) == 0) {
 			char shape[80];
 
 			(void)rv_shape_format(shape, sizeof(shape), &idx[i]->shape);
@@ -292,12 +159,13 @@ int rv_baseline_parse(struct rv_baseline **out, const char *text, size_t len, co
 	if (err < 0)
 		goto out;
 	while ((err = rv_csv_next(&rd, &rec)) == 1) {
-		err = baseline_grow(b);
+		struct rv_baseline_row row;
+
+		rv_baseline_row_init(&row);
+		err = rv_vec_push(&b->rows, &b->n_rows, &b->cap_rows, &row, sizeof(row));
 		if (err < 0)
 			goto out;
-		memset(&b->rows[b->n_rows], 0, sizeof(b->rows[0]));
-		b->n_rows++;
-		err = baseline_parse_row(&b->rows[b->n_rows - 1], &rec, b->n_extra, name);
+		err = baseline_parse_row(&b->rows[b->n_rows - 1], &rec, b, name);
 		if (err < 0)
 			goto out;
 	}
@@ -327,41 +195,42 @@ int rv_baseline_load(struct rv_baseline **out, const char *path)
 	return rv_file_load(path, baseline_parse_cb, out);
 }
 
-void rv_baseline_sort(struct rv_baseline *b)
-{
-	if (b->n_rows > 1)
-		qsort(b->rows, b->n_rows, sizeof(b->rows[0]), baseline_row_cmp);
-}
-
 int rv_baseline_render(struct rv_buf *out, const struct rv_baseline *b)
 {
-	char num[RV_DOUBLE_STR], shape[80], trials[24];
+	char cell[RV_ROW_CELL], shape[80];
 
 	for (size_t i = 0; i < RV_BASELINE_FIXED_COLS; i++)
-		rv_csv_put_field(out, rv_baseline_cols[i], i == 0);
+		rv_csv_put_field(out, rv_baseline_schema[i].name, i == 0);
 	for (size_t i = 0; i < b->n_extra; i++)
 		rv_csv_put_field(out, b->extra_cols[i], 0);
 	rv_csv_end_record(out, b->crlf);
 	for (size_t i = 0; i < b->n_rows; i++) {
 		const struct rv_baseline_row *r = &b->rows[i];
+		size_t k = 0;
 
 		rv_csv_put_field(out, r->hardware, 1);
 		rv_csv_put_field(out, rv_op_name(r->op), 0);
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		rv_csv_put_field(out, shape, 0);
 		rv_csv_put_field(out, rv_dtype_name(r->dtype), 0);
-		rv_fmt_double(num, r->latency_s);
-		rv_csv_put_field(out, num, 0);
-		if (isnan(r->energy_j))
-			num[0] = '\0';
-		else
-			rv_fmt_double(num, r->energy_j);
-		rv_csv_put_field(out, num, 0);
-		(void)snprintf(trials, sizeof(trials), "%" PRIu64, r->trial_count);
-		rv_csv_put_field(out, trials, 0);
-		rv_csv_put_field(out, r->notes, 0);
-		for (size_t j = 0; j < b->n_extra; j++)
-			rv_csv_put_field(out, r->extra && r->extra[j] ? r->extra[j] : "", 0);
+		rv_row_format(cell, r, RV_COL_LATENCY_S);
+		rv_csv_put_field(out, cell, 0);
+		rv_row_format(cell, r, RV_COL_ENERGY_J);
+		rv_csv_put_field(out, cell, 0);
+		rv_row_format(cell, r, RV_COL_TRIAL_COUNT);
+		rv_csv_put_field(out, cell, 0);
+		rv_csv_put_field(out, r->notes ? r->notes : "", 0);
+		for (size_t j = 0; j < b->n_extra; j++) {
+			const char *text = cell;
+
+			if (b->extra_id[j] == RV_COL_UNKNOWN) {
+				text = r->unknown && r->unknown[k] ? r->unknown[k] : "";
+				k++;
+			} else {
+				rv_row_format(cell, r, b->extra_id[j]);
+			}
+			rv_csv_put_field(out, text, 0);
+		}
 		rv_csv_end_record(out, b->crlf);
 	}
 	return rv_buf_check(out);
@@ -380,91 +249,7 @@ int rv_baseline_save(struct rv_baseline *b, const char *path)
 	return err;
 }
 
-long rv_baseline_find(const struct rv_baseline *b, const char *hardware, enum rv_op op,
-                      const struct rv_shape *shape, enum rv_dtype dtype)
-{
-	for (size_t i = 0; i < b->n_rows; i++) {
-		const struct rv_baseline_row *r = &b->rows[i];
-
-		if (r->op == op && r->dtype == dtype && rv_shape_cmp(&r->shape, shape) == 0 &&
-		    strcmp(r->hardware, hardware) == 0)
-			return (long)i;
-	}
-	return -1;
-}
-
-/* Index of the extra column called name, adding it when absent; -1 when out of memory. */
-static long baseline_extra_col(struct rv_baseline *b, const char *name)
-{
-	char **cols, *copy;
-
-	for (size_t i = 0; i < b->n_extra; i++)
-		if (strcmp(b->extra_cols[i], name) == 0)
-			return (long)i;
-	/* Widen every row first, so a failure leaves b consistent. */
-	for (size_t i = 0; i < b->n_rows; i++) {
-		char **extra = realloc(b->rows[i].extra, (b->n_extra + 1) * sizeof(char *));
-
-		if (!extra)
-			return -1;
-		extra[b->n_extra] = NULL;
-		b->rows[i].extra = extra;
-	}
-	cols = realloc(b->extra_cols, (b->n_extra + 1) * sizeof(char *));
-	if (!cols)
-		return -1;
-	b->extra_cols = cols;
-	copy = rv_strdup(name);
-	if (!copy)
-		return -1;
-	b->extra_cols[b->n_extra] = copy;
-	return (long)b->n_extra++;
-}
-
-int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row,
-                       const char *const *extra_cols, size_t n_extra)
-{
-	struct rv_baseline_row r = *row;
-	long at;
-	int err;
-
-	for (size_t i = 0; i < n_extra; i++)
-		if (baseline_extra_col(b, extra_cols[i]) < 0)
-			return rv_error_set(RV_ENOMEM, "out of memory");
-	r.hardware = rv_strdup(row->hardware);
-	r.notes = rv_strdup(row->notes ? row->notes : "");
-	r.extra = b->n_extra ? calloc(b->n_extra, sizeof(char *)) : NULL;
-	r.line = 0;
-	if (!r.hardware || !r.notes || (b->n_extra && !r.extra))
-		goto oom;
-	for (size_t i = 0; i < n_extra; i++) {
-		long col = baseline_extra_col(b, extra_cols[i]);
-
-		free(r.extra[col]);
-		r.extra[col] = rv_strdup(row->extra[i] ? row->extra[i] : "");
-		if (!r.extra[col])
-			goto oom;
-	}
-	at = rv_baseline_find(b, row->hardware, row->op, &row->shape, row->dtype);
-	if (at >= 0) {
-		baseline_row_clear(&b->rows[at], b->n_extra);
-		b->rows[at] = r;
-		return 0;
-	}
-	err = baseline_grow(b);
-	if (err < 0) {
-		baseline_row_clear(&r, b->n_extra);
-		return err;
-	}
-	b->rows[b->n_rows++] = r;
-	return 0;
-oom:
-	baseline_row_clear(&r, b->n_extra);
-	return rv_error_set(RV_ENOMEM, "out of memory");
-}
-
-int rv_baseline_store(const char *path, const struct rv_baseline_row *row,
-                      const char *const *extra_cols, size_t n_extra)
+int rv_baseline_store(const char *path, const struct rv_baseline_row *row)
 {
 	struct rv_file_lock lk;
 	struct rv_baseline *b = NULL;
@@ -479,7 +264,7 @@ int rv_baseline_store(const char *path, const struct rv_baseline_row *row,
 	if (err == RV_ENOENT)
 		err = rv_baseline_new(&b);
 	if (err == 0)
-		err = rv_baseline_upsert(b, row, extra_cols, n_extra);
+		err = rv_baseline_upsert(b, row);
 	if (err == 0)
 		err = rv_baseline_save(b, path);
 	rv_baseline_free(b);

@@ -9,9 +9,9 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "data/baseline.h"
 #include "hw/fit.h"
 #include "hw/profile.h"
-#include "io/baseline.h"
 #include "model/validate.h"
 #include "sweep/sweep.h"
 

@@ -95,18 +95,13 @@ static int regime_matches(enum rv_regime label, enum rv_regime measured)
 
 int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_row *row)
 {
-	double window_s;
+	double window_s = rv_row_value(row, RV_COL_ENERGY_WINDOW_S);
 
+	(void)b;
 	if (!isfinite(row->energy_j) || !(row->energy_j > 0))
 		return 0;
-	if (row->latency_s >= RV_ENERGY_MIN_LATENCY_S)
-		return 1;
-	for (size_t i = 0; i < b->n_extra; i++)
-		if (strcmp(b->extra_cols[i], RV_ENERGY_WINDOW_COLUMN) == 0)
-			return row->extra && row->extra[i] &&
-			       rv_parse_double(row->extra[i], &window_s) == 0 &&
-			       isfinite(window_s) && window_s >= RV_ENERGY_MIN_LATENCY_S;
-	return 0;
+	return row->latency_s >= RV_ENERGY_MIN_LATENCY_S ||
+	       (isfinite(window_s) && window_s >= RV_ENERGY_MIN_LATENCY_S);
 }
 
 static void score_energy(struct rv_record *r, const struct rv_baseline *b,
@@ -231,14 +226,13 @@ int rv_validation_add_model(struct rv_validation *v, const char *model)
 			return 0;
 	if (!(copy = rv_strdup(model)))
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	if ((err = rv_vec_push(&v->models, &v->n_models, &v->cap_models, &copy, sizeof(copy))) <
-	    0)
+	if ((err = rv_vec_push(&v->models, &v->n_models, &v->cap_models, &copy, sizeof(copy))) < 0)
 		free(copy);
 	return err;
 }
 
-static int add_missing(struct rv_validation *v, const char *model, const char *hw,
-                       enum rv_op op, const struct rv_sweep_entry *e)
+static int add_missing(struct rv_validation *v, const char *model, const char *hw, enum rv_op op,
+                       const struct rv_sweep_entry *e)
 {
 	struct rv_missing m;
 
@@ -265,7 +259,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		return err;
 	(void)snprintf(source, sizeof(source), "%s %s %s: %s, %s", p->key, rv_op_name(s->op),
 	               rv_purpose_name(s->purpose), sweep_name, baseline_name);
-	if ((err = add_source(v, source)) < 0 || (err = rv_validation_add_model(v, model->model)) < 0)
+	if ((err = add_source(v, source)) < 0 ||
+	    (err = rv_validation_add_model(v, model->model)) < 0)
 		return err;
 	if ((err = rv_match_rows(&match, s, b, p->key)) < 0)
 		return err;

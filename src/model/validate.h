@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #include "core/regime.h"
+#include "data/baseline.h"
 #include "hw/profile.h"
-#include "io/baseline.h"
 #include "model/predictor.h"
 #include "sweep/sweep.h"
 
@@ -19,14 +19,12 @@
 #define RV_MEASURED_BOUND_SHARE 0.7
 /* Without a reliable energy window, energy is scored only from this latency up. */
 #define RV_ENERGY_MIN_LATENCY_S 1e-3
-/* Baseline column that records the window a row's energy was measured over
- * (written by roofval capture, as long as the meter's sensor needs). */
-#define RV_ENERGY_WINDOW_COLUMN "energy_window_s"
 
 /* The one "energy is scoreable" rule, of validate and calibrate alike: the
  * row's energy was measured (finite and above 0: a 0 is under the meter's
  * resolution) and either its latency is at least RV_ENERGY_MIN_LATENCY_S or
- * it carries an RV_ENERGY_WINDOW_COLUMN that is a finite number of seconds
+ * its energy_window_s (the window capture measured it over) is a finite
+ * number of seconds
  * of at least RV_ENERGY_MIN_LATENCY_S. 1 or 0. */
 int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_row *row);
 
@@ -95,8 +93,8 @@ struct rv_missing {
 
 struct rv_summary {
 	size_t records, passed, failed;
-	size_t labelled;      /* entries labelled and scoreable for their target */
-	size_t rows_found;    /* of those, the ones with a baseline row */
+	size_t labelled;   /* entries labelled and scoreable for their target */
+	size_t rows_found; /* of those, the ones with a baseline row */
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
 	size_t skipped_no_prediction;
 	size_t energy_scored;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "io/baseline.h"
 #include "io/file.h"
 #include "rv_test.h"
@@ -34,14 +35,14 @@ static char *render(const struct rv_baseline *b)
 static void test_baseline__reference_round_trip(void **state)
 {
 	const char *ref = rv_reference_dir();
-	char dir[4200], path[4600];
+	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
 	struct dirent *de;
 	DIR *dh;
 	int files = 0;
 
 	(void)state;
 	RV_SKIP_WITHOUT_REFERENCE(ref);
-	(void)snprintf(dir, sizeof(dir), "%s/baselines", ref);
+	assert_int_equal(rv_path_join(dir, sizeof(dir), ref, "baselines"), 0);
 	dh = opendir(dir);
 	assert_non_null(dh);
 	while ((de = readdir(dh)) != NULL) {
@@ -51,7 +52,7 @@ static void test_baseline__reference_round_trip(void **state)
 
 		if (!strstr(de->d_name, ".csv"))
 			continue;
-		(void)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		assert_int_equal(rv_path_join(path, sizeof(path), dir, de->d_name), 0);
 		orig = rv_slurp(path, &len);
 		assert_non_null(orig);
 		assert_int_equal(rv_baseline_load(&b, path), 0);
@@ -129,7 +130,13 @@ static void test_baseline__extra_columns_survive(void **state)
 	(void)state;
 	assert_int_equal(b->n_extra, 2);
 	assert_string_equal(b->extra_cols[1], "cv");
-	assert_string_equal(b->rows[0].extra[0], "1.9e-06");
+	/* latency_min_s is the schema's: typed; cv is not: kept as text. */
+	assert_int_equal(b->extra_id[0], RV_COL_LATENCY_MIN_S);
+	assert_int_equal(b->extra_id[1], RV_COL_UNKNOWN);
+	assert_int_equal(b->n_unknown, 1);
+	rv_assert_close(b->rows[0].latency_min_s, 1.9e-06, 0, 0);
+	rv_assert_close(rv_row_value(&b->rows[0], RV_COL_LATENCY_MIN_S), 1.9e-06, 0, 0);
+	assert_string_equal(b->rows[0].unknown[0], "0.01");
 	out = render(b);
 	assert_string_equal(out, HEADER ",latency_min_s,cv\n"
 	                                "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
@@ -193,13 +200,12 @@ static struct rv_baseline_row make_row(const char *shape, double latency_s, cons
 {
 	struct rv_baseline_row r;
 
-	memset(&r, 0, sizeof(r));
+	rv_baseline_row_init(&r);
 	r.hardware = (char *)(uintptr_t) "host";
 	r.op = RV_OP_MATMUL;
 	assert_int_equal(rv_shape_parse(shape, RV_OP_MATMUL, &r.shape), 0);
 	r.dtype = RV_DTYPE_FP32;
 	r.latency_s = latency_s;
-	r.energy_j = (double)NAN;
 	r.trial_count = 11;
 	r.notes = (char *)(uintptr_t)notes;
 	return r;
@@ -208,22 +214,21 @@ static struct rv_baseline_row make_row(const char *shape, double latency_s, cons
 static void test_baseline__store_merges_rows(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_store");
-	const char *cols[] = { "cv" };
-	char path[4200], *text;
+	char path[RV_PATH_MAX], *text;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "first");
-	char *extra[] = { (char *)(uintptr_t) "0.02" };
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "host_matmul.csv"), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	r = make_row("32x32x32", 2e-06, "second");
-	r.extra = extra;
-	assert_int_equal(rv_baseline_store(path, &r, cols, 1), 0);
+	r.latency_cv = 0.02;
+	r.cols = RV_COL_BIT(RV_COL_LATENCY_CV);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	r = make_row("64x64x64", 1.5e-05, "replaced, with a comma");
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	text = rv_slurp(path, NULL);
 	assert_non_null(text);
-	assert_string_equal(text, HEADER ",cv\r\n"
+	assert_string_equal(text, HEADER ",latency_cv\r\n"
 	                                 "host,matmul,32x32x32,fp32,2e-06,,11,second,0.02\r\n"
 	                                 "host,matmul,64x64x64,fp32,1.5e-05,,11,"
 	                                 "\"replaced, with a comma\",\r\n");
@@ -252,23 +257,22 @@ static void test_baseline__failed_write_keeps_old_file(void **state)
 		  "(the old file is unchanged)" },
 	};
 	const char *dir = rv_scratch_dir("baseline_fault");
-	char path[4200], *before, *after;
+	char path[RV_PATH_MAX], *before, *after;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "kept");
 	struct dirent *de;
 	DIR *dh;
 	int files = 0;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/host_matmul.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "host_matmul.csv"), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	before = rv_slurp(path, NULL);
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
 		r = make_row("128x128x128", 3e-05, "lost");
 		struct rv_baseline *b = NULL;
 
 		rv_file__inject_fault(faults[i].step, faults[i].err);
-		rv_assert_error(rv_baseline_store(path, &r, NULL, 0), faults[i].code,
-		                faults[i].msg);
+		rv_assert_error(rv_baseline_store(path, &r), faults[i].code, faults[i].msg);
 		rv_assert_error(faults[i].code, faults[i].code, faults[i].hint);
 		after = rv_slurp(path, NULL);
 		assert_string_equal(before, after);
@@ -291,20 +295,20 @@ static void test_baseline__failed_write_keeps_old_file(void **state)
 static void test_baseline__mode_kept_and_folder_errors(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_mode");
-	char path[4200];
+	char path[RV_PATH_MAX];
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
 	struct stat st;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(chmod(path, 0640), 0);
 	r.latency_s = 2e-05;
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0640);
-	(void)snprintf(path, sizeof(path), "%s/missing/h.csv", dir);
-	rv_assert_error(rv_baseline_store(path, &r, NULL, 0), RV_ENOENT, "cannot open folder");
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "missing/h.csv"), 0);
+	rv_assert_error(rv_baseline_store(path, &r), RV_ENOENT, "cannot open folder");
 	rv_assert_error(rv_file_write_atomic(dir, "x", 1), RV_EIO, "is a folder");
 }
 
@@ -313,7 +317,7 @@ static void test_baseline__mode_kept_and_folder_errors(void **state)
 static void test_baseline__read_only_folder(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_readonly");
-	char path[4200], *before, *after;
+	char path[RV_PATH_MAX], *before, *after;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "kept");
 	int rc;
 
@@ -322,12 +326,12 @@ static void test_baseline__read_only_folder(void **state)
 		print_message("[  SKIPPED ] running as root, who may write into a 0555 folder\n");
 		skip();
 	}
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	before = rv_slurp(path, NULL);
 	assert_int_equal(chmod(dir, 0555), 0);
 	r = make_row("128x128x128", 3e-05, "lost");
-	rc = rv_baseline_store(path, &r, NULL, 0);
+	rc = rv_baseline_store(path, &r);
 	assert_int_equal(chmod(dir, 0755), 0);
 	rv_assert_error(rc, RV_EPERM, "cannot create a temporary file in");
 	rv_assert_error(rc, RV_EPERM, "Permission denied; make the folder writable");
@@ -341,13 +345,13 @@ static void test_baseline__read_only_folder(void **state)
 static void test_baseline__concurrent_writers(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_concurrent");
-	char path[4200];
+	char path[RV_PATH_MAX];
 	struct rv_baseline *b = NULL;
 	pid_t pid[2];
 	int status;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
 	for (int w = 0; w < 2; w++) {
 		pid[w] = fork();
 		assert_true(pid[w] >= 0);
@@ -358,7 +362,7 @@ static void test_baseline__concurrent_writers(void **state)
 
 				(void)snprintf(shape, sizeof(shape), "%dx%dx8", w + 1, i + 1);
 				r = make_row(shape, 1e-06 * (i + 1), "");
-				if (rv_baseline_store(path, &r, NULL, 0) != 0)
+				if (rv_baseline_store(path, &r) != 0)
 					_exit(1);
 			}
 			_exit(0);
@@ -378,19 +382,19 @@ static void test_baseline__concurrent_writers(void **state)
 static void test_baseline__stale_temp_removed(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_stale");
-	char path[4200], stale[4300], other[4300], near[4300];
+	char path[RV_PATH_MAX], stale[RV_PATH_MAX], other[RV_PATH_MAX], near[RV_PATH_MAX];
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
 	struct stat st;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
-	(void)snprintf(stale, sizeof(stale), "%s/h.csv.Ab3dE9.tmp", dir);
-	(void)snprintf(other, sizeof(other), "%s/g.csv.Ab3dE9.tmp", dir);
-	(void)snprintf(near, sizeof(near), "%s/h.csv.tmp", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
+	assert_int_equal(rv_path_join(stale, sizeof(stale), dir, "h.csv.Ab3dE9.tmp"), 0);
+	assert_int_equal(rv_path_join(other, sizeof(other), dir, "g.csv.Ab3dE9.tmp"), 0);
+	assert_int_equal(rv_path_join(near, sizeof(near), dir, "h.csv.tmp"), 0);
 	rv_spit(stale, HEADER "\nh,matmul,1x1");
 	rv_spit(other, "another file's");
 	rv_spit(near, "not a temporary file of ours");
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 	assert_int_equal(stat(stale, &st), -1);
 	assert_int_equal(stat(other, &st), 0);
 	assert_int_equal(stat(near, &st), 0);
@@ -399,14 +403,14 @@ static void test_baseline__stale_temp_removed(void **state)
 static void test_baseline__lock_waits_for_holder(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_lock");
-	char path[4200];
+	char path[RV_PATH_MAX];
 	struct rv_file_lock held;
 	struct rv_baseline_row r = make_row("64x64x64", 1e-05, "");
 	pid_t pid;
 	int status;
 
 	(void)state;
-	(void)snprintf(path, sizeof(path), "%s/h.csv", dir);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
 	/* Another process holds the lock: a short wait times out with a clear message. */
 	pid = fork();
 	assert_true(pid >= 0);
@@ -425,7 +429,7 @@ static void test_baseline__lock_waits_for_holder(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_int_equal(rv_file_lock(&held, path, 1.0), 0);
 	rv_file_unlock(&held);
-	assert_int_equal(rv_baseline_store(path, &r, NULL, 0), 0);
+	assert_int_equal(rv_baseline_store(path, &r), 0);
 }
 
 int main(void)

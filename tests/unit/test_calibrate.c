@@ -3,6 +3,7 @@
  * only calibration rows, is deterministic, refuses unphysical fits and too few rows, and
  * its fit files apply to profiles strictly. */
 #include "hw/fit.h"
+#include "io/baseline.h"
 #include "io/file.h"
 #include "model/calibrate.h"
 #include "model/predict.h"

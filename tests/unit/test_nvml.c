@@ -300,7 +300,8 @@ static void test_nvml__capture(void **state)
 /* The extra columns: 18 with the device's state, the last ones its values. */
 static void test_nvml__capture_columns(void **state)
 {
-	char cells[RV_CAPTURE_N_EXTRA][32];
+	char cells[RV_CAPTURE_N_EXTRA][RV_ROW_CELL];
+	struct rv_baseline_row row;
 	struct rv_capture_result r;
 	struct rv_meter *m;
 
@@ -309,8 +310,11 @@ static void test_nvml__capture_columns(void **state)
 	m = rv_meter_open_ok(nvml(), &fake_env);
 	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
-	assert_int_equal(rv_capture_extra(cells, &r), RV_CAPTURE_N_EXTRA);
-	assert_string_equal(rv_capture_extra_cols[11], "sm_clock_hz");
+	rv_baseline_row_init(&row);
+	assert_int_equal(rv_capture_extra(&row, &r), RV_CAPTURE_N_EXTRA);
+	for (size_t i = 0; i < RV_CAPTURE_N_EXTRA; i++)
+		rv_row_format(cells[i], &row, rv_capture_extra_cols[i]);
+	assert_string_equal(rv_baseline_schema[rv_capture_extra_cols[11]].name, "sm_clock_hz");
 	assert_string_equal(cells[11], "1980000000.0");
 	assert_string_equal(cells[13], "2619000000.0");
 	assert_string_equal(cells[14], "45.0");
@@ -322,7 +326,8 @@ static void test_nvml__capture_columns(void **state)
 	rv_assert_contains(r.notes,
 	                   "nvml: the energy window ran with the clock held down (SwPowerCap)");
 	r.has_device = 0;
-	assert_int_equal(rv_capture_extra(cells, &r), RV_CAPTURE_N_HOST_EXTRA);
+	rv_baseline_row_init(&row);
+	assert_int_equal(rv_capture_extra(&row, &r), RV_CAPTURE_N_HOST_EXTRA);
 }
 
 /* Trials whose SM clock fell under 75% of the default are discarded and
