@@ -9,42 +9,67 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "hw/profile.h"
+#include "io/file.h"
+#include "layout/layout.h"
 #include "model/classify.h"
 #include "model/predict.h"
+#include "predictions/predictions.h"
 
 /* The options of classify and predict. op, shape and dtype are read after
  * the parse, with the profile: the shape's form depends on the op, and a
  * wrong one is a failure (exit 1), as a profile that is not there. */
 struct model_opts {
 	const char *hw, *op, *shape, *dtype, *hdir;
-	int format; /* 0 text, 1 json */
+	int format; /* 0 text, 1 json, 2 csv (predict: every labelled entry) */
 	int no_fit;
+	int purpose; /* predict --format csv: -1 both */
+	const char *sdir, *output;
 };
 
-static const char *const model_formats[] = { "text", "json", NULL };
+static const char *const classify_formats[] = { "text", "json", NULL };
+static const char *const predict_formats[] = { "text", "json", "csv", NULL };
 
 /* clang-format off */
-static const struct rv_option model_options[] = {
-	{ .name = "hw", .metavar = "KEY", .help = "hardware key or profile file (required)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hw),
-	  .flags = RV_OPT_REQUIRED },
-	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add (required)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, op),
-	  .flags = RV_OPT_REQUIRED },
-	{ .name = "shape", .metavar = "S", .help = "MxKxN, BxINxOUT or N (required)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, shape),
-	  .flags = RV_OPT_REQUIRED },
-	{ .name = "dtype", .metavar = "D",
-	  .help = "element type (default: the profile's default dtype)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype) },
-	{ .name = "hardware-dir", .metavar = "DIR", .help = "folder of hardware profiles",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hdir) },
-	{ .name = "format", .metavar = "F", .help = "text (default) or json",
-	  .type = RV_OPT_CHOICE, .offset = offsetof(struct model_opts, format),
-	  .choices = model_formats },
-	{ .name = "no-fit",
-	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
-	  .type = RV_OPT_FLAG, .offset = offsetof(struct model_opts, no_fit) },
+#define MODEL_OPTIONS(req, req_flag, formats, format_help)                                           \
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key or profile file (required)",   \
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hw),                    \
+	  .flags = RV_OPT_REQUIRED },                                                          \
+	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add" req,           \
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, op),                    \
+	  .flags = req_flag },                                                                 \
+	{ .name = "shape", .metavar = "S", .help = "MxKxN, BxINxOUT or N" req,                 \
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, shape),                 \
+	  .flags = req_flag },                                                                 \
+	{ .name = "dtype", .metavar = "D",                                                     \
+	  .help = "element type (default: the profile's default dtype)",                       \
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype) },               \
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "folder of hardware profiles",     \
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hdir) },                \
+	{ .name = "format", .metavar = "F", .help = format_help,                               \
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct model_opts, format),                \
+	  .choices = formats },                                                                \
+	{ .name = "no-fit",                                                                    \
+	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",             \
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct model_opts, no_fit) }
+
+static const struct rv_option classify_options[] = {
+	MODEL_OPTIONS(" (required)", RV_OPT_REQUIRED, classify_formats, "text (default) or json"),
+	{ .name = NULL },
+};
+
+static const struct rv_option predict_options[] = {
+	MODEL_OPTIONS(" (required but with --format csv)", 0, predict_formats,
+	              "text (default), json, or csv: the predictions of every entry the sweeps "
+	              "label for the target (docs/predictions-csv.md)"),
+	{ .name = "purpose", .metavar = "P",
+	  .help = "--format csv: the calibration or validation sweeps only (default: both)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct model_opts, purpose),
+	  .parse = rv_opt_choice_purpose },
+	{ .name = "sweep-dir", .metavar = "DIR", .help = "--format csv: the sweep folder",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, sdir) },
+	{ .name = "output", .short_name = 'o', .metavar = "FILE",
+	  .help = "--format csv: write the predictions here (atomically; - for standard output)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, output) },
 	{ .name = NULL },
 };
 /* clang-format on */
@@ -57,22 +82,18 @@ struct model_args {
 	int json;
 };
 
-/* The parse of spec's options, then the op, shape, dtype and profile they
- * name; RV_OPT_RUN to go on (free a->p), else the exit status. */
-static int model_args(struct model_args *a, const struct rv_opts_spec *spec, int argc, char **argv)
+/* The op, shape, dtype and profile that parsed options o name; RV_OPT_RUN to
+ * go on (free a->p), else the exit status. */
+static int model_load(struct model_args *a, const struct model_opts *o, const char *cmd)
 {
-	struct model_opts o = { 0 };
-	int rc = rv_opts_parse(spec, argc, argv, &o, NULL);
-
 	memset(a, 0, sizeof(*a));
-	if (rc != RV_OPT_RUN)
-		return rc;
-	a->json = o.format == 1;
-	if (rv_op_parse(o.op, &a->op) < 0 || rv_shape_parse(o.shape, a->op, &a->shape) < 0 ||
-	    (o.dtype && rv_dtype_parse(o.dtype, &a->dtype) < 0) ||
-	    rv_profile_find(&a->p, rv_profile_dir(o.hdir), o.hw, o.no_fit ? 0 : RV_PROFILE_FIT) < 0)
-		return rv_cli_fail(argv[0]);
-	if (!o.dtype)
+	a->json = o->format == 1;
+	if (rv_op_parse(o->op, &a->op) < 0 || rv_shape_parse(o->shape, a->op, &a->shape) < 0 ||
+	    (o->dtype && rv_dtype_parse(o->dtype, &a->dtype) < 0) ||
+	    rv_profile_find(&a->p, rv_profile_dir(o->hdir), o->hw, o->no_fit ? 0 : RV_PROFILE_FIT) <
+	            0)
+		return rv_cli_fail(cmd);
+	if (!o->dtype)
 		a->dtype = a->p->default_dtype;
 	return RV_OPT_RUN;
 }
@@ -90,14 +111,15 @@ int rv_cmd_classify(int argc, char **argv)
 	static const struct rv_opts_spec spec = {
 		"classify --hw KEY --op OP --shape S [--dtype D]",
 		"Classify one shape's regime on a target and show the numbers behind it.",
-		model_options, 0, 0
+		classify_options, 0, 0
 	};
+	struct model_opts o = { 0 };
 	struct model_args a;
 	struct rv_classification c;
 	char x[48], y[48];
-	int rc = model_args(&a, &spec, argc, argv);
+	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL);
 
-	if (rc != RV_OPT_RUN)
+	if (rc != RV_OPT_RUN || (rc = model_load(&a, &o, "classify")) != RV_OPT_RUN)
 		return rc;
 	if (rv_classify(&c, a.p, a.op, &a.shape, a.dtype) < 0) {
 		rv_profile_free(a.p);
@@ -212,19 +234,56 @@ static int predict_json(const struct model_args *a, const struct rv_prediction *
 	return 0;
 }
 
+/* predict --format csv: the built-in model's predictions of every entry the
+ * sweeps label for the target. */
+static int predict_csv(const struct model_opts *o)
+{
+	struct rv_layout l;
+	struct rv_prediction_set *set = NULL;
+	struct rv_buf out = RV_BUF_INIT;
+	int op = -1, err;
+
+	if (o->op && rv_op_parse(o->op, (enum rv_op *)&op) < 0)
+		return rv_cli_fail("predict");
+	err = rv_layout_open(&l, &(struct rv_layout_dirs){ o->hdir, o->sdir, NULL },
+	                     o->no_fit ? 0 : RV_PROFILE_FIT);
+	if (err == 0)
+		err = rv_predictions_new(&set, RV_BUILTIN_MODEL);
+	if (err == 0)
+		err = rv_layout_predict(&l, set, o->hw, op, o->purpose);
+	if (err == 0)
+		err = rv_predictions_render(&out, set);
+	if (err == 0)
+		err = rv_file_write_output(o->output, out.data, out.len);
+	rv_buf_free(&out);
+	rv_predictions_free(set);
+	rv_layout_close(&l);
+	return err < 0 ? rv_cli_fail("predict") : RV_EXIT_OK;
+}
+
 int rv_cmd_predict(int argc, char **argv)
 {
 	static const struct rv_opts_spec spec = {
-		"predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
+		"predict --hw KEY (--op OP --shape S [--dtype D] [--format text|json] | "
+		"--format csv [--op OP] [--purpose P] [-o FILE])",
 		"Predict latency and energy of one shape on a target, with the terms "
-		"behind them.",
-		model_options, 0, 0
+		"behind them; or, with --format csv, the built-in model's predictions of "
+		"every entry the sweeps label for the target.",
+		predict_options, 0, 0
 	};
+	struct model_opts o = { .purpose = -1 };
 	struct model_args a;
 	struct rv_prediction r;
-	int rc = model_args(&a, &spec, argc, argv), err;
+	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
+		return rc;
+	if (o.format == 2)
+		return predict_csv(&o);
+	if (!o.op || !o.shape)
+		return rv_opts_usage(&spec, "predict",
+		                     !o.op ? "--op is required" : "--shape is required");
+	if ((rc = model_load(&a, &o, "predict")) != RV_OPT_RUN)
 		return rc;
 	err = rv_predict(&r, a.p, a.op, &a.shape, a.dtype);
 	if (err == 0) {

@@ -18,6 +18,9 @@ struct validate_opts {
 	int format;
 	const char *output, *bdir, *sdir, *hdir;
 	int no_fit;
+	struct rv_opt_list predictions, commands;
+	double model_timeout_s;
+	int with_builtin;
 };
 
 /* clang-format off */
@@ -53,6 +56,22 @@ static const struct rv_option validate_options[] = {
 	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, hdir) },
 	{ .name = "no-fit", .help = "ignore the fit files: validate the hand-edited profiles alone",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, no_fit) },
+	{ .name = "predictions", .metavar = "FILE",
+	  .help = "score this predictions CSV (docs/predictions-csv.md) instead of the built-in "
+	          "model; repeatable",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct validate_opts, predictions) },
+	{ .name = "model-cmd", .metavar = "COMMAND",
+	  .help = "score the predictions COMMAND writes for the entries on its standard input "
+	          "(/bin/sh -c); repeatable",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct validate_opts, commands) },
+	{ .name = "model-timeout", .metavar = "S",
+	  .help = "seconds a --model-cmd may run before it is killed (default 60)",
+	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct validate_opts, model_timeout_s),
+	  .def = "60", .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0, .max = 86400,
+	  .what = "a number of seconds" },
+	{ .name = "with-builtin",
+	  .help = "with --predictions or --model-cmd: score the built-in model beside them",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, with_builtin) },
 	{ .name = NULL },
 };
 /* clang-format on */
@@ -73,12 +92,36 @@ int rv_cmd_validate(int argc, char **argv)
 	struct rv_summary sum = { 0 };
 	struct rv_layout layout;
 	struct rv_layout_filter filter;
+	struct rv_layout_model *models = NULL;
+	size_t n_models = 0;
 	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), err = 0;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
-	if (!o.all == !o.hw)
+	if (!o.all == !o.hw) {
+		rv_opts_free(&spec, &o);
 		return rv_opts_usage(&spec, "validate", "give either --hw KEY or --all");
+	}
+	if (o.with_builtin && o.predictions.n + o.commands.n == 0) {
+		rv_opts_free(&spec, &o);
+		return rv_opts_usage(
+		        &spec, "validate",
+		        "--with-builtin adds the built-in model to --predictions or "
+		        "--model-cmd; without them the built-in model is the one scored");
+	}
+	models = calloc(o.predictions.n + o.commands.n + 1, sizeof(*models));
+	if (!models) {
+		rv_opts_free(&spec, &o);
+		return rv_cli_fail("validate");
+	}
+	if (o.with_builtin)
+		n_models++; /* the built-in model first: both paths NULL */
+	for (size_t i = 0; i < o.predictions.n; i++)
+		models[n_models++].predictions = o.predictions.items[i];
+	for (size_t i = 0; i < o.commands.n; i++) {
+		models[n_models].command = o.commands.items[i];
+		models[n_models++].timeout_s = o.model_timeout_s;
+	}
 	filter.hw = o.hw;
 	filter.op = o.op;
 	filter.purpose = o.purpose >= 0 ? o.purpose : o.all ? -1 : (int)RV_PURPOSE_VALIDATION;
@@ -86,8 +129,10 @@ int rv_cmd_validate(int argc, char **argv)
 	err = rv_layout_open(&layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir },
 	                     o.no_fit ? 0 : RV_PROFILE_FIT);
 	if (err == 0)
-		err = rv_layout_validate(&layout, &v, &filter, NULL);
+		err = rv_layout_validate_models(&layout, &v, &filter, models, n_models, NULL);
 	rv_layout_close(&layout);
+	free(models);
+	rv_opts_free(&spec, &o);
 	if (err == 0)
 		err = rv_report_render(&out, &v, (enum rv_format)o.format);
 	if (err == 0 && o.output)

@@ -282,3 +282,12 @@ const char *rv_dir_choice(const char *opt, const char *env_name, const char *fal
 		return env;
 	return fallback;
 }
+
+int rv_file_write_output(const char *path, const void *data, size_t len)
+{
+	if (path && strcmp(path, "-") != 0)
+		return rv_file_write_atomic(path, data, len);
+	if ((len && fwrite(data, 1, len, stdout) != len) || fflush(stdout) != 0)
+		return rv_error_errno(errno, "cannot write to standard output");
+	return 0;
+}

@@ -27,6 +27,11 @@ int rv_file_load(const char *path,
  * RV_ENOENT (folder missing), RV_EPERM, RV_EIO (disk full, rename failed). */
 int rv_file_write_atomic(const char *path, const void *data, size_t len);
 
+/* Writes data where the user asked for output: standard output when path
+ * is NULL or "-", else rv_file_write_atomic(path). RV_EIO when standard
+ * output cannot take it. */
+int rv_file_write_output(const char *path, const void *data, size_t len);
+
 /* Removes the temporary files rv_file_write_atomic() left beside path when a
  * process died in the middle of replacing it (path.XXXXXX.tmp). Call it only
  * under the lock every writer of path takes (rv_file_lock()), or a write in

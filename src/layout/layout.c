@@ -11,6 +11,7 @@
 #include "core/vec.h"
 #include "model/calibrate.h"
 #include "model/validate.h"
+#include "predictions/predictions.h"
 
 struct rv_layout_baseline {
 	char hw[RV_HW_KEY_MAX];
@@ -246,36 +247,45 @@ void rv_layout_forget_baseline(struct rv_layout *l, const char *hw, enum rv_op o
 	}
 }
 
-/* Validates one (hardware, op) for one purpose. */
-static int validate_job(struct rv_layout *l, struct rv_validation *v, const struct rv_job *j,
-                        enum rv_purpose purpose, int purpose_given)
-{
-	char sweep_path[RV_PATH_MAX], base_path[RV_PATH_MAX];
+/* What to do with one (hardware, op, purpose) of a run: its profile, sweep
+ * (which labels something for the target) and paths. */
+struct job_ctx {
+	const struct rv_job *job;
+	enum rv_purpose purpose;
 	const struct rv_profile *p;
 	const struct rv_sweep *s;
-	const struct rv_baseline *b;
+	const char *sweep_path, *base_path;
+};
+typedef int (*job_fn)(struct rv_layout *l, const struct job_ctx *j, void *arg);
+
+static int visit_job(struct rv_layout *l, const struct rv_job *job, enum rv_purpose purpose,
+                     int purpose_given, job_fn fn, void *arg)
+{
+	char sweep_path[RV_PATH_MAX], base_path[RV_PATH_MAX];
+	struct job_ctx j = { job, purpose, NULL, NULL, sweep_path, base_path };
 	int err, labelled = 0;
 
-	if ((err = rv_layout_sweep_path(l, sweep_path, sizeof(sweep_path), j->op, purpose)) < 0 ||
-	    (err = rv_layout_baseline_path(l, base_path, sizeof(base_path), j->hw, j->op)) < 0 ||
-	    (err = rv_layout_profile(l, &p, j->hw)) < 0 ||
-	    (err = rv_layout_sweep(l, &s, j->op, purpose)) < 0)
+	if ((err = rv_layout_sweep_path(l, sweep_path, sizeof(sweep_path), job->op, purpose)) < 0 ||
+	    (err = rv_layout_baseline_path(l, base_path, sizeof(base_path), job->hw, job->op)) <
+	            0 ||
+	    (err = rv_layout_profile(l, &j.p, job->hw)) < 0 ||
+	    (err = rv_layout_sweep(l, &j.s, job->op, purpose)) < 0)
 		return err;
-	for (size_t i = 0; i < s->n_entries && !labelled; i++)
-		labelled = rv_sweep_label_for(&s->entries[i], j->hw) != NULL;
+	for (size_t i = 0; i < j.s->n_entries && !labelled; i++)
+		labelled = rv_sweep_label_for(&j.s->entries[i], job->hw) != NULL;
 	if (!labelled)
 		return purpose_given ? rv_error_set(RV_ENOENT,
 		                                    "%s labels no shape for %s; label it first "
 		                                    "with roofval sweep augment --hw %s",
-		                                    sweep_path, j->hw, j->hw)
+		                                    sweep_path, job->hw, job->hw)
 		                     : 0;
-	if ((err = rv_layout_baseline(l, &b, j->hw, j->op)) < 0)
-		return err;
-	return rv_validate(v, p, s, sweep_path, b, base_path, NULL);
+	return fn(l, &j, arg);
 }
 
-int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
-                       const struct rv_layout_filter *f, size_t *n_baselines)
+/* Calls fn for every (hardware, op, purpose) of filter f (see
+ * rv_layout_validate() for how jobs are found). */
+static int for_each_job(struct rv_layout *l, const struct rv_layout_filter *f, size_t *n_baselines,
+                        job_fn fn, void *arg)
 {
 	struct rv_job *jobs = NULL;
 	size_t n_jobs = 0;
@@ -307,14 +317,200 @@ int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
 		*n_baselines = n_jobs;
 	for (size_t i = 0; err == 0 && i < n_jobs; i++) {
 		if (f->purpose < 0) {
-			err = validate_job(l, v, &jobs[i], RV_PURPOSE_CALIBRATION, 0);
+			err = visit_job(l, &jobs[i], RV_PURPOSE_CALIBRATION, 0, fn, arg);
 			if (err == 0)
-				err = validate_job(l, v, &jobs[i], RV_PURPOSE_VALIDATION, 0);
+				err = visit_job(l, &jobs[i], RV_PURPOSE_VALIDATION, 0, fn, arg);
 		} else {
-			err = validate_job(l, v, &jobs[i], (enum rv_purpose)f->purpose, 1);
+			err = visit_job(l, &jobs[i], (enum rv_purpose)f->purpose, 1, fn, arg);
 		}
 	}
 	free(jobs);
+	return err;
+}
+
+struct validate_arg {
+	struct rv_validation *v;
+	const struct rv_predictor *model;
+};
+
+static int validate_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
+{
+	struct validate_arg *a = arg;
+	const struct rv_baseline *b;
+	int err = rv_layout_baseline(l, &b, j->job->hw, j->job->op);
+
+	if (err < 0)
+		return err;
+	return rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
+}
+
+/* The entries of a job an adapter is asked to predict: labelled, scoreable,
+ * in a dtype the target has, and measured in the baseline. */
+static int request_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
+{
+	struct rv_buf *req = arg;
+	const struct rv_baseline *b;
+	ptrdiff_t *match = NULL;
+	int err = rv_layout_baseline(l, &b, j->job->hw, j->job->op);
+
+	if (err == 0)
+		err = rv_match_rows(&match, j->s, b, j->job->hw);
+	for (size_t i = 0; err == 0 && i < j->s->n_entries; i++) {
+		const struct rv_sweep_entry *e = &j->s->entries[i];
+
+		if (match[i] < 0 || !rv_sweep_label_scoreable(e, j->job->hw) ||
+		    !rv_profile_compute(j->p, e->dtype))
+			continue;
+		rv_predictions_request_row(req, j->job->hw, j->job->op, &e->shape, e->dtype,
+		                           j->p->path);
+	}
+	free(match);
+	return err < 0 ? err : rv_buf_check(req);
+}
+
+/* The model name of an adapter command: the base name, without extension,
+ * of its first word that names a file ("python3 x/roofline.py": roofline). */
+static void command_name(char *out, size_t size, const char *command)
+{
+	const char *w = command, *pick = NULL;
+	size_t len = 0;
+
+	while (*w) {
+		size_t n;
+
+		while (*w == ' ' || *w == '\t')
+			w++;
+		n = strcspn(w, " \t");
+		if (n && memchr(w, '/', n)) {
+			pick = w;
+			len = n;
+			break;
+		}
+		if (!pick && n) {
+			pick = w;
+			len = n;
+		}
+		w += n;
+	}
+	if (!pick) {
+		(void)snprintf(out, size, "command");
+		return;
+	}
+	for (const char *s = pick; s < pick + len; s++)
+		if (*s == '/') {
+			len -= (size_t)(s + 1 - pick);
+			pick = s + 1;
+		}
+	for (size_t k = len; k > 0; k--)
+		if (pick[k - 1] == '.') {
+			len = k - 1;
+			break;
+		}
+	(void)snprintf(out, size, "%.*s", (int)(len ? len : 1), len ? pick : "?");
+}
+
+/* Whether some sweep of the run labels row for its hardware. */
+static int row_labelled(struct rv_layout *l, const struct rv_layout_filter *f,
+                        const struct rv_prediction_row *row)
+{
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+		const struct rv_sweep *s;
+
+		if ((f->purpose >= 0 && pu != f->purpose) ||
+		    rv_layout_sweep(l, &s, row->op, (enum rv_purpose)pu) < 0)
+			continue;
+		for (size_t i = 0; i < s->n_entries; i++)
+			if (s->entries[i].dtype == row->dtype &&
+			    rv_shape_cmp(&s->entries[i].shape, &row->shape) == 0 &&
+			    rv_sweep_label_for(&s->entries[i], row->hardware))
+				return 1;
+	}
+	return 0;
+}
+
+/* The predictions of model m: loaded from its file or its command's output. */
+static int model_set(struct rv_layout *l, const struct rv_layout_filter *f,
+                     const struct rv_layout_model *m, struct rv_prediction_set **set)
+{
+	struct rv_buf req = RV_BUF_INIT;
+	char name[RV_MODEL_NAME_MAX];
+	int err;
+
+	if (m->predictions)
+		return rv_predictions_load(set, m->predictions);
+	rv_predictions_request_header(&req);
+	err = for_each_job(l, f, NULL, request_job, &req);
+	if (m->name)
+		(void)snprintf(name, sizeof(name), "%s", m->name);
+	else
+		command_name(name, sizeof(name), m->command);
+	if (err == 0)
+		err = rv_predictions_from_command(set, m->command, &req,
+		                                  m->timeout_s > 0 ? m->timeout_s : 60, name);
+	rv_buf_free(&req);
+	return err;
+}
+
+int rv_layout_validate_models(struct rv_layout *l, struct rv_validation *v,
+                              const struct rv_layout_filter *f,
+                              const struct rv_layout_model *models, size_t n_models,
+                              size_t *n_baselines)
+{
+	static const struct rv_layout_model builtin = { NULL, NULL, NULL, 0 };
+	int err = 0;
+
+	if (n_models == 0) {
+		models = &builtin;
+		n_models = 1;
+	}
+	for (size_t i = 0; i < n_models && err == 0; i++) {
+		struct rv_prediction_set *set = NULL;
+		struct rv_predictor pr;
+		struct validate_arg a = { v, &rv_predictor_builtin };
+
+		if (models[i].predictions || models[i].command) {
+			if ((err = model_set(l, f, &models[i], &set)) < 0)
+				break;
+			for (size_t k = 0; k < v->n_models && err == 0; k++)
+				if (strcmp(v->models[k], set->model) == 0)
+					err = rv_error_set(RV_EPARSE,
+					                   "two models are called '%s'; give each "
+					                   "predictions file its own name",
+					                   set->model);
+			rv_predictions_predictor(&pr, set);
+			a.model = &pr;
+		}
+		if (err == 0)
+			err = for_each_job(l, f, n_baselines, validate_job, &a);
+		for (size_t r = 0; set && err == 0 && r < set->n_rows; r++)
+			v->unlabelled_predictions += !row_labelled(l, f, &set->rows[r]);
+		rv_predictions_free(set);
+	}
+	return err;
+}
+
+int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
+                       const struct rv_layout_filter *f, size_t *n_baselines)
+{
+	return rv_layout_validate_models(l, v, f, NULL, 0, n_baselines);
+}
+
+int rv_layout_predict(struct rv_layout *l, struct rv_prediction_set *set, const char *hw, int op,
+                      int purpose)
+{
+	const struct rv_profile *p;
+	int err = rv_layout_profile(l, &p, hw);
+
+	for (int o = 0; err == 0 && o < RV_OP_COUNT; o++) {
+		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
+			const struct rv_sweep *s;
+
+			if ((op >= 0 && o != op) || (purpose >= 0 && pu != purpose))
+				continue;
+			if ((err = rv_layout_sweep(l, &s, (enum rv_op)o, (enum rv_purpose)pu)) == 0)
+				err = rv_predictions_builtin(set, p, s);
+		}
+	}
 	return err;
 }
 

@@ -110,6 +110,34 @@ struct rv_layout_filter {
 int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
                        const struct rv_layout_filter *f, size_t *n_baselines);
 
+/* One model to validate: a predictions CSV (docs/predictions-csv.md), an
+ * adapter command, or (both NULL) the built-in model. */
+struct rv_layout_model {
+	const char *predictions; /* path of a predictions CSV; the model is named after it */
+	const char *command;     /* /bin/sh -c COMMAND: entries in, predictions out */
+	const char *name;        /* the command's model name; NULL: from the command */
+	double timeout_s;        /* the command's time limit; 0: 60 s */
+};
+/* Validates each of the n_models models (none: the built-in model) as
+ * rv_layout_validate() does, one after the other, appending records to v
+ * (each with its model's name; two models of one name are RV_EPARSE). A
+ * command is run once, with every entry of the run it must predict (those
+ * labelled, scoreable and measured) on its standard input. Rows of a
+ * predictions file that no sweep of the run labels are counted in
+ * v->unlabelled_predictions. The loaders', the command's and rv_validate()'s
+ * errors. */
+int rv_layout_validate_models(struct rv_layout *l, struct rv_validation *v,
+                              const struct rv_layout_filter *f,
+                              const struct rv_layout_model *models, size_t n_models,
+                              size_t *n_baselines);
+
+/* The built-in model's predictions for every entry the sweeps label (and
+ * can score) for hw, of op (< 0: every op) and purpose (< 0: both), added
+ * to set once each. A missing sweep is RV_ENOENT. */
+struct rv_prediction_set;
+int rv_layout_predict(struct rv_layout *l, struct rv_prediction_set *set, const char *hw, int op,
+                      int purpose);
+
 /* Calibration over a layout. Loads the hand-edited profile of hw (never an
  * earlier fit, whatever the layout's fit_flags) into *p, a copy of the
  * caller's (rv_profile_free() it, also on failure), adds to c the rows of the

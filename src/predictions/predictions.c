@@ -335,6 +335,7 @@ int rv_predictions_render(struct rv_buf *out, const struct rv_prediction_set *se
 int rv_predictions_builtin(struct rv_prediction_set *set, const struct rv_profile *p,
                            const struct rv_sweep *s)
 {
+	size_t kept = 0;
 	int err = 0;
 
 	for (size_t i = 0; i < s->n_entries && err == 0; i++) {
@@ -356,9 +357,25 @@ int rv_predictions_builtin(struct rv_prediction_set *set, const struct rv_profil
 		r.regime = est.regime;
 		err = rv_predictions_add(set, &r);
 	}
-	if (err == 0)
-		err = rv_predictions_sort(set, NULL);
-	return err;
+	if (err < 0)
+		return err;
+	/* An entry in two sweeps (or a second call) is predicted once: the
+	 * same model gives the same numbers. */
+	if (set->n_rows > 1)
+		qsort(set->rows, set->n_rows, sizeof(*set->rows), row_cmp);
+	for (size_t i = 0; i < set->n_rows; i++) {
+		struct rv_prediction_row *r = &set->rows[i];
+
+		if (kept &&
+		    key_cmp(&set->rows[kept - 1], r->hardware, r->op, r->dtype, &r->shape) == 0) {
+			free(r->hardware);
+			continue;
+		}
+		set->rows[kept++] = *r;
+	}
+	set->n_rows = kept;
+	set->sorted = 1;
+	return 0;
 }
 
 void rv_predictions_request_header(struct rv_buf *out)
