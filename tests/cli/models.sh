@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Validating any model: the built-in model's predictions written as a file
+# and read back give the same verdicts; an adapter command is a model; every
+# way a model can fail is one line and exit 1.
+# Usage: models.sh ROOFVAL DATA_DIR SCRATCH_DIR REPO_DIR
+set -u
+roofval=$1 data=$2 scratch=$3 repo=$4
+rm -rf "$scratch" && mkdir -p "$scratch"
+pass=0 fail=0
+
+# check RC STDERR_NEEDLE STDOUT_NEEDLE -- ARGS...
+check() {
+	local want_rc=$1 want_err=$2 want_out=$3 out err rc why=""
+	shift 4
+	out=$("$roofval" "$@" 2>"$scratch/stderr")
+	rc=$?
+	err=$(cat "$scratch/stderr")
+	[ "$rc" = "$want_rc" ] || why="exit $rc, wanted $want_rc"
+	[ -z "$want_err" ] || [[ "$err" == *"$want_err"* ]] || why="$why; stderr lacks '$want_err'"
+	[ -z "$want_out" ] || [[ "$out" == *"$want_out"* ]] || why="$why; stdout lacks '$want_out'"
+	if [ "$want_rc" = 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
+		why="$why; stderr has $(printf '%s\n' "$err" | wc -l) lines, wanted one"
+	fi
+	if [ -n "$why" ]; then
+		fail=$((fail + 1))
+		printf 'FAIL roofval %s: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$why" "$out" "$err"
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+# tally STATUS WHAT: a check done by the caller.
+tally() {
+	if [ "$1" = 0 ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1))
+		echo "FAIL $2"
+	fi
+}
+
+# The verdicts of a JSON report, one per line: what must not depend on where
+# the predictions came from.
+verdicts() {
+	grep -E '"(hardware|op|shape|dtype|regime_predicted|regime_measured|latency_error|energy_error|pass|pass_regime|pass_latency|pass_energy)":' "$1"
+}
+
+hw=xeon_amx_2vcpu
+d=(--hardware-dir "$repo/hardware" --sweep-dir "$repo/sweeps" --baseline-dir "$repo/results/baselines")
+
+# The built-in model as a file: the same verdicts, record for record.
+check 0 "" "" -- predict --hw $hw --format csv --hardware-dir "$repo/hardware" --sweep-dir "$repo/sweeps" -o "$scratch/builtin.csv"
+head -n 1 "$scratch/builtin.csv" | grep -qx 'hardware,op,shape,dtype,latency_s,energy_j,regime'
+tally $? "predict --format csv wrote no predictions header"
+[ "$(wc -l <"$scratch/builtin.csv")" -gt 100 ]
+tally $? "predict --format csv wrote $(wc -l <"$scratch/builtin.csv") lines for $hw"
+"$roofval" predict --hw $hw --format csv --hardware-dir "$repo/hardware" --sweep-dir "$repo/sweeps" -o - | cmp -s - "$scratch/builtin.csv"
+tally $? "predict --format csv -o - differs from -o FILE"
+for pu in calibration validation; do
+	"$roofval" validate --hw $hw --purpose $pu "${d[@]}" --format json -o "$scratch/a-$pu.json" 2>/dev/null
+	rc_a=$?
+	"$roofval" validate --hw $hw --purpose $pu "${d[@]}" --format json --predictions "$scratch/builtin.csv" -o "$scratch/b-$pu.json" 2>/dev/null
+	rc_b=$?
+	[ "$rc_a" = "$rc_b" ] && [ -s "$scratch/a-$pu.json" ] &&
+		cmp -s <(verdicts "$scratch/a-$pu.json") <(verdicts "$scratch/b-$pu.json")
+	tally $? "validate --predictions (the built-in model's) gives other verdicts than validate ($pu: exit $rc_a / $rc_b)"
+	grep -q '"model": "builtin"' "$scratch/b-$pu.json"
+	tally $? "the records of builtin.csv are not named after the file ($pu)"
+done
+
+# An adapter command is a model.
+if command -v python3 >/dev/null; then
+	adapter="python3 $repo/examples/python-roofline/roofline.py"
+	"$roofval" validate --all "${d[@]}" --model-cmd "$adapter" --with-builtin --format json -o "$scratch/adapter.json" 2>"$scratch/stderr"
+	rc=$?
+	{ [ $rc = 0 ] || [ $rc = 3 ]; } && grep -q '"model": "roofline"' "$scratch/adapter.json" &&
+		grep -q '"model": "roofval"' "$scratch/adapter.json"
+	tally $? "validate --model-cmd (examples/python-roofline) --with-builtin: exit $rc, $(cat "$scratch/stderr")"
+else
+	echo "SKIP the python-roofline adapter: python3 is absent"
+fi
+
+# Every way a model fails: one line, exit 1, nothing written.
+check 1 "the model command exited with status 4: no" "" -- validate --all "${d[@]}" --model-cmd 'echo no >&2; exit 4' -o "$scratch/none.txt"
+[ ! -e "$scratch/none.txt" ]
+tally $? "a failed model command left a report"
+check 1 "ran past its 0.2 s time-out" "" -- validate --all "${d[@]}" --model-cmd 'sleep 5' --model-timeout 0.2
+check 1 "the model command's output:1:1: header column 1 is 'garbage'" "" -- validate --all "${d[@]}" --model-cmd 'echo garbage'
+check 1 "killed by signal 9" "" -- validate --all "${d[@]}" --model-cmd 'kill -9 $$'
+check 2 "--model-timeout '0' is not" "" -- validate --all "${d[@]}" --model-cmd true --model-timeout 0
+check 2 "--with-builtin adds the built-in model" "" -- validate --all "${d[@]}" --with-builtin
+check 1 "$scratch/nope.csv" "" -- validate --all "${d[@]}" --predictions "$scratch/nope.csv"
+printf 'hardware,op,shape,dtype,latency_s,energy_j\n%s,matmul,8x8x8,fp32,-1,\n' $hw >"$scratch/neg.csv"
+check 1 "neg.csv:2:34: latency_s: '-1' is not a finite positive number of seconds" "" -- validate --all "${d[@]}" --predictions "$scratch/neg.csv"
+mkdir -p "$scratch/other"
+cp "$scratch/builtin.csv" "$scratch/other/builtin.csv"
+check 1 "two models are called 'builtin'" "" -- validate --all "${d[@]}" --predictions "$scratch/builtin.csv" --predictions "$scratch/other/builtin.csv"
+# A file without some rows: those entries have no prediction, and say so.
+head -n 20 "$scratch/builtin.csv" >"$scratch/part.csv"
+"$roofval" validate --hw $hw --purpose calibration "${d[@]}" --predictions "$scratch/part.csv" --format json -o "$scratch/part.json" 2>/dev/null
+grep -q '"model": "part"' "$scratch/part.json" && [ "$(grep -c '"model": "part"' "$scratch/part.json")" -le 19 ]
+tally $? "a partial predictions file scored more records than it has rows"
+
+# predict: --op and --shape stay required without --format csv.
+check 2 "predict: --op is required" "" -- predict --hw $hw --hardware-dir "$repo/hardware"
+check 2 "predict: --shape is required" "" -- predict --hw $hw --op matmul --hardware-dir "$repo/hardware"
+check 2 "unknown format 'xml'" "" -- predict --hw $hw --format xml --hardware-dir "$repo/hardware"
+check 1 "no sweep" "" -- predict --hw $hw --format csv --hardware-dir "$repo/hardware" --sweep-dir "$scratch"
+
+echo "models: $pass passed, $fail failed"
+[ "$fail" = 0 ]
