@@ -63,17 +63,7 @@ static int gpu_waves(const struct rv_profile *p)
 }
 
 /* Share of the traffic tier i must serve on a repeated call, given what the
- * tier inside it (i - 1) still holds from the call before:
- * - nothing comes from tier i when the working set fits inside (i - 1),
- *   except that GPUs invalidate L1 at every kernel launch;
- * - a working set larger than a private cache (L1, a CPU's L2) streams
- *   through it with no hits: its replacement is close to LRU, which a cyclic
- *   stream defeats;
- * - the shared last-level cache replaces adaptively and keeps about its
- *   effective capacity of a larger working set, so only the rest comes from
- *   DRAM. The effective capacity (fitted) is below the datasheet's where other
- *   cores or tenants share the cache, or conflicts evict lines early: a VM's
- *   two vCPUs keep tens of MB of a host's 480 MiB L3. */
+ * tier inside it (i - 1) still holds from the call before (docs/model.md). */
 static double miss_share(const struct rv_profile *p, size_t i, double working_set_B, double share)
 {
 	double inner_B;
@@ -108,19 +98,10 @@ static double span(double lo, double hi, double t, double dim)
 	return fmax(0.0, fmin(dim, (hi + 1) * t) - lo * t);
 }
 
-/* DRAM bytes of A and B for a GPU GEMM, from the panels its waves touch.
- * The CTAs of one wave (slots of them) run together and step through K
- * together, so a row panel of A or column panel of B that several of them
- * share crosses from DRAM once for the wave. A panel the previous wave
- * touched is still in the L2 when that wave's panels fit in it (l2_B, its
- * effective capacity); one touched earlier is counted again, which is what a
- * Jetson's 2 to 4 MiB L2 does with large-K panels of 0.5 to 4 MiB each (a
- * 50 MiB L2 keeps more, so there this errs towards more traffic; no fitted
- * GPU has one yet). CTAs start in raster order
- * with the output's columns (N) fastest: PyTorch calls cuBLAS column-major
- * with the operands swapped (C^T = B^T A^T), so cuBLAS's fastest grid index,
- * its m, is our N. This is what makes M and N asymmetric: a wave along a
- * wide N shares one A panel among its CTAs but reads a B panel for each. */
+/* DRAM bytes of A and B for a GPU GEMM, from the panels its waves touch: a
+ * panel shared by a wave's CTAs crosses once, one the previous wave touched
+ * is still in L2 when the wave fits; N is the raster's fast index
+ * (docs/model.md). */
 static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
                                double slots, double l2_B)
 {
@@ -229,14 +210,8 @@ static double body_time(struct rv_prediction *r, const struct rv_profile *p, dou
 	return body_s;
 }
 
-/* Core time of the fresh pages of r's output, on units of them: a page
- * fault and the zeroing of the page are work of the core that first writes
- * it, so they add to compute and hide behind memory traffic as compute does
- * (a DRAM-bound add keeps the memory busy while its threads fault; a GEMM
- * waits for them). Timed on the development VM (bench/first-touch-run):
- * PyTorch, MKL and OpenBLAS calls whose output of 32 MiB or more is fresh on
- * every call take up to twice as long as with one output reused: 1.0 to
- * 1.4 us of one core per 4 KiB page (0.9 to 2.5 us through PyTorch). */
+/* Core time of the fresh pages of r's output, on units of them: faulting and
+ * zeroing a page is core work, added to compute (docs/model.md). */
 static void first_touch(struct rv_prediction *r, const struct rv_profile *p, double units)
 {
 	r->fresh_pages = fresh_pages(p, r->footprint.output_B);
@@ -244,12 +219,8 @@ static void first_touch(struct rv_prediction *r, const struct rv_profile *p, dou
 }
 
 /* The units a CPU BLAS runs one GEMM call on, and whether it packs B
- * (gemm.threading; without it every call runs on every unit and packs).
- * OpenBLAS hands a call with few multiply-adds to its small-matrix kernel,
- * which works on the operands as they are on the calling thread, and runs
- * any other small call on one thread: waking a second costs more than it
- * saves. Which kernel a transposed B (linear's weight, stored out x in)
- * gets depends on the size of C too. */
+ * (gemm.threading; without it every call runs on every unit and packs; see
+ * docs/model.md). */
 static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, double k, double n,
                            int *packs)
 {
