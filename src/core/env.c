@@ -4,12 +4,47 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h"
 
-const struct rv_env rv_env_host = { "/", NULL };
+const struct rv_env rv_env_host = { "/", NULL, NULL, NULL, { { NULL }, { NULL } } };
+
+/* $name, or NULL when it is unset or empty. */
+static const char *env_var(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? s : NULL;
+}
+
+struct rv_env rv_env_from_process(void)
+{
+	struct rv_env env = rv_env_host;
+
+	env.meter_root = env_var("ROOFVAL_METER_ROOT");
+	env.nvml_lib = env_var("ROOFVAL_NVML_LIB");
+	env.cuda_module = env_var("ROOFVAL_CUDA_MODULE");
+	env.args.ina.rails = env_var("ROOFVAL_INA_RAILS");
+	env.args.fake.power_W = env_var("ROOFVAL_FAKE_METER_POWER_W");
+	env.args.fake.range_J = env_var("ROOFVAL_FAKE_METER_RANGE_J");
+	env.args.fake.fail_after = env_var("ROOFVAL_FAKE_METER_FAIL_AFTER");
+	env.args.fake.backwards_after = env_var("ROOFVAL_FAKE_METER_BACKWARDS");
+	env.args.fake.freeze_after = env_var("ROOFVAL_FAKE_METER_FREEZE_AFTER");
+	return env;
+}
+
+struct rv_env rv_env_meters(const struct rv_env *env)
+{
+	struct rv_env m = env ? *env : rv_env_host;
+
+	if (m.meter_root)
+		m.root = m.meter_root;
+	return m;
+}
 
 void rv_env_path(char *out, size_t size, const struct rv_env *env, const char *rel)
 {
@@ -23,7 +58,7 @@ void rv_env_path(char *out, size_t size, const struct rv_env *env, const char *r
 
 int rv_env_read(char *out, size_t size, const struct rv_env *env, const char *rel)
 {
-	char path[4096];
+	char path[RV_PATH_MAX];
 	FILE *fp;
 	size_t n;
 
@@ -47,7 +82,7 @@ int rv_env_read(char *out, size_t size, const struct rv_env *env, const char *re
 
 int rv_env_read_u64(unsigned long long *out, const struct rv_env *env, const char *rel)
 {
-	char text[64], path[4096];
+	char text[64], path[RV_PATH_MAX];
 	uint64_t v;
 	int err = rv_env_read(text, sizeof(text), env, rel);
 
@@ -59,5 +94,30 @@ int rv_env_read_u64(unsigned long long *out, const struct rv_env *env, const cha
 		                    text);
 	}
 	*out = v;
+	return 0;
+}
+
+int rv_env_cpu_model(const struct rv_env *env, char *out, size_t size)
+{
+	char line[256], path[RV_PATH_MAX];
+	FILE *fp;
+	int err = RV_ENOENT;
+
+	(void)snprintf(out, size, "unknown");
+	rv_env_path(path, sizeof(path), env, "proc/cpuinfo");
+	fp = fopen(path, "r");
+	if (!fp)
+		return rv_error_errno(errno, "cannot read %s", path);
+	while (fgets(line, sizeof(line), fp)) {
+		if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+			(void)snprintf(out, size, "%s", strchr(line, ':') + 2);
+			out[strcspn(out, "\n")] = '\0';
+			err = 0;
+			break;
+		}
+	}
+	(void)fclose(fp);
+	if (err < 0)
+		return rv_error_set(err, "%s has no model name", path);
 	return 0;
 }

@@ -46,25 +46,26 @@ static void exe_dir(char *out, size_t size)
 		out[0] = '\0';
 }
 
-/* dlopen of the first module found, or NULL with what was tried in tried. */
-static void *module_open(char *tried, size_t size)
+/* dlopen of env's cuda_module, else of the first module found, or NULL with
+ * what was tried in tried. */
+static void *module_open(const struct rv_env *env, char *tried, size_t size)
 {
-	const char *env = getenv("ROOFVAL_CUDA_MODULE");
+	const char *want = env ? env->cuda_module : NULL;
 	char dir[PATH_MAX], path[PATH_MAX + 64];
 	const char *const where[] = { "", "/..", NULL };
 	size_t len = 0;
 	void *dl;
 
 	tried[0] = '\0';
-	if (env && *env) {
-		dl = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+	if (want && *want) {
+		dl = dlopen(want, RTLD_NOW | RTLD_LOCAL);
 		if (!dl) {
 			const char *e = dlerror();
 
 			(void)snprintf(tried, size,
 			               "cannot load the CUDA module $ROOFVAL_CUDA_MODULE (%s); "
 			               "point it at this build's " RV_CUDA_MODULE_FILE,
-			               e ? e : env);
+			               e ? e : want);
 		}
 		return dl;
 	}
@@ -99,8 +100,9 @@ static void *module_open(char *tried, size_t size)
 	return NULL;
 }
 
-/* Loads the module once; 0, or RV_ENOTSUP saying why. */
-static int module_load(void)
+/* Loads the module once, from where env says (the first call decides; NULL:
+ * the places searched by default); 0, or RV_ENOTSUP saying why. */
+static int module_load(const struct rv_env *env)
 {
 	rv_cuda_module_ops_fn ops_fn = NULL;
 	void *dl, *sym;
@@ -110,7 +112,7 @@ static int module_load(void)
 	if (cuda_module.tried)
 		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
 	cuda_module.tried = 1;
-	dl = module_open(cuda_module.why, sizeof(cuda_module.why));
+	dl = module_open(env, cuda_module.why, sizeof(cuda_module.why));
 	if (!dl)
 		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
 	sym = dlsym(dl, "rv_cuda_module_ops");
@@ -140,20 +142,20 @@ static int carry(int err)
 
 static int cuda_probe(const struct rv_env *env)
 {
-	int err = module_load();
+	int err = module_load(env);
 
 	return err < 0 ? err : carry(cuda_module.impl->probe(env));
 }
 
 static int cuda_supports(enum rv_op op, enum rv_dtype d)
 {
-	return module_load() == 0 && cuda_module.impl->supports(op, d);
+	return module_load(NULL) == 0 && cuda_module.impl->supports(op, d);
 }
 
 static int cuda_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
                       const struct rv_shape *s, enum rv_dtype d, uint64_t seed)
 {
-	int err = module_load();
+	int err = module_load(env);
 
 	*out = NULL;
 	return err < 0 ? err : carry(cuda_module.impl->setup(out, env, op, s, d, seed));
@@ -188,7 +190,7 @@ static int cuda_flush(struct rv_kernel *k)
 
 static const char *cuda_provider(void)
 {
-	return module_load() == 0 ? cuda_module.impl->provider() : "none (no CUDA module)";
+	return module_load(NULL) == 0 ? cuda_module.impl->provider() : "none (no CUDA module)";
 }
 
 #else /* no CUDA toolkit: no module */

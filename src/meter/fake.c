@@ -7,7 +7,8 @@
  * counter starts 0.5 J below the top, so at 50 W it wraps after 10 ms and
  * every capture exercises the wrap handling.
  *
- * Scripting, read once at open() from the environment:
+ * Scripting, read at open() from env->args.fake, which the command line
+ * fills from these variables (rv_env_from_process()):
  *   ROOFVAL_FAKE_METER_POWER_W=W      constant power in watts (default 50; >= 0)
  *   ROOFVAL_FAKE_METER_FAIL_AFTER=N   reads after the N-th fail with RV_EIO
  *                                     "fake meter: domain fake-package vanished"
@@ -23,7 +24,7 @@
  *   ROOFVAL_FAKE_METER_RANGE_J=R      wrap at R joules instead of 2^32 uJ (the
  *                                     counter starts 0.5 J below R, or at 0 when
  *                                     R <= 1 J), so that a window wraps often
- * An empty variable counts as unset; a malformed one fails open() with RV_EPARSE. */
+ * An empty setting counts as unset; a malformed one fails open() with RV_EPARSE. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,11 +59,9 @@ static int fake_probe(const struct rv_env *env)
 	return 0;
 }
 
-/* *has is 0 when var is unset or empty. */
-static int fake_env_u64(const char *var, int *has, uint64_t *out)
+/* *has is 0 when s, the setting the CLI takes from var, is unset or empty. */
+static int fake_arg_u64(const char *s, const char *var, int *has, uint64_t *out)
 {
-	const char *s = getenv(var);
-
 	*has = 0;
 	if (!s || !*s)
 		return 0;
@@ -76,12 +75,11 @@ static int fake_env_u64(const char *var, int *has, uint64_t *out)
 static int fake_open(struct rv_meter **out, const struct rv_env *env)
 {
 	struct fake_meter *f;
-	const char *power = getenv("ROOFVAL_FAKE_METER_POWER_W");
-	const char *range = getenv("ROOFVAL_FAKE_METER_RANGE_J");
+	const struct rv_fake_meter_args *a = &(env ? env : &rv_env_host)->args.fake;
+	const char *power = a->power_W, *range = a->range_J;
 	double power_w = FAKE_DEFAULT_W, range_j = FAKE_RANGE_J;
 	int err;
 
-	(void)env;
 	*out = NULL;
 	if (power && *power && (rv_parse_double(power, &power_w) < 0 || !(power_w >= 0.0)))
 		return rv_error_set(RV_EPARSE,
@@ -96,13 +94,14 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return rv_error_set(RV_ENOMEM, "fake meter: out of memory");
-	err = fake_env_u64("ROOFVAL_FAKE_METER_FAIL_AFTER", &f->has_fail_after, &f->fail_after);
+	err = fake_arg_u64(a->fail_after, "ROOFVAL_FAKE_METER_FAIL_AFTER", &f->has_fail_after,
+	                   &f->fail_after);
 	if (err == 0)
-		err = fake_env_u64("ROOFVAL_FAKE_METER_BACKWARDS", &f->has_backwards,
-		                   &f->backwards_after);
+		err = fake_arg_u64(a->backwards_after, "ROOFVAL_FAKE_METER_BACKWARDS",
+		                   &f->has_backwards, &f->backwards_after);
 	if (err == 0)
-		err = fake_env_u64("ROOFVAL_FAKE_METER_FREEZE_AFTER", &f->has_freeze,
-		                   &f->freeze_after);
+		err = fake_arg_u64(a->freeze_after, "ROOFVAL_FAKE_METER_FREEZE_AFTER",
+		                   &f->has_freeze, &f->freeze_after);
 	if (err < 0) {
 		free(f);
 		return err;

@@ -114,10 +114,7 @@ static void nvml_unload(struct nvml_lib *lib)
  * failure nothing stays loaded. */
 static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_meter_kind kind)
 {
-	const char *lib_env = getenv("ROOFVAL_NVML_LIB");
-	const char *path = env && env->nvml_lib  ? env->nvml_lib
-	                   : lib_env && *lib_env ? lib_env
-	                                         : NVML_LIB_SO1;
+	const char *path = env && env->nvml_lib ? env->nvml_lib : NVML_LIB_SO1;
 	char why[512], buf[32];
 	nvmlReturn_t rc;
 
@@ -128,7 +125,7 @@ static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_met
 
 		(void)snprintf(why, sizeof(why), "%s", e ? e : "unknown error");
 		/* The unversioned name usually exists only with development files. */
-		if (!(env && env->nvml_lib) && !(lib_env && *lib_env))
+		if (!(env && env->nvml_lib))
 			lib->dl = dlopen(NVML_LIB_SO, RTLD_NOW | RTLD_LOCAL);
 		if (!lib->dl)
 			return rv_error_set(
@@ -181,7 +178,10 @@ static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_met
 }
 
 /* The single NVML index $CUDA_VISIBLE_DEVICES names, or -1 when it is not a
- * single index (unset, empty, a list, a UUID). */
+ * single index (unset, empty, a list, a UUID). Read from the process
+ * environment on purpose, not from struct rv_env: the CUDA runtime the
+ * kernels run on reads this variable itself, and the meter must see the
+ * same device it does. */
 static long nvml_visible_index(void)
 {
 	const char *s = getenv("CUDA_VISIBLE_DEVICES");

@@ -12,6 +12,8 @@
 
 #include "capture/capture.h"
 #include "core/clock.h"
+#include "io/baseline.h"
+#include "io/file.h"
 #include "rv_test_meter.h"
 
 static void unset_fake_env(void)
@@ -21,6 +23,16 @@ static void unset_fake_env(void)
 	(void)unsetenv("ROOFVAL_FAKE_METER_BACKWARDS");
 	(void)unsetenv("ROOFVAL_FAKE_METER_FREEZE_AFTER");
 	(void)unsetenv("ROOFVAL_FAKE_METER_RANGE_J");
+}
+
+/* The env the command line builds, with the fake's script from the
+ * ROOFVAL_FAKE_METER_* variables just set. */
+static const struct rv_env *process_env(void)
+{
+	static struct rv_env env;
+
+	env = rv_env_from_process();
+	return &env;
 }
 
 static int reset_env(void **state)
@@ -109,7 +121,7 @@ static struct rv_meter *script_meter_open(enum script_fault fault, double at_s)
 	struct script_meter *s = calloc(1, sizeof(*s));
 
 	assert_non_null(s);
-	if (rv_meter_find("fake")->open(&s->inner, &rv_env_host) != 0)
+	if (rv_meter_find("fake")->open(&s->inner, process_env()) != 0)
 		fail_msg("fake meter: %s", rv_error_last());
 	s->base = *s->inner;
 	s->base.ops = &script_ops;
@@ -125,7 +137,7 @@ static struct rv_meter *fake_open(void)
 {
 	struct rv_meter *m = NULL;
 
-	if (rv_meter_find("fake")->open(&m, &rv_env_host) != 0)
+	if (rv_meter_find("fake")->open(&m, process_env()) != 0)
 		fail_msg("fake meter: %s", rv_error_last());
 	return m;
 }
@@ -254,10 +266,10 @@ static void test_capture__fake_scripts(void **state)
 	}
 	ops->close(m);
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_RANGE_J", "0", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_RANGE_J");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "ROOFVAL_FAKE_METER_RANGE_J");
 	unset_fake_env();
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FREEZE_AFTER", "soon", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_FREEZE_AFTER");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "ROOFVAL_FAKE_METER_FREEZE_AFTER");
 }
 
 /* The null kernel, each call spinning 20 to 140 us in a cycle of seven:
@@ -339,6 +351,239 @@ static void test_capture__busy_machine(void **state)
 	rv_assert_contains(r.notes, "machine not idle: other processes used ");
 }
 
+/* A capture session's folder: a sweep of five matmul shapes, four of them
+ * labelled (and scoreable) for i7_12700k, one ambiguous; the repository's
+ * hardware folder. */
+static const char *session_dir(const char *name)
+{
+	static const char sweep[] =
+	        "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": [\n"
+	        " {\"shape\": [16, 16, 16], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"launch_bound\"}},\n"
+	        " {\"shape\": [24, 24, 24], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"ambiguous\"}},\n"
+	        " {\"shape\": [32, 32, 32], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"launch_bound\"}},\n"
+	        " {\"shape\": [64, 64, 64], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"launch_bound\"}},\n"
+	        " {\"shape\": [128, 128, 128], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"l2_bound\"}}]}\n";
+	const char *dir = rv_scratch_dir(name);
+	char path[4200];
+	FILE *fp;
+
+	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fputs(sweep, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	return dir;
+}
+
+/* What the progress callback saw. */
+struct session_seen {
+	size_t begin, rows, skips, last_n;
+	char meter[32];
+	volatile sig_atomic_t *stop;
+	size_t stop_after; /* set *stop after this many rows (0: never) */
+};
+
+static void session_progress(void *ctx, const struct rv_capture_progress *p)
+{
+	struct session_seen *seen = ctx;
+
+	assert_string_equal(p->hw, "i7_12700k");
+	switch (p->event) {
+	case RV_CAPTURE_BEGIN:
+		seen->begin++;
+		assert_int_equal(p->n, 0);
+		assert_string_equal(p->kernel, "null");
+		(void)snprintf(seen->meter, sizeof(seen->meter), "%s", p->meter);
+		break;
+	case RV_CAPTURE_ROW:
+		seen->rows++;
+		assert_int_equal(p->n, seen->last_n + 1);
+		assert_true(p->latency_s > 0);
+		assert_true(p->energy_J > 0);
+		assert_true(p->left_s >= 0);
+		assert_int_equal(p->dtype, RV_DTYPE_FP32);
+		seen->last_n = p->n;
+		if (seen->stop_after && seen->rows == seen->stop_after)
+			*seen->stop = 1;
+		break;
+	case RV_CAPTURE_SKIP:
+		seen->skips++;
+		break;
+	}
+}
+
+/* A session over dir with the null kernel and the fake meter at 20 W, set
+ * through the meter's arguments. */
+static struct rv_capture_session_opts session_opts(const char *dir, const struct rv_env *env,
+                                                   struct session_seen *seen)
+{
+	struct rv_capture_session_opts o = { .capture = RV_CAPTURE_OPTS_DEFAULT };
+	static char a0[] = "capture", a1[] = "--hw", a2[] = "i7_12700k";
+	static char *argv[] = { a0, a1, a2 };
+
+	o.env = env;
+	o.dirs.hardware = RV_TEST_DATA_DIR "/../../hardware";
+	o.dirs.sweeps = dir;
+	o.dirs.baselines = dir;
+	o.hw = "i7_12700k";
+	o.op = RV_OP_MATMUL;
+	o.purpose = RV_PURPOSE_CALIBRATION;
+	o.limit = SIZE_MAX;
+	o.kernel = "null";
+	o.meter = "fake";
+	o.capture.warmup = 1;
+	o.capture.trials = 3;
+	o.capture.precision = 0;
+	o.capture.min_window_s = 0.02;
+	o.argc = 3;
+	o.argv = argv;
+	o.progress = session_progress;
+	o.ctx = seen;
+	o.stop = seen->stop;
+	return o;
+}
+
+static size_t baseline_rows(const char *csv_path)
+{
+	struct rv_baseline *b = NULL;
+	size_t n;
+
+	if (rv_baseline_load(&b, csv_path) != 0)
+		fail_msg("%s", rv_error_last());
+	n = b->n_rows;
+	for (size_t i = 0; i < n; i++)
+		rv_assert_contains(b->rows[i].notes, "fake meter: synthetic 20 W");
+	rv_baseline_free(b);
+	return n;
+}
+
+/* Every labelled shape is measured, stored and reported; the manifest
+ * records the run; no argv, no process environment. */
+static void test_capture__session(void **state)
+{
+	static volatile sig_atomic_t stop;
+	struct session_seen seen = { .stop = &stop };
+	struct rv_env env = rv_env_host;
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	const char *dir = session_dir("session");
+	char meta[4200], *text;
+	size_t len;
+
+	(void)state;
+	env.args.fake.power_W = "20";
+	o = session_opts(dir, &env, &seen);
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_int_equal(r.total, 4);
+	assert_int_equal(r.done, 4);
+	assert_int_equal(r.skipped, 0);
+	assert_false(r.interrupted);
+	assert_true(r.elapsed_s > 0 && r.kernel_s >= 0);
+	assert_int_equal(seen.begin, 1);
+	assert_int_equal(seen.rows, 4);
+	assert_string_equal(seen.meter, "fake");
+	assert_int_equal(baseline_rows(r.csv_path), 4);
+	rv_assert_contains(r.csv_path, "/i7_12700k_matmul.csv");
+	(void)snprintf(meta, sizeof(meta), "%s/i7_12700k_matmul.meta.json", dir);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	rv_assert_contains(text, "\"schema\": \"roofval.manifest/1\"");
+	rv_assert_contains(text, "\"rows\": 4");
+	rv_assert_contains(text, "\"meter\": \"fake\"");
+	rv_assert_contains(text, "\"kernel\": \"null\"");
+	rv_assert_contains(text, "\"purpose\": \"calibration\"");
+	rv_assert_contains(text, "\"--hw\"");
+	free(text);
+
+	/* --limit: the first two; the store merges them into the same file, and
+	 * the manifest gets a second run. */
+	memset(&seen, 0, sizeof(seen));
+	seen.stop = &stop;
+	o.limit = 2;
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_int_equal(r.total, 2);
+	assert_int_equal(seen.rows, 2);
+	assert_int_equal(baseline_rows(r.csv_path), 4);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	rv_assert_contains(text, "\"rows\": 2");
+	free(text);
+}
+
+/* The stop flag ends the session after the shape being measured: the rows
+ * done are kept, and it is no error. */
+static void test_capture__session_stop(void **state)
+{
+	static volatile sig_atomic_t stop;
+	struct session_seen seen = { .stop = &stop, .stop_after = 1 };
+	struct rv_env env = rv_env_host;
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	const char *dir = session_dir("session-stop");
+
+	(void)state;
+	stop = 0;
+	env.args.fake.power_W = "20";
+	o = session_opts(dir, &env, &seen);
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_true(r.interrupted);
+	assert_int_equal(r.total, 4);
+	assert_int_equal(r.done, 1);
+	assert_int_equal(seen.rows, 1);
+	assert_int_equal(baseline_rows(r.csv_path), 1);
+
+	/* Stopped before it starts: nothing measured, still no error. */
+	memset(&seen, 0, sizeof(seen));
+	seen.stop = &stop;
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_true(r.interrupted);
+	assert_int_equal(r.done, 0);
+	assert_int_equal(seen.rows, 0);
+	stop = 0;
+}
+
+/* What a session refuses, each with its reason. */
+static void test_capture__session_errors(void **state)
+{
+	static volatile sig_atomic_t stop;
+	struct session_seen seen = { .stop = &stop };
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	const char *dir = session_dir("session-errors");
+
+	(void)state;
+	stop = 0;
+	o = session_opts(dir, NULL, &seen);
+	o.hw = "h200_sxm_141gb";
+	rv_assert_error(rv_capture_session(&o, &r), RV_ENOENT,
+	                "labels no shape for h200_sxm_141gb");
+	o.hw = "i7_12700k";
+	o.kernel = "cblas";
+	o.capture.flush_cache = 1;
+	rv_assert_error(rv_capture_session(&o, &r), RV_ENOTSUP,
+	                "--flush-l2: the cblas kernels cannot flush");
+	o.kernel = "nosuch";
+	o.capture.flush_cache = 0;
+	rv_assert_error(rv_capture_session(&o, &r), RV_ENOTSUP,
+	                "whose nosuch kernels this build lacks");
+	o.kernel = "null";
+	o.op = RV_OP_LINEAR;
+	rv_assert_error(rv_capture_session(&o, &r), RV_ENOENT, "linear_calibration.json");
+	o.op = RV_OP_MATMUL;
+	/* A malformed fake script fails the named meter. */
+	{
+		struct rv_env env = rv_env_host;
+
+		env.args.fake.power_W = "fifty";
+		o.env = &env;
+		rv_assert_error(rv_capture_session(&o, &r), RV_EPARSE, "meter fake");
+	}
+	assert_int_equal(seen.rows, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +595,9 @@ int main(void)
 		cmocka_unit_test_setup(test_capture__counter_frozen_in_window, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_unreadable, reset_env),
 		cmocka_unit_test_setup(test_capture__fake_scripts, reset_env),
+		cmocka_unit_test_setup(test_capture__session, reset_env),
+		cmocka_unit_test_setup(test_capture__session_stop, reset_env),
+		cmocka_unit_test_setup(test_capture__session_errors, reset_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,19 +59,15 @@ static const char *copy_fixture(const char *rel, const char *name)
 	return dir;
 }
 
-/* Opens the meter on root with ROOFVAL_INA_RAILS = rails (NULL: unset) and
+/* Opens the meter on root with the rails argument rails (NULL: none) and
  * checks its domains and their power in W. */
 static struct rv_meter *check_rails(const char *root, const char *rails, const char *const *names,
                                     const double *power_w, size_t n)
 {
-	const struct rv_env env = { root, NULL };
+	const struct rv_env env = { .root = root, .args.ina.rails = rails };
 	double w[RV_METER_MAX_DOMAINS], t_s = -1;
 	struct rv_meter *m;
 
-	if (rails)
-		assert_int_equal(setenv(RAILS_ENV, rails, 1), 0);
-	else
-		(void)unsetenv(RAILS_ENV);
 	m = rv_meter_open_ok(ina(), &env);
 	assert_int_equal(m->n_domains, n);
 	for (size_t i = 0; i < n; i++)
@@ -80,21 +76,18 @@ static struct rv_meter *check_rails(const char *root, const char *rails, const c
 	assert_true(t_s > 0);
 	for (size_t i = 0; i < n; i++)
 		rv_assert_close(w[i], power_w[i], 1e-12, 0);
-	(void)unsetenv(RAILS_ENV);
 	return m;
 }
 
-/* The error open() gives with ROOFVAL_INA_RAILS = rails. */
+/* The error open() gives with the rails argument rails. */
 static void check_rails_error(const char *root, const char *rails, int code, const char *needle)
 {
-	const struct rv_env env = { root, NULL };
+	const struct rv_env env = { .root = root, .args.ina.rails = rails };
 	struct rv_meter *m = NULL;
 
-	assert_int_equal(setenv(RAILS_ENV, rails, 1), 0);
 	rv_assert_error(ina()->probe(&env), code, needle);
 	rv_assert_error(ina()->open(&m, &env), code, needle);
 	assert_null(m);
-	(void)unsetenv(RAILS_ENV);
 }
 
 static void test_ina__registry(void **state)
@@ -105,6 +98,39 @@ static void test_ina__registry(void **state)
 	assert_int_equal(ops->kind, RV_METER_POWER);
 	assert_int_equal(ops->version, RV_METER_OPS_VERSION);
 	assert_ptr_equal(rv_meter_at(rv_meter_count() - 1), ops);
+}
+
+/* The rails come from the meter's arguments, never from the process
+ * environment: ROOFVAL_INA_RAILS reaches the meter only through
+ * rv_env_from_process() at the command line's boundary. */
+static void test_ina__rails_from_arguments(void **state)
+{
+	const char *root = rv_fixture_path(ORIN_NANO);
+	const char *const vdd_in[] = { "VDD_IN" };
+	const char *const subs[] = { "VDD_CPU_GPU_CV", "VDD_SOC" };
+	const double vdd_in_w[] = { 8.0 }, subs_w[] = { 2.0, 2.8 };
+	struct rv_env env;
+	struct rv_meter *m;
+
+	(void)state;
+	/* Set in the environment, absent from the arguments: the default. */
+	assert_int_equal(setenv(RAILS_ENV, "VDD_SOC", 1), 0);
+	m = check_rails(root, NULL, vdd_in, vdd_in_w, 1);
+	m->ops->close(m);
+	/* The arguments win over whatever the environment says. */
+	m = check_rails(root, "VDD_CPU_GPU_CV,VDD_SOC", subs, subs_w, 2);
+	m->ops->close(m);
+	/* The CLI's env carries the variable into the arguments, once. */
+	env = rv_env_from_process();
+	assert_string_equal(env.args.ina.rails, "VDD_SOC");
+	(void)unsetenv(RAILS_ENV);
+	env.root = root;
+	m = rv_meter_open_ok(ina(), &env);
+	assert_int_equal(m->n_domains, 1);
+	assert_string_equal(m->domain[0], "VDD_SOC");
+	m->ops->close(m);
+	env = rv_env_from_process();
+	assert_null(env.args.ina.rails);
 }
 
 /* JetPack 6 hwmon: mV x mA; by default VDD_IN alone, never its sub-rails. */
@@ -308,7 +334,7 @@ static void test_ina__missing(void **state)
 	struct rv_meter *m = NULL;
 	char want[4300];
 	const char *root = rv_scratch_dir("ina-empty");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 
 	(void)state;
 	(void)snprintf(want, sizeof(want),
@@ -336,9 +362,9 @@ static void test_ina__missing(void **state)
 	                "ina: no known module total (VIN, POM_5V_IN, VDD_IN, or the AGX rail "
 	                "sums) among the rails here (FOO, BAR); name the rails to count with "
 	                "--rails or " RAILS_ENV);
-	assert_int_equal(setenv(RAILS_ENV, "bar", 1), 0);
+	env.args.ina.rails = "bar";
 	assert_int_equal(ina()->probe(&env), 0);
-	(void)unsetenv(RAILS_ENV);
+	env.args.ina.rails = NULL;
 }
 
 /* A root holding glob characters is taken literally. */
@@ -401,7 +427,7 @@ static void test_ina__rail_vanishes(void **state)
 	char path[4300];
 	double t_s, w[RV_METER_MAX_DOMAINS];
 	const char *root = copy_fixture(ORIN_NANO, "ina-vanish");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 	struct rv_meter *m;
 
 	(void)state;
@@ -434,7 +460,7 @@ static void test_ina__rail_garbage(void **state)
 	char path[4300];
 	double t_s, w[RV_METER_MAX_DOMAINS];
 	const char *root = copy_fixture(XAVIER, "ina-garbage");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 	struct rv_meter *m;
 
 	(void)state;
@@ -476,7 +502,7 @@ static void test_ina__capture(void **state)
 	struct rv_meter_ops ops;
 	struct rv_capture_result r;
 	const char *root = copy_fixture(ORIN_NANO, "ina-capture");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 	struct rv_meter *m;
 
 	(void)state;
@@ -517,6 +543,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_ina__registry, unset_rails),
+		cmocka_unit_test_setup(test_ina__rails_from_arguments, unset_rails),
 		cmocka_unit_test_setup(test_ina__orin_nano_jp6, unset_rails),
 		cmocka_unit_test_setup(test_ina__agx_orin_jp5, unset_rails),
 		cmocka_unit_test_setup(test_ina__xavier_jp4, unset_rails),

@@ -81,6 +81,17 @@ static void test_meter__delta(void **state)
 	assert_true(isnan(rv_meter_delta_j((double)NAN, 4.0, 100.0)));
 }
 
+/* The env the command line builds, with the fake's script from the
+ * ROOFVAL_FAKE_METER_* variables just set: the variables reach the meter
+ * only through rv_env_from_process(). */
+static const struct rv_env *process_env(void)
+{
+	static struct rv_env env;
+
+	env = rv_env_from_process();
+	return &env;
+}
+
 static void unset_fake_env(void)
 {
 	(void)unsetenv("ROOFVAL_FAKE_METER_POWER_W");
@@ -95,8 +106,8 @@ static void check_fake_rate(double power_w)
 	struct rv_meter *m;
 	double t0_s, t1_s, e0_j, e1_j, d_j;
 
-	assert_int_equal(ops->probe(&rv_env_host), 0);
-	m = rv_meter_open_ok(ops, &rv_env_host);
+	assert_int_equal(ops->probe(process_env()), 0);
+	m = rv_meter_open_ok(ops, process_env());
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "fake-package");
 	rv_assert_close(m->range_j[0], FAKE_RANGE_J, 0, 0);
@@ -133,7 +144,7 @@ static void test_meter__fake_scripted_failures(void **state)
 	unset_fake_env();
 	/* Two reads work, then the domain vanishes for good. */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FAIL_AFTER", "2", 1), 0);
-	m = rv_meter_open_ok(ops, &rv_env_host);
+	m = rv_meter_open_ok(ops, process_env());
 	rv_meter_read_ok(m, &t_s, &e0_j);
 	rv_meter_read_ok(m, &t_s, &e1_j);
 	rv_assert_error(m->ops->read(m, &t_s, &e2_j), RV_EIO,
@@ -145,7 +156,7 @@ static void test_meter__fake_scripted_failures(void **state)
 	/* After the first read the counter drops 1 J; with no range it reads as
 	 * running backwards. */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_BACKWARDS", "1", 1), 0);
-	m = rv_meter_open_ok(ops, &rv_env_host);
+	m = rv_meter_open_ok(ops, process_env());
 	rv_assert_close(m->range_j[0], 0.0, 0, 0);
 	rv_meter_read_ok(m, &t_s, &e0_j);
 	rv_meter_read_ok(m, &t_s, &e1_j);
@@ -156,20 +167,20 @@ static void test_meter__fake_scripted_failures(void **state)
 
 	/* Malformed scripts fail open(). */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_POWER_W", "fifty", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_POWER_W");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "ROOFVAL_FAKE_METER_POWER_W");
 	assert_null(m);
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_POWER_W", "-3", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "a number >= 0");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "a number >= 0");
 	unset_fake_env();
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FAIL_AFTER", "2x", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_FAIL_AFTER");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "ROOFVAL_FAKE_METER_FAIL_AFTER");
 	unset_fake_env();
 }
 
 static void test_meter__rapl_basic(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
-	struct rv_env env = { rv_fixture_path("sysfs/rapl-basic"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/rapl-basic") };
 	struct rv_meter *m;
 	double t_s = -1.0, e_j[RV_METER_MAX_DOMAINS];
 
@@ -192,7 +203,7 @@ static void test_meter__rapl_basic(void **state)
 static void test_meter__rapl_two_packages(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
-	struct rv_env env = { rv_fixture_path("sysfs/rapl-two-packages"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/rapl-two-packages") };
 	struct rv_meter *m;
 	double t_s, e_j[RV_METER_MAX_DOMAINS];
 
@@ -213,7 +224,7 @@ static void test_meter__rapl_two_packages(void **state)
 static void test_meter__rapl_psys(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
-	struct rv_env env = { rv_fixture_path("sysfs/rapl-psys"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/rapl-psys") };
 	struct rv_meter *m;
 	double t_s, e_j[RV_METER_MAX_DOMAINS];
 	char cmd[4300];
@@ -257,7 +268,7 @@ static void test_meter__rapl_wrap(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
 	const char *dir = copy_fixture("sysfs/rapl-wrap");
-	struct rv_env env = { dir, NULL };
+	struct rv_env env = { .root = dir };
 	struct rv_meter *m;
 	double t_s, a_j, b_j, c_j, range_j, sum_j;
 
@@ -331,7 +342,7 @@ static void test_meter__rapl_missing(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
 	const char *dir = rv_scratch_dir("rapl-missing");
-	struct rv_env env = { dir, NULL };
+	struct rv_env env = { .root = dir };
 	struct rv_meter *m = NULL;
 	char path[4200];
 
@@ -387,7 +398,7 @@ static void test_meter__rapl_host(void **state)
 
 static void test_meter__rapl_perf_parse(void **state)
 {
-	struct rv_env env = { rv_fixture_path("sysfs/perf-power"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/perf-power") };
 	struct rv_rapl_perf_pmu p;
 
 	(void)state;
@@ -442,7 +453,7 @@ static void fake_perf_count(int i, uint64_t count)
 static void test_meter__rapl_perf_counts(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl_perf");
-	struct rv_env env = { rv_fixture_path("sysfs/perf-power"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/perf-power") };
 	struct rv_meter *m;
 	double t_s, e_j[RV_METER_MAX_DOMAINS];
 
@@ -489,7 +500,7 @@ static void test_meter__rapl_perf_counts(void **state)
 static void test_meter__rapl_perf_bad_trees(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl_perf");
-	struct rv_env env = { rv_scratch_dir("perf-empty"), NULL };
+	struct rv_env env = { .root = rv_scratch_dir("perf-empty") };
 	struct rv_rapl_perf_pmu p;
 	char path[4300];
 	const char *dir;

@@ -14,8 +14,8 @@
  * while it measures the update period; scripted events come after. */
 #define AFTER_OPEN "10100"
 
-static const struct rv_env fake_env = { "/", RV_FAKE_NVML };
-static const struct rv_env noenergy_env = { "/", RV_FAKE_NVML_NOENERGY };
+static const struct rv_env fake_env = { .root = "/", .nvml_lib = RV_FAKE_NVML };
+static const struct rv_env noenergy_env = { .root = "/", .nvml_lib = RV_FAKE_NVML_NOENERGY };
 
 /* Every test starts from the fake's defaults: one GPU at 300 W, 20 ms steps. */
 static int reset_env(void **state)
@@ -253,7 +253,7 @@ static void test_nvml__lost(void **state)
 
 static void test_nvml__missing_library(void **state)
 {
-	const struct rv_env env = { "/", "/nonexistent/libnvidia-ml.so.1" };
+	const struct rv_env env = { .root = "/", .nvml_lib = "/nonexistent/libnvidia-ml.so.1" };
 	struct rv_meter *m = NULL;
 
 	(void)state;
