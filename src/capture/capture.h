@@ -45,19 +45,19 @@ struct rv_capture_result {
 	double latency_s; /* median of the trials */
 	double min_s, p10_s, p90_s, mad_s, cv;
 	unsigned trials;
-	double energy_j;     /* gross energy per call; NAN when not measured */
-	double energy_net_j; /* energy_j minus idle power over the call; NAN */
-	double idle_w;       /* power before the shape; NAN */
+	double energy_J;     /* gross energy per call; NAN when not measured */
+	double energy_net_J; /* energy_J minus idle power over the call; NAN */
+	double idle_W;       /* power before the shape; NAN */
 	double window_s;     /* the energy window; 0 without energy */
 	uint64_t window_calls;
-	double cpu_freq_hz; /* NAN when unknown */
+	double cpu_freq_Hz; /* NAN when unknown */
 	double busy_share;  /* share of CPU time other processes used during the shape; NAN */
 	double kernel_s;    /* wall time spent inside the kernel's run() */
 	/* From a meter that reads the device's state (has_device): */
 	int has_device;
-	double sm_clock_hz;                             /* median SM clock after the kept trials */
-	double sm_clock_min_hz;                         /* lowest SM clock seen over the trials */
-	double mem_clock_hz, gpu_temp_c, power_limit_w; /* temperature: the highest */
+	double sm_clock_Hz;                             /* median SM clock after the kept trials */
+	double sm_clock_min_Hz;                         /* lowest SM clock seen over the trials */
+	double mem_clock_Hz, gpu_temp_C, power_limit_W; /* temperature: the highest */
 	unsigned long long throttle_reasons;            /* every reason seen (OR) */
 	int has_throttle;
 	unsigned trials_discarded; /* run under the SM clock floor, replaced */

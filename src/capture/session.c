@@ -192,7 +192,7 @@ static int store_row(const char *csv_path, const struct rv_profile *p, enum rv_o
 	row.shape = e->shape;
 	row.dtype = e->dtype;
 	row.latency_s = cr->latency_s;
-	row.energy_j = cr->energy_j;
+	row.energy_j = cr->energy_J;
 	row.trial_count = cr->trials;
 	row.notes = cr->notes;
 	n_extra = rv_capture_extra(cells, cr);
@@ -265,7 +265,7 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 		r->kernel_s += cr.kernel_s;
 		p.event = RV_CAPTURE_ROW;
 		p.latency_s = cr.latency_s;
-		p.energy_J = cr.energy_j;
+		p.energy_J = cr.energy_J;
 		p.left_s = (rv_now_s() - t_begin_s) / (double)n * (double)(r->total - n);
 		report(o, &p);
 	}

@@ -46,14 +46,14 @@ struct rv_env rv_env_meters(const struct rv_env *env)
 	return m;
 }
 
-void rv_env_path(char *out, size_t size, const struct rv_env *env, const char *rel)
+int rv_env_path(char *out, size_t size, const struct rv_env *env, const char *rel)
 {
 	const char *root = env && env->root ? env->root : "/";
 	size_t len = strlen(root);
 
 	while (*rel == '/')
 		rel++;
-	(void)snprintf(out, size, "%s%s%s", root, len && root[len - 1] == '/' ? "" : "/", rel);
+	return rv_path_fmt(out, size, "%s%s%s", root, len && root[len - 1] == '/' ? "" : "/", rel);
 }
 
 int rv_env_read(char *out, size_t size, const struct rv_env *env, const char *rel)
@@ -61,15 +61,16 @@ int rv_env_read(char *out, size_t size, const struct rv_env *env, const char *re
 	char path[RV_PATH_MAX];
 	FILE *fp;
 	size_t n;
+	int err;
 
-	rv_env_path(path, sizeof(path), env, rel);
+	if ((err = rv_env_path(path, sizeof(path), env, rel)) < 0)
+		return err;
 	fp = fopen(path, "r");
 	if (!fp)
 		return rv_error_errno(errno, "cannot read %s", path);
 	n = fread(out, 1, size - 1, fp);
 	if (ferror(fp)) {
-		int err = rv_error_errno(errno ? errno : EIO, "cannot read %s", path);
-
+		err = rv_error_errno(errno ? errno : EIO, "cannot read %s", path);
 		(void)fclose(fp);
 		return err;
 	}
@@ -89,7 +90,7 @@ int rv_env_read_u64(unsigned long long *out, const struct rv_env *env, const cha
 	if (err < 0)
 		return err;
 	if (rv_parse_u64(text, &v) < 0) {
-		rv_env_path(path, sizeof(path), env, rel);
+		(void)rv_env_path(path, sizeof(path), env, rel);
 		return rv_error_set(RV_EPARSE, "%s holds '%s', not an unsigned integer", path,
 		                    text);
 	}
@@ -101,10 +102,12 @@ int rv_env_cpu_model(const struct rv_env *env, char *out, size_t size)
 {
 	char line[256], path[RV_PATH_MAX];
 	FILE *fp;
-	int err = RV_ENOENT;
+	int err;
 
 	(void)snprintf(out, size, "unknown");
-	rv_env_path(path, sizeof(path), env, "proc/cpuinfo");
+	if ((err = rv_env_path(path, sizeof(path), env, "proc/cpuinfo")) < 0)
+		return err;
+	err = RV_ENOENT;
 	fp = fopen(path, "r");
 	if (!fp)
 		return rv_error_errno(errno, "cannot read %s", path);

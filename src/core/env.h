@@ -61,8 +61,9 @@ struct rv_env rv_env_from_process(void);
 /* env as meters see it: root replaced by meter_root when that is set. */
 struct rv_env rv_env_meters(const struct rv_env *env);
 
-/* Writes root + rel (rel without a leading '/') into out: "/sys/...". */
-void rv_env_path(char *out, size_t size, const struct rv_env *env, const char *rel);
+/* Writes root + rel (rel without a leading '/') into out: "/sys/...".
+ * RV_ERANGE when it does not fit in size. */
+int rv_env_path(char *out, size_t size, const struct rv_env *env, const char *rel);
 /* Reads a small text file under the root (trailing newline removed) into out.
  * RV_ENOENT, RV_EPERM or RV_EIO with a message naming the path. */
 int rv_env_read(char *out, size_t size, const struct rv_env *env, const char *rel);

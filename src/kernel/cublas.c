@@ -15,6 +15,7 @@
 
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "kernel/cuda_module.h"
 #include "kernel/kernel.h"
 
@@ -51,7 +52,7 @@ static void exe_dir(char *out, size_t size)
 static void *module_open(const struct rv_env *env, char *tried, size_t size)
 {
 	const char *want = env ? env->cuda_module : NULL;
-	char dir[PATH_MAX], path[PATH_MAX + 64];
+	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
 	const char *const where[] = { "", "/..", NULL };
 	size_t len = 0;
 	void *dl;
@@ -75,13 +76,11 @@ static void *module_open(const struct rv_env *env, char *tried, size_t size)
 
 		if (where[i] && !dir[0])
 			continue;
-		if (where[i])
-			(void)snprintf(path, sizeof(path), "%s%s/" RV_CUDA_MODULE_FILE, dir,
-			               where[i]);
-		else
-			(void)snprintf(path, sizeof(path), "%s/" RV_CUDA_MODULE_FILE,
-			               RV_CUDA_MODULE_DIR);
-		if (access(path, F_OK) != 0)
+		if ((where[i] ? rv_path_fmt(path, sizeof(path), "%s%s/" RV_CUDA_MODULE_FILE, dir,
+		                            where[i])
+		              : rv_path_join(path, sizeof(path), RV_CUDA_MODULE_DIR,
+		                             RV_CUDA_MODULE_FILE)) < 0 ||
+		    access(path, F_OK) != 0)
 			continue;
 		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		if (dl)

@@ -2,8 +2,8 @@
 /* The fake meter: a deterministic energy counter for tests and the CI
  * end-to-end path. One domain, "fake-package", drawing a constant power and
  * updating every 1 ms like RAPL: read() returns
- *   energy = start + power_w * floor(t / 1 ms) * 1 ms,  t = CLOCK_MONOTONIC since open(),
- * wrapped at range_j = 2^32 uJ (4294.967296 J) like a real RAPL counter. The
+ *   energy = start + power_W * floor(t / 1 ms) * 1 ms,  t = CLOCK_MONOTONIC since open(),
+ * wrapped at range_J = 2^32 uJ (4294.967296 J) like a real RAPL counter. The
  * counter starts 0.5 J below the top, so at 50 W it wraps after 10 ms and
  * every capture exercises the wrap handling.
  *
@@ -13,7 +13,7 @@
  *   ROOFVAL_FAKE_METER_FAIL_AFTER=N   reads after the N-th fail with RV_EIO
  *                                     "fake meter: domain fake-package vanished"
  *   ROOFVAL_FAKE_METER_BACKWARDS=N    reads after the N-th return 1 J less than
- *                                     the ramp (a jump back, not a wrap); range_j
+ *                                     the ramp (a jump back, not a wrap); range_J
  *                                     is then 0 and the counter never wraps, so
  *                                     the jump reads as a counter running
  *                                     backwards. The capture core sees it only
@@ -46,11 +46,11 @@ extern const struct rv_meter_ops rv_meter_fake;
 struct fake_meter {
 	struct rv_meter base;
 	double t0_s;
-	double power_w;
+	double power_W;
 	uint64_t reads;
 	int has_fail_after, has_backwards, has_freeze;
 	uint64_t fail_after, backwards_after, freeze_after;
-	double range_j, start_j, frozen_j;
+	double range_J, start_J, frozen_J;
 };
 
 static int fake_probe(const struct rv_env *env)
@@ -77,16 +77,16 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 	struct fake_meter *f;
 	const struct rv_fake_meter_args *a = &(env ? env : &rv_env_host)->args.fake;
 	const char *power = a->power_W, *range = a->range_J;
-	double power_w = FAKE_DEFAULT_W, range_j = FAKE_RANGE_J;
+	double power_W = FAKE_DEFAULT_W, range_J = FAKE_RANGE_J;
 	int err;
 
 	*out = NULL;
-	if (power && *power && (rv_parse_double(power, &power_w) < 0 || !(power_w >= 0.0)))
+	if (power && *power && (rv_parse_double(power, &power_W) < 0 || !(power_W >= 0.0)))
 		return rv_error_set(RV_EPARSE,
 		                    "fake meter: ROOFVAL_FAKE_METER_POWER_W='%s' is not a power "
 		                    "in watts (a number >= 0)",
 		                    power);
-	if (range && *range && (rv_parse_double(range, &range_j) < 0 || !(range_j > 0.0)))
+	if (range && *range && (rv_parse_double(range, &range_J) < 0 || !(range_J > 0.0)))
 		return rv_error_set(RV_EPARSE,
 		                    "fake meter: ROOFVAL_FAKE_METER_RANGE_J='%s' is not an energy "
 		                    "in joules (a number > 0)",
@@ -111,12 +111,12 @@ static int fake_open(struct rv_meter **out, const struct rv_env *env)
 	(void)snprintf(f->base.domain[0], sizeof(f->base.domain[0]), "fake-package");
 	/* With a scripted jump back the counter must not wrap, or the jump would
 	 * read as a wrap and be "corrected" into a huge delta. */
-	f->base.range_j[0] = f->has_backwards ? 0.0 : range_j;
-	f->range_j = range_j;
-	f->start_j = range_j > 1.0 ? range_j - 0.5 : 0.0;
+	f->base.range_J[0] = f->has_backwards ? 0.0 : range_J;
+	f->range_J = range_J;
+	f->start_J = range_J > 1.0 ? range_J - 0.5 : 0.0;
 	f->base.update_period_s = FAKE_PERIOD_S;
-	(void)snprintf(f->base.note, sizeof(f->base.note), "fake meter: synthetic %g W", power_w);
-	f->power_w = power_w;
+	(void)snprintf(f->base.note, sizeof(f->base.note), "fake meter: synthetic %g W", power_W);
+	f->power_W = power_W;
 	f->t0_s = rv_now_s();
 	*out = &f->base;
 	return 0;
@@ -127,23 +127,23 @@ static int fake_read(struct rv_meter *m, double *t_s, double *values)
 	struct fake_meter *f = (struct fake_meter *)m;
 	double now_s = rv_now_s();
 	double ticks = floor((now_s - f->t0_s) / FAKE_PERIOD_S);
-	double energy_j = f->start_j + f->power_w * ticks * FAKE_PERIOD_S;
+	double energy_J = f->start_J + f->power_W * ticks * FAKE_PERIOD_S;
 
 	if (f->has_fail_after && f->reads >= f->fail_after)
 		return rv_error_set(RV_EIO, "fake meter: domain fake-package vanished");
 	f->reads++;
 	if (f->has_backwards) {
 		if (f->reads > f->backwards_after)
-			energy_j -= FAKE_JUMP_J;
+			energy_J -= FAKE_JUMP_J;
 	} else {
-		energy_j = fmod(energy_j, f->range_j);
+		energy_J = fmod(energy_J, f->range_J);
 	}
 	if (f->has_freeze && f->reads > (f->freeze_after ? f->freeze_after : 1))
-		energy_j = f->frozen_j;
+		energy_J = f->frozen_J;
 	else
-		f->frozen_j = energy_j;
+		f->frozen_J = energy_J;
 	*t_s = now_s;
-	values[0] = energy_j;
+	values[0] = energy_J;
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
 
@@ -56,9 +57,10 @@ enum ina_chip { INA_3221, INA_3221X, INA_238 };
 
 struct ina_dev {
 	enum ina_chip chip;
-	char dir[PATH_MAX];   /* as found under the root */
-	char real[PATH_MAX];  /* links resolved, to count a device once */
-	double period_s;      /* its update interval; 0 when sysfs has none */
+	char dir[RV_PATH_MAX]; /* as found under the root */
+	char real
+	        [PATH_MAX]; /* links resolved (realpath() needs PATH_MAX), to count a device once */
+	double period_s;    /* its update interval; 0 when sysfs has none */
 	char period_how[128]; /* where period_s came from, for the note */
 };
 
@@ -67,7 +69,7 @@ struct ina_rail {
 	size_t dev;
 	char file[2][32]; /* one power file, or a voltage and a current file */
 	size_t n_files;
-	double scale_w; /* the product of the files' numbers times this is W */
+	double scale_W; /* the product of the files' numbers times this is W */
 };
 
 struct ina_scan {
@@ -109,17 +111,16 @@ struct ina_meter {
 	struct rv_meter base;
 	size_t n_files[RV_METER_MAX_DOMAINS];
 	int fd[RV_METER_MAX_DOMAINS][2];
-	double scale_w[RV_METER_MAX_DOMAINS];
-	char path[RV_METER_MAX_DOMAINS][2][PATH_MAX + 64];
+	double scale_W[RV_METER_MAX_DOMAINS];
+	char path[RV_METER_MAX_DOMAINS][2][RV_PATH_MAX];
 };
 
 static int ina_exists(const char *dir, const char *file)
 {
-	char path[PATH_MAX + 64];
+	char path[RV_PATH_MAX];
 	struct stat st;
 
-	(void)snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return stat(path, &st) == 0;
+	return rv_path_join(path, sizeof(path), dir, file) == 0 && stat(path, &st) == 0;
 }
 
 /* The message for a node this user may not read, with what to do. */
@@ -135,11 +136,12 @@ static int ina_noperm(const char *path)
 /* Reads dir/file, a small text file, without its trailing newline. */
 static int ina_read_text(char *out, size_t size, const char *dir, const char *file)
 {
-	char path[PATH_MAX + 64];
+	char path[RV_PATH_MAX];
 	ssize_t n;
 	int fd, err;
 
-	(void)snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((err = rv_path_join(path, sizeof(path), dir, file)) < 0)
+		return err;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
@@ -194,7 +196,7 @@ static const struct ina_rail *ina_find(const struct ina_scan *s, const char *nam
 /* Adds a rail of device dev; a second rail of the same name becomes
  * "NAME#2", so every domain name stays unique. */
 static void ina_add_rail(struct ina_scan *s, size_t dev, const char *label, const char *f0,
-                         const char *f1, double scale_w)
+                         const char *f1, double scale_W)
 {
 	struct ina_rail *r;
 
@@ -212,7 +214,7 @@ static void ina_add_rail(struct ina_scan *s, size_t dev, const char *label, cons
 		(void)snprintf(r->file[1], sizeof(r->file[1]), "%s", f1);
 		r->n_files = 2;
 	}
-	r->scale_w = scale_w;
+	r->scale_W = scale_W;
 	s->n_rail++;
 }
 
@@ -378,7 +380,7 @@ static void ina_pattern(char *out, size_t size, const struct rv_env *env, const 
 	char root[PATH_MAX];
 	size_t o = 0;
 
-	rv_env_path(root, sizeof(root), env, "");
+	(void)rv_env_path(root, sizeof(root), env, "");
 	for (const char *p = root; *p && o + 2 < size; p++) {
 		if (strchr("\\*?[", *p))
 			out[o++] = '\\';
@@ -404,7 +406,8 @@ static int ina_add_dev(struct ina_scan *s, const char *path, int iio)
 	for (size_t i = 0; i < s->n_dev; i++)
 		if (strcmp(s->dev[i].real, d->real) == 0)
 			return 0;
-	(void)snprintf(d->dir, sizeof(d->dir), "%s", path);
+	if (rv_path_fmt(d->dir, sizeof(d->dir), "%s", path) < 0)
+		return 0; /* a name too long to read through: not a device we can use */
 	if (iio) {
 		d->chip = INA_3221X;
 	} else if (ina_read_text(name, sizeof(name), path, "name") < 0) {
@@ -470,7 +473,7 @@ static int ina_scan(struct ina_scan *s, const struct rv_env *env)
 		if (err < 0)
 			return err;
 	}
-	rv_env_path(sys, sizeof(sys), env, "sys");
+	(void)rv_env_path(sys, sizeof(sys), env, "sys");
 	if (s->n_dev == 0)
 		return rv_error_set(RV_ENOENT,
 		                    "no INA3221/INA238 power monitor under %s (not a Jetson)", sys);
@@ -673,9 +676,9 @@ static int ina_read_file(int fd, const char *path, const char *rail, double *v)
 	return 0;
 }
 
-static int ina_read_rail(struct ina_meter *im, size_t i, double *power_w)
+static int ina_read_rail(struct ina_meter *im, size_t i, double *power_W)
 {
-	double p = im->scale_w[i];
+	double p = im->scale_W[i];
 
 	for (size_t f = 0; f < im->n_files[i]; f++) {
 		double v = 0;
@@ -685,7 +688,7 @@ static int ina_read_rail(struct ina_meter *im, size_t i, double *power_w)
 			return err;
 		p *= v;
 	}
-	*power_w = p;
+	*power_W = p;
 	return 0;
 }
 
@@ -738,12 +741,13 @@ static int ina_open(struct rv_meter **out, const struct rv_env *env)
 		(void)snprintf(im->base.domain[i], sizeof(im->base.domain[i]), "%s", r->name);
 		im->base.n_domains = i + 1;
 		im->n_files[i] = r->n_files;
-		im->scale_w[i] = r->scale_w;
+		im->scale_W[i] = r->scale_W;
 		for (size_t f = 0; f < r->n_files; f++) {
 			char *path = im->path[i][f];
 
-			(void)snprintf(path, sizeof(im->path[i][f]), "%s/%s", s->dev[r->dev].dir,
-			               r->file[f]);
+			if ((err = rv_path_join(path, sizeof(im->path[i][f]), s->dev[r->dev].dir,
+			                        r->file[f])) < 0)
+				goto out;
 			im->fd[i][f] = open(path, O_RDONLY | O_CLOEXEC);
 			if (im->fd[i][f] < 0) {
 				err = errno == EACCES || errno == EPERM

@@ -52,7 +52,7 @@ struct script_meter {
 	struct rv_meter base;
 	struct rv_meter *inner;
 	unsigned reads;
-	double t_idle_s, at_s, frozen_j, last_j, wrapped_j;
+	double t_idle_s, at_s, frozen_J, last_J, wrapped_J;
 	enum script_fault fault;
 };
 
@@ -83,16 +83,16 @@ static int script_read(struct rv_meter *m, double *t_s, double *values)
 		return rv_error_set(RV_EIO, "script: domain fake-package vanished");
 	if (s->fault == SCRIPT_BACKWARDS) {
 		/* Unwrap the fake's counter, which has a range, then drop it. */
-		if (s->reads > 1 && values[0] < s->last_j)
-			s->wrapped_j += s->inner->range_j[0];
-		s->last_j = values[0];
-		values[0] += s->wrapped_j - (late ? 1000.0 : 0.0);
+		if (s->reads > 1 && values[0] < s->last_J)
+			s->wrapped_J += s->inner->range_J[0];
+		s->last_J = values[0];
+		values[0] += s->wrapped_J - (late ? 1000.0 : 0.0);
 	}
 	if (s->fault == SCRIPT_FREEZE) {
 		if (late)
-			values[0] = s->frozen_j;
+			values[0] = s->frozen_J;
 		else
-			s->frozen_j = values[0];
+			s->frozen_J = values[0];
 	}
 	return 0;
 }
@@ -127,7 +127,7 @@ static struct rv_meter *script_meter_open(enum script_fault fault, double at_s)
 	s->base.ops = &script_ops;
 	/* Without a wrap range a drop cannot pass for a wrap. */
 	if (fault == SCRIPT_BACKWARDS)
-		s->base.range_j[0] = 0.0;
+		s->base.range_J[0] = 0.0;
 	s->fault = fault;
 	s->at_s = at_s;
 	return &s->base;
@@ -154,8 +154,8 @@ static void capture(struct rv_capture_result *r, struct rv_meter *m, double wind
 /* The energy is missing, with a note naming the cause. */
 static void assert_no_energy(const struct rv_capture_result *r, const char *why)
 {
-	assert_true(isnan(r->energy_j));
-	assert_true(isnan(r->energy_net_j));
+	assert_true(isnan(r->energy_J));
+	assert_true(isnan(r->energy_net_J));
 	assert_int_equal(r->window_calls, 0);
 	rv_assert_contains(r->notes, why);
 	rv_assert_contains(r->notes, "energy not recorded");
@@ -171,13 +171,13 @@ static void test_capture__counter_wraps_twice_in_window(void **state)
 	(void)state;
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_RANGE_J", "6", 1), 0);
 	capture(&r, fake_open(), 0.3);
-	assert_true(isfinite(r.energy_j) && r.energy_j > 0);
+	assert_true(isfinite(r.energy_J) && r.energy_J > 0);
 	assert_true(r.window_s >= 0.3);
 	assert_true(50.0 * r.window_s > 2 * 6.0);
 	/* Gross energy of the window over its calls: 50 W x the window, to a
 	 * few 1 ms ticks. */
-	rv_assert_close(r.energy_j * (double)r.window_calls, 50.0 * r.window_s, 0.02, 0.2);
-	rv_assert_close(r.idle_w, 50.0, 0.05, 0);
+	rv_assert_close(r.energy_J * (double)r.window_calls, 50.0 * r.window_s, 0.02, 0.2);
+	rv_assert_close(r.idle_W, 50.0, 0.05, 0);
 	assert_null(strstr(r.notes, "energy not recorded"));
 }
 
@@ -241,27 +241,27 @@ static void test_capture__fake_scripts(void **state)
 	const struct rv_meter_ops *ops = rv_meter_find("fake");
 	struct rv_meter *m = NULL;
 	struct timespec nap = { 0, 30 * 1000 * 1000 };
-	double t_s, e0_j, e1_j, e2_j;
+	double t_s, e0_J, e1_J, e2_J;
 
 	(void)state;
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FREEZE_AFTER", "2", 1), 0);
 	m = fake_open();
-	assert_int_equal(ops->read(m, &t_s, &e0_j), 0);
+	assert_int_equal(ops->read(m, &t_s, &e0_J), 0);
 	(void)nanosleep(&nap, NULL);
-	assert_int_equal(ops->read(m, &t_s, &e1_j), 0);
+	assert_int_equal(ops->read(m, &t_s, &e1_J), 0);
 	(void)nanosleep(&nap, NULL);
-	assert_int_equal(ops->read(m, &t_s, &e2_j), 0);
-	assert_true(e1_j < e0_j || e1_j > e0_j); /* moved (it may have wrapped) */
-	rv_assert_close(e2_j, e1_j, 0, 0);
+	assert_int_equal(ops->read(m, &t_s, &e2_J), 0);
+	assert_true(e1_J < e0_J || e1_J > e0_J); /* moved (it may have wrapped) */
+	rv_assert_close(e2_J, e1_J, 0, 0);
 	ops->close(m);
 	unset_fake_env();
 
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_RANGE_J", "1", 1), 0);
 	m = fake_open();
-	rv_assert_close(m->range_j[0], 1.0, 0, 0);
+	rv_assert_close(m->range_J[0], 1.0, 0, 0);
 	for (int i = 0; i < 5; i++) {
-		assert_int_equal(ops->read(m, &t_s, &e0_j), 0);
-		assert_true(e0_j >= 0 && e0_j < 1.0);
+		assert_int_equal(ops->read(m, &t_s, &e0_J), 0);
+		assert_true(e0_J >= 0 && e0_J < 1.0);
 		(void)nanosleep(&nap, NULL);
 	}
 	ops->close(m);
