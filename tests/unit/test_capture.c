@@ -6,6 +6,7 @@
  * faults come from the fake meter's scripts (ROOFVAL_FAKE_METER_*) and, for
  * faults at a moment in the window, from a wrapper around the fake meter. */
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -584,6 +585,50 @@ static void test_capture__session_errors(void **state)
 	assert_int_equal(seen.rows, 0);
 }
 
+/* The env's readers: the CPU model from proc/cpuinfo under the root, and the
+ * meters' root apart from the host's. */
+static void test_capture__env_readers(void **state)
+{
+	const char *dir = rv_scratch_dir("env-cpuinfo");
+	struct rv_env env = rv_env_host, m;
+	char path[4200], model[64];
+	FILE *fp;
+
+	(void)state;
+	(void)snprintf(path, sizeof(path), "%s/proc", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	(void)snprintf(path, sizeof(path), "%s/proc/cpuinfo", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	(void)fputs("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Test CPU @ 3.0GHz\n"
+	            "processor\t: 1\nmodel name\t: Other\n",
+	            fp);
+	assert_int_equal(fclose(fp), 0);
+	env.root = dir;
+	assert_int_equal(rv_env_cpu_model(&env, model, sizeof(model)), 0);
+	assert_string_equal(model, "Test CPU @ 3.0GHz");
+	/* No such line, no such file: "unknown" and why. */
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	(void)fputs("processor\t: 0\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	rv_assert_error(rv_env_cpu_model(&env, model, sizeof(model)), RV_ENOENT, "no model name");
+	assert_string_equal(model, "unknown");
+	env.root = rv_fixture_path("no-such-root");
+	rv_assert_error(rv_env_cpu_model(&env, model, sizeof(model)), RV_ENOENT, "proc/cpuinfo");
+	assert_string_equal(model, "unknown");
+
+	/* Meters read under meter_root; everything else keeps root. */
+	env.root = "/";
+	env.meter_root = dir;
+	m = rv_env_meters(&env);
+	assert_string_equal(m.root, dir);
+	assert_string_equal(env.root, "/");
+	env.meter_root = NULL;
+	m = rv_env_meters(&env);
+	assert_string_equal(m.root, "/");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +640,7 @@ int main(void)
 		cmocka_unit_test_setup(test_capture__counter_frozen_in_window, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_unreadable, reset_env),
 		cmocka_unit_test_setup(test_capture__fake_scripts, reset_env),
+		cmocka_unit_test_setup(test_capture__env_readers, reset_env),
 		cmocka_unit_test_setup(test_capture__session, reset_env),
 		cmocka_unit_test_setup(test_capture__session_stop, reset_env),
 		cmocka_unit_test_setup(test_capture__session_errors, reset_env),
