@@ -11,7 +11,7 @@
 #include "core/path.h"
 #include "core/strnum.h"
 
-const struct rv_env rv_env_host = { "/", NULL, NULL, NULL, { { NULL }, { NULL } } };
+const struct rv_env rv_env_host = { .root = "/" };
 
 /* $name, or NULL when it is unset or empty. */
 static const char *env_var(const char *name)
