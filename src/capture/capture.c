@@ -131,7 +131,7 @@ static double busy_end(const struct busy_probe *b, const struct rv_env *env)
 	return isfinite(share) ? fmin(fmax(share, 0.0), 1.0) : (double)NAN;
 }
 
-static double cpu_freq_hz(const struct rv_env *env)
+static double cpu_freq_Hz(const struct rv_env *env)
 {
 	unsigned long long khz;
 
@@ -150,17 +150,17 @@ static double total_of(const struct rv_meter *m, const double *v)
 	return t;
 }
 
-/* Energy between two energy readings, summed over domains, into *e_j; an
+/* Energy between two energy readings, summed over domains, into *e_J; an
  * error when a counter ran backwards without a wrap range. */
-static int delta_of(const struct rv_meter *m, const double *a, const double *b, double *e_j)
+static int delta_of(const struct rv_meter *m, const double *a, const double *b, double *e_J)
 {
 	double e = 0;
 
 	for (size_t i = 0; i < m->n_domains; i++)
-		e += rv_meter_delta_j(a[i], b[i], m->range_j[i]);
+		e += rv_meter_delta_J(a[i], b[i], m->range_J[i]);
 	if (!isfinite(e))
 		return rv_error_set(RV_ERANGE, "%s: a counter ran backwards", m->ops->name);
-	*e_j = e;
+	*e_J = e;
 	return 0;
 }
 
@@ -200,7 +200,7 @@ struct sampler {
 	atomic_int stop, started, done; /* started: t_first_s is set */
 	atomic_uint samples;            /* intervals integrated so far */
 	/* Written by the thread, read after done */
-	double e_j, t_first_s, t_last_s;
+	double e_J, t_first_s, t_last_s;
 	int err;
 	char msg[256];
 };
@@ -223,7 +223,7 @@ static void *sampler_main(void *arg)
 		if ((sp->err = m->ops->read(m, &t, v)) < 0)
 			goto out;
 		p = total_of(m, v);
-		sp->e_j += 0.5 * (pp + p) * (t - tp);
+		sp->e_J += 0.5 * (pp + p) * (t - tp);
 		sp->t_last_s = tp = t;
 		pp = p;
 		atomic_fetch_add(&sp->samples, 1);
@@ -250,7 +250,7 @@ static int sampler_start(struct sampler *sp, struct rv_meter *m)
 }
 
 /* Joins the thread; the average power of its span, or the error it met. */
-static int sampler_join(struct sampler *sp, double *power_w)
+static int sampler_join(struct sampler *sp, double *power_W)
 {
 	(void)pthread_join(sp->thread, NULL);
 	if (sp->err < 0)
@@ -258,7 +258,7 @@ static int sampler_join(struct sampler *sp, double *power_w)
 	if (!(sp->t_last_s > sp->t_first_s))
 		return rv_error_set(RV_ERANGE, "%s: no power sample in the window",
 		                    sp->m->ops->name);
-	*power_w = sp->e_j / (sp->t_last_s - sp->t_first_s);
+	*power_W = sp->e_J / (sp->t_last_s - sp->t_first_s);
 	return 0;
 }
 
@@ -296,7 +296,7 @@ static int power_window(struct rv_capture_result *r, struct rv_kernel *k, struct
 {
 	struct sampler sp;
 	uint64_t calls = 0;
-	double t0, t_end, power_w;
+	double t0, t_end, power_W;
 	int err = 0, err2;
 
 	t0 = rv_now_s();
@@ -323,15 +323,15 @@ static int power_window(struct rv_capture_result *r, struct rv_kernel *k, struct
 		(void)pthread_join(sp.thread, NULL);
 		return err;
 	}
-	err2 = sampler_join(&sp, &power_w);
+	err2 = sampler_join(&sp, &power_W);
 	if (err2 < 0)
 		return err2;
 	if (stop && *stop)
 		return rv_error_set(RV_ERROR, "interrupted");
 	r->window_s = sp.t_last_s - sp.t_first_s;
 	r->window_calls = calls;
-	r->energy_j = power_w * (t_end - t0) / (double)calls;
-	r->energy_net_j = (power_w - r->idle_w) * (t_end - t0) / (double)calls;
+	r->energy_J = power_W * (t_end - t0) / (double)calls;
+	r->energy_net_J = (power_W - r->idle_W) * (t_end - t0) / (double)calls;
 	if (atomic_load(&sp.samples) < CAPTURE_DOUBT_UPDATES)
 		note(r, "%s: only %u power samples in the %.3f s window; energy doubtful",
 		     m->ops->name, atomic_load(&sp.samples), r->window_s);
@@ -372,13 +372,13 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 	/* Close on the next update, and take back the idle energy of the wait. */
 	if ((err = wait_update(m, &t, v, &e)) < 0)
 		return err;
-	e -= r->idle_w * (t - t_last);
+	e -= r->idle_W * (t - t_last);
 	if (stop && *stop)
 		return rv_error_set(RV_ERROR, "interrupted");
 	r->window_s = t - t_start;
 	r->window_calls = calls;
-	r->energy_j = e / (double)calls;
-	r->energy_net_j = r->energy_j - r->idle_w * (t_last - t_start) / (double)calls;
+	r->energy_J = e / (double)calls;
+	r->energy_net_J = r->energy_J - r->idle_W * (t_last - t_start) / (double)calls;
 	if (updates < CAPTURE_DOUBT_UPDATES)
 		note(r, "%s: only %u sensor updates in the %.3f s window; energy doubtful",
 		     m->ops->name, updates, r->window_s);
@@ -390,7 +390,7 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double period_s)
 {
 	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
-	double t, t0, e_j, wait_s = fmax(10 * period_s, 0.1);
+	double t, t0, e_J, wait_s = fmax(10 * period_s, 0.1);
 	int err;
 
 	if (m->ops->kind == RV_METER_POWER) {
@@ -400,7 +400,7 @@ static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double pe
 			return err;
 		rv_sleep_s(wait_s);
 		atomic_store(&sp.stop, 1);
-		if ((err = sampler_join(&sp, &r->idle_w)) < 0)
+		if ((err = sampler_join(&sp, &r->idle_W)) < 0)
 			return err;
 	} else {
 		/* Both ends on counter updates, so that the energy between them is
@@ -410,13 +410,13 @@ static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double pe
 			return err;
 		rv_sleep_s(wait_s);
 		if ((err = m->ops->read(m, &t, v)) < 0 || (err = wait_update(m, &t, v, NULL)) < 0 ||
-		    (err = delta_of(m, prev, v, &e_j)) < 0)
+		    (err = delta_of(m, prev, v, &e_J)) < 0)
 			return err;
-		r->idle_w = e_j / (t - t0);
+		r->idle_W = e_J / (t - t0);
 	}
-	if (!isfinite(r->idle_w))
+	if (!isfinite(r->idle_W))
 		return rv_error_set(RV_ERANGE, "%s: idle power %g W is not a finite number",
-		                    m->ops->name, r->idle_w);
+		                    m->ops->name, r->idle_W);
 	return 0;
 }
 
@@ -459,10 +459,10 @@ static int energy_window(struct rv_capture_result *r, struct rv_kernel *k, struc
 		note(r, "%s: the energy window ran with the clock held down (%s)", m->ops->name,
 		     why);
 	}
-	if (!(r->energy_j > 0)) {
+	if (!(r->energy_J > 0)) {
 		note(r, "%s: %.3g J per call over the window is not positive; energy not recorded",
-		     m->ops->name, r->energy_j);
-		r->energy_j = r->energy_net_j = (double)NAN;
+		     m->ops->name, r->energy_J);
+		r->energy_J = r->energy_net_J = (double)NAN;
 	}
 	return 0;
 }
@@ -483,21 +483,21 @@ static int precise_enough(double *x, unsigned n, double precision)
 /* The clocks and flags of the trials, from a meter that reads device state. */
 struct trial_state {
 	int on;           /* the meter reads state */
-	double prev_hz;   /* SM clock at the end of the previous trial */
-	double *clock_hz; /* SM clock after each kept trial */
-	double min_hz;
+	double prev_Hz;   /* SM clock at the end of the previous trial */
+	double *clock_Hz; /* SM clock after each kept trial */
+	double min_Hz;
 	unsigned discarded;
 	struct rv_device_state last;
-	double max_temp_c;
+	double max_temp_C;
 	unsigned long long reasons;
 };
 
 static void state_begin(struct trial_state *ts, struct rv_meter *m)
 {
 	memset(ts, 0, sizeof(*ts));
-	ts->min_hz = ts->max_temp_c = (double)NAN;
+	ts->min_Hz = ts->max_temp_C = (double)NAN;
 	ts->on = m && m->ops->state && m->ops->state(m, &ts->last) == 0;
-	ts->prev_hz = ts->on ? ts->last.sm_clock_hz : (double)NAN;
+	ts->prev_Hz = ts->on ? ts->last.sm_clock_Hz : (double)NAN;
 }
 
 /* After a trial: 1 when it ran with the SM clock under the floor (the lower
@@ -509,15 +509,15 @@ static int state_after(struct trial_state *ts, struct rv_meter *m)
 
 	if (!ts->on || m->ops->state(m, st) < 0)
 		return 0;
-	low = fmin(ts->prev_hz, st->sm_clock_hz);
-	ts->prev_hz = st->sm_clock_hz;
+	low = fmin(ts->prev_Hz, st->sm_clock_Hz);
+	ts->prev_Hz = st->sm_clock_Hz;
 	if (st->has_throttle)
 		ts->reasons |= st->throttle_reasons;
-	if (!(ts->max_temp_c >= st->temp_c))
-		ts->max_temp_c = st->temp_c;
-	if (!(ts->min_hz <= low))
-		ts->min_hz = low;
-	return st->sm_clock_default_hz > 0 && low < CAPTURE_CLOCK_FLOOR * st->sm_clock_default_hz;
+	if (!(ts->max_temp_C >= st->temp_C))
+		ts->max_temp_C = st->temp_C;
+	if (!(ts->min_Hz <= low))
+		ts->min_Hz = low;
+	return st->sm_clock_default_Hz > 0 && low < CAPTURE_CLOCK_FLOOR * st->sm_clock_default_Hz;
 }
 
 /* The device columns and notes of a finished set of trials. */
@@ -528,25 +528,25 @@ static void state_end(struct rv_capture_result *r, struct trial_state *ts, unsig
 	if (!ts->on)
 		return;
 	r->has_device = 1;
-	r->sm_clock_min_hz = ts->min_hz;
-	r->mem_clock_hz = ts->last.mem_clock_hz;
-	r->gpu_temp_c = ts->max_temp_c;
-	r->power_limit_w = ts->last.power_limit_w;
+	r->sm_clock_min_Hz = ts->min_Hz;
+	r->mem_clock_Hz = ts->last.mem_clock_Hz;
+	r->gpu_temp_C = ts->max_temp_C;
+	r->power_limit_W = ts->last.power_limit_W;
 	r->throttle_reasons = ts->reasons;
 	r->has_throttle = ts->last.has_throttle;
 	r->trials_discarded = ts->discarded;
-	r->sm_clock_hz = (double)NAN;
+	r->sm_clock_Hz = (double)NAN;
 	if (n_clock) {
 		struct rv_stats st;
 
-		rv_stats_of(&st, ts->clock_hz, n_clock);
-		r->sm_clock_hz = st.median;
+		rv_stats_of(&st, ts->clock_Hz, n_clock);
+		r->sm_clock_Hz = st.median;
 	}
 	rv_throttle_names(why, sizeof(why), ts->reasons);
 	if (ts->discarded)
 		note(r, "%u trial%s discarded: SM clock under %.0f%% of its default %.0f MHz (%s)",
 		     ts->discarded, ts->discarded == 1 ? "" : "s", 100 * CAPTURE_CLOCK_FLOOR,
-		     1e-6 * ts->last.sm_clock_default_hz, why);
+		     1e-6 * ts->last.sm_clock_default_Hz, why);
 	else if (ts->reasons & RV_THROTTLE_POWER_THERMAL)
 		note(r, "clock held down during the trials (%s), above %.0f%% of its default", why,
 		     100 * CAPTURE_CLOCK_FLOOR);
@@ -569,7 +569,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	int err;
 
 	memset(&r, 0, sizeof(r));
-	r.energy_j = r.energy_net_j = r.idle_w = (double)NAN;
+	r.energy_J = r.energy_net_J = r.idle_W = (double)NAN;
 	r.busy_share = (double)NAN;
 	if (o->trials == 0 || o->trials % 2 == 0)
 		return rv_error_set(RV_ERANGE,
@@ -605,7 +605,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	/* Trials; with a meter that reads the device's clocks, a trial run under
 	 * the clock floor is discarded and another run in its place. */
 	state_begin(&ts, m);
-	ts.clock_hz = lat + n_max;
+	ts.clock_Hz = lat + n_max;
 	dis = lat + 2 * n_max;
 	samples = lat;
 	t_trials = rv_now_s();
@@ -638,7 +638,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 			dis[ts.discarded++] = x;
 			continue;
 		}
-		ts.clock_hz[kept] = ts.last.sm_clock_hz;
+		ts.clock_Hz[kept] = ts.last.sm_clock_Hz;
 		lat[kept++] = x;
 	}
 	if (stop && *stop) {
@@ -676,7 +676,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	r.mad_s = st.mad;
 	r.cv = st.cv;
 	r.trials = kept;
-	r.cpu_freq_hz = cpu_freq_hz(env);
+	r.cpu_freq_Hz = cpu_freq_Hz(env);
 	if (meter_note && *meter_note)
 		note(&r, "%s", meter_note);
 	if (m) {
@@ -687,7 +687,7 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 			goto out;
 		if (err < 0) {
 			note(&r, "%s; energy not recorded", rv_error_last());
-			r.energy_j = r.energy_net_j = (double)NAN;
+			r.energy_J = r.energy_net_J = (double)NAN;
 			r.window_s = 0;
 			r.window_calls = 0;
 			err = 0;
@@ -721,19 +721,19 @@ size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_res
 	row->latency_p90_s = finite_or_nan(r->p90_s);
 	row->latency_mad_s = finite_or_nan(r->mad_s);
 	row->latency_cv = finite_or_nan(r->cv);
-	row->energy_net_J = finite_or_nan(r->energy_net_j);
-	row->idle_power_W = finite_or_nan(r->idle_w);
+	row->energy_net_J = finite_or_nan(r->energy_net_J);
+	row->idle_power_W = finite_or_nan(r->idle_W);
 	row->energy_window_s = r->window_calls ? finite_or_nan(r->window_s) : (double)NAN;
 	row->energy_calls.value = r->window_calls;
 	row->energy_calls.present = r->window_calls != 0;
-	row->cpu_freq_Hz = finite_or_nan(r->cpu_freq_hz);
+	row->cpu_freq_Hz = finite_or_nan(r->cpu_freq_Hz);
 	row->busy_share = finite_or_nan(r->busy_share);
 	if (r->has_device) {
-		row->sm_clock_Hz = finite_or_nan(r->sm_clock_hz);
-		row->sm_clock_min_Hz = finite_or_nan(r->sm_clock_min_hz);
-		row->mem_clock_Hz = finite_or_nan(r->mem_clock_hz);
-		row->gpu_temp_C = finite_or_nan(r->gpu_temp_c);
-		row->power_limit_W = finite_or_nan(r->power_limit_w);
+		row->sm_clock_Hz = finite_or_nan(r->sm_clock_Hz);
+		row->sm_clock_min_Hz = finite_or_nan(r->sm_clock_min_Hz);
+		row->mem_clock_Hz = finite_or_nan(r->mem_clock_Hz);
+		row->gpu_temp_C = finite_or_nan(r->gpu_temp_C);
+		row->power_limit_W = finite_or_nan(r->power_limit_W);
 		row->throttle_reasons.value = r->throttle_reasons;
 		row->throttle_reasons.present = r->has_throttle;
 		row->trials_discarded.value = r->trials_discarded;

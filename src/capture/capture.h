@@ -9,9 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/dtype.h"
 #include "core/env.h"
+#include "core/op.h"
+#include "core/path.h"
 #include "data/baseline.h"
 #include "kernel/kernel.h"
+#include "layout/layout.h"
 #include "meter/meter.h"
 
 struct rv_capture_opts {
@@ -42,19 +46,19 @@ struct rv_capture_result {
 	double latency_s; /* median of the trials */
 	double min_s, p10_s, p90_s, mad_s, cv;
 	unsigned trials;
-	double energy_j;     /* gross energy per call; NAN when not measured */
-	double energy_net_j; /* energy_j minus idle power over the call; NAN */
-	double idle_w;       /* power before the shape; NAN */
+	double energy_J;     /* gross energy per call; NAN when not measured */
+	double energy_net_J; /* energy_J minus idle power over the call; NAN */
+	double idle_W;       /* power before the shape; NAN */
 	double window_s;     /* the energy window; 0 without energy */
 	uint64_t window_calls;
-	double cpu_freq_hz; /* NAN when unknown */
+	double cpu_freq_Hz; /* NAN when unknown */
 	double busy_share;  /* share of CPU time other processes used during the shape; NAN */
 	double kernel_s;    /* wall time spent inside the kernel's run() */
 	/* From a meter that reads the device's state (has_device): */
 	int has_device;
-	double sm_clock_hz;                             /* median SM clock after the kept trials */
-	double sm_clock_min_hz;                         /* lowest SM clock seen over the trials */
-	double mem_clock_hz, gpu_temp_c, power_limit_w; /* temperature: the highest */
+	double sm_clock_Hz;                             /* median SM clock after the kept trials */
+	double sm_clock_min_Hz;                         /* lowest SM clock seen over the trials */
+	double mem_clock_Hz, gpu_temp_C, power_limit_W; /* temperature: the highest */
 	unsigned long long throttle_reasons;            /* every reason seen (OR) */
 	int has_throttle;
 	unsigned trials_discarded; /* run under the SM clock floor, replaced */
@@ -75,5 +79,83 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
  * (row->cols); returns how many (RV_CAPTURE_N_HOST_EXTRA, or
  * RV_CAPTURE_N_EXTRA with the device's state). */
 size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_result *r);
+
+/* A capture session: every shape of the sweep <op>_<purpose>.json labelled
+ * (and scoreable) for a hardware, measured with rv_capture_one() and stored
+ * row by row in <hw>_<op>.csv with rv_baseline_store(), so that an
+ * interruption keeps every finished row; then the run is appended to the
+ * provenance manifest <hw>_<op>.meta.json. What the command line does,
+ * without argv. */
+
+enum rv_capture_event {
+	RV_CAPTURE_BEGIN, /* the shapes are counted, kernel and meter chosen */
+	RV_CAPTURE_ROW,   /* a shape was measured and its row stored */
+	RV_CAPTURE_SKIP,  /* a shape was skipped (RV_ENOMEM, RV_ENOTSUP): skipped says why */
+};
+
+/* What the progress callback is told. Strings are borrowed for the call. */
+struct rv_capture_progress {
+	enum rv_capture_event event;
+	const char *hw; /* the profile's key */
+	enum rv_op op;
+	enum rv_purpose purpose;
+	size_t n, total; /* this shape's number from 1 (0 at BEGIN), and the count */
+	/* BEGIN: */
+	const char *kernel;   /* the kernel backend's name */
+	const char *provider; /* the library doing its work */
+	const char *meter;    /* the meter's name, or "none" */
+	/* ROW and SKIP: */
+	const char *shape; /* "64x64x64" */
+	enum rv_dtype dtype;
+	/* ROW: */
+	double latency_s; /* the median */
+	double energy_J;  /* per call; NAN when not measured */
+	double left_s;    /* estimated time the remaining shapes take */
+	/* SKIP: */
+	const char *skipped; /* why (rv_error_last() of the kernel) */
+};
+
+struct rv_capture_session_opts {
+	const struct rv_env *env;   /* NULL: rv_env_host; meters get rv_env_meters(env) */
+	struct rv_layout_dirs dirs; /* the hardware, sweep and baseline folders */
+	const char *hw;             /* hardware key or profile path (required) */
+	enum rv_op op;
+	enum rv_purpose purpose;
+	size_t limit;       /* only the first limit shapes; SIZE_MAX: every one */
+	const char *kernel; /* kernel backend; NULL: the profile's capture_backend's */
+	/* Meter backend; NULL: the first of the backend's list that works (the
+	 * CSV notes say why the others did not), "none": no energy. */
+	const char *meter;
+	struct rv_capture_opts capture; /* trials, windows, seed, cache flush */
+	/* The command line recorded in the manifest (argc strings; may be 0). */
+	int argc;
+	char *const *argv;
+	/* Called at BEGIN and once per shape; may be NULL. */
+	void (*progress)(void *ctx, const struct rv_capture_progress *p);
+	void *ctx;
+	/* Set (by a signal handler) to stop after the shape being measured;
+	 * polled inside long energy windows too. May be NULL. */
+	volatile sig_atomic_t *stop;
+};
+
+struct rv_capture_session_result {
+	char csv_path[RV_PATH_MAX]; /* the baseline written (set once it is known) */
+	size_t total;               /* shapes to capture (after limit) */
+	size_t done;                /* rows stored */
+	size_t skipped;             /* shapes skipped */
+	double elapsed_s;           /* the whole session */
+	double kernel_s;            /* inside the kernels' run() */
+	int interrupted;            /* *stop was set: the rows done are kept */
+};
+
+/* Runs a capture session. 0 when it finished or was interrupted (see
+ * r->interrupted; a failure after the stop is not reported); else a negative
+ * RV_E* code with rv_error_last() saying why: no profile, no capture
+ * backend, a kernel or named meter that cannot run here, a sweep that is
+ * not what its name says or labels nothing for hw, --flush-l2 without a
+ * flush, a store that failed (the rows before it are kept), or every shape
+ * skipped (RV_ENOTSUP). r is filled as far as the session got. */
+int rv_capture_session(const struct rv_capture_session_opts *o,
+                       struct rv_capture_session_result *r);
 
 #endif

@@ -30,12 +30,14 @@ int rv_cmd_kernels(int argc, char **argv)
 	                    "List the kernel backends and whether each "
 	                    "runs on this machine, with the reason when not.");
 
+	const struct rv_env env = rv_env_from_process();
+
 	if (rc)
 		return rc == 1 ? RV_EXIT_OK : rc;
 	for (size_t i = 0; i < rv_kernel_count(); i++) {
 		const struct rv_kernel_ops *k = rv_kernel_at(i);
 
-		backend_line(k->name, k->summary, k->probe(&rv_env_host));
+		backend_line(k->name, k->summary, k->probe(&env));
 	}
 	return RV_EXIT_OK;
 }
@@ -46,12 +48,15 @@ int rv_cmd_meters(int argc, char **argv)
 	                    "List the meter backends and whether each "
 	                    "works on this machine, with the reason when not.");
 
+	const struct rv_env process = rv_env_from_process();
+	const struct rv_env env = rv_env_meters(&process);
+
 	if (rc)
 		return rc == 1 ? RV_EXIT_OK : rc;
 	for (size_t i = 0; i < rv_meter_count(); i++) {
 		const struct rv_meter_ops *m = rv_meter_at(i);
 
-		backend_line(m->name, m->summary, m->probe(&rv_env_host));
+		backend_line(m->name, m->summary, m->probe(&env));
 	}
 	return RV_EXIT_OK;
 }

@@ -15,6 +15,7 @@
 
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "kernel/cuda_module.h"
 #include "kernel/kernel.h"
 
@@ -46,25 +47,26 @@ static void exe_dir(char *out, size_t size)
 		out[0] = '\0';
 }
 
-/* dlopen of the first module found, or NULL with what was tried in tried. */
-static void *module_open(char *tried, size_t size)
+/* dlopen of env's cuda_module, else of the first module found, or NULL with
+ * what was tried in tried. */
+static void *module_open(const struct rv_env *env, char *tried, size_t size)
 {
-	const char *env = getenv("ROOFVAL_CUDA_MODULE");
-	char dir[PATH_MAX], path[PATH_MAX + 64];
+	const char *want = env ? env->cuda_module : NULL;
+	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
 	const char *const where[] = { "", "/..", NULL };
 	size_t len = 0;
 	void *dl;
 
 	tried[0] = '\0';
-	if (env && *env) {
-		dl = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+	if (want && *want) {
+		dl = dlopen(want, RTLD_NOW | RTLD_LOCAL);
 		if (!dl) {
 			const char *e = dlerror();
 
 			(void)snprintf(tried, size,
 			               "cannot load the CUDA module $ROOFVAL_CUDA_MODULE (%s); "
 			               "point it at this build's " RV_CUDA_MODULE_FILE,
-			               e ? e : env);
+			               e ? e : want);
 		}
 		return dl;
 	}
@@ -74,13 +76,11 @@ static void *module_open(char *tried, size_t size)
 
 		if (where[i] && !dir[0])
 			continue;
-		if (where[i])
-			(void)snprintf(path, sizeof(path), "%s%s/" RV_CUDA_MODULE_FILE, dir,
-			               where[i]);
-		else
-			(void)snprintf(path, sizeof(path), "%s/" RV_CUDA_MODULE_FILE,
-			               RV_CUDA_MODULE_DIR);
-		if (access(path, F_OK) != 0)
+		if ((where[i] ? rv_path_fmt(path, sizeof(path), "%s%s/" RV_CUDA_MODULE_FILE, dir,
+		                            where[i])
+		              : rv_path_join(path, sizeof(path), RV_CUDA_MODULE_DIR,
+		                             RV_CUDA_MODULE_FILE)) < 0 ||
+		    access(path, F_OK) != 0)
 			continue;
 		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 		if (dl)
@@ -99,8 +99,9 @@ static void *module_open(char *tried, size_t size)
 	return NULL;
 }
 
-/* Loads the module once; 0, or RV_ENOTSUP saying why. */
-static int module_load(void)
+/* Loads the module once, from where env says (the first call decides; NULL:
+ * the places searched by default); 0, or RV_ENOTSUP saying why. */
+static int module_load(const struct rv_env *env)
 {
 	rv_cuda_module_ops_fn ops_fn = NULL;
 	void *dl, *sym;
@@ -110,7 +111,7 @@ static int module_load(void)
 	if (cuda_module.tried)
 		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
 	cuda_module.tried = 1;
-	dl = module_open(cuda_module.why, sizeof(cuda_module.why));
+	dl = module_open(env, cuda_module.why, sizeof(cuda_module.why));
 	if (!dl)
 		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
 	sym = dlsym(dl, "rv_cuda_module_ops");
@@ -140,20 +141,20 @@ static int carry(int err)
 
 static int cuda_probe(const struct rv_env *env)
 {
-	int err = module_load();
+	int err = module_load(env);
 
 	return err < 0 ? err : carry(cuda_module.impl->probe(env));
 }
 
 static int cuda_supports(enum rv_op op, enum rv_dtype d)
 {
-	return module_load() == 0 && cuda_module.impl->supports(op, d);
+	return module_load(NULL) == 0 && cuda_module.impl->supports(op, d);
 }
 
 static int cuda_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
                       const struct rv_shape *s, enum rv_dtype d, uint64_t seed)
 {
-	int err = module_load();
+	int err = module_load(env);
 
 	*out = NULL;
 	return err < 0 ? err : carry(cuda_module.impl->setup(out, env, op, s, d, seed));
@@ -188,7 +189,7 @@ static int cuda_flush(struct rv_kernel *k)
 
 static const char *cuda_provider(void)
 {
-	return module_load() == 0 ? cuda_module.impl->provider() : "none (no CUDA module)";
+	return module_load(NULL) == 0 ? cuda_module.impl->provider() : "none (no CUDA module)";
 }
 
 #else /* no CUDA toolkit: no module */

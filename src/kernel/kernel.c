@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/path.h"
 #include "core/units.h"
 
 #define RV_KERNEL(name) extern const struct rv_kernel_ops rv_kernel_##name;
@@ -67,7 +68,7 @@ const struct rv_kernel_ops *rv_kernel_find(const char *name)
 int rv_mem_available(double *out_B, const struct rv_env *env)
 {
 	/* proc/meminfo is about 1.5 KiB; MemAvailable is its third line. */
-	char text[8192], path[4096];
+	char text[8192], path[RV_PATH_MAX];
 	const char *line = text;
 	unsigned long long kB;
 	char *end;
@@ -76,7 +77,7 @@ int rv_mem_available(double *out_B, const struct rv_env *env)
 	err = rv_env_read(text, sizeof(text), env, "proc/meminfo");
 	if (err < 0)
 		return rv_error_wrap(err, "cannot tell the available memory");
-	rv_env_path(path, sizeof(path), env, "proc/meminfo");
+	(void)rv_env_path(path, sizeof(path), env, "proc/meminfo");
 	while (strncmp(line, "MemAvailable:", 13) != 0) {
 		line = strchr(line, '\n');
 		if (!line)

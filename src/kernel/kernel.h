@@ -14,7 +14,9 @@
 #include "core/env.h"
 #include "core/op.h"
 
-#define RV_KERNEL_OPS_VERSION 1
+/* 2: struct rv_env carries the CUDA module's path and the backends'
+ * arguments (the CUDA module is built apart and must agree on its layout). */
+#define RV_KERNEL_OPS_VERSION 2
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Jetson power rails from the board's INA3221 and INA238 power monitors
- * through sysfs, sampled in W for the capture core to integrate. Layouts
- * (measurement-facts.md 3.1), all under env->root:
+ * through sysfs, sampled in W for the capture core to integrate. The sysfs
+ * layouts the JetPack releases use, all under env->root:
  *   JetPack 5-7 hwmon, driver ina3221: in<i>_label, in<i>_input (mV),
  *     curr<i>_input (mA), power<i>_input (uW) where present; channels 1-3;
  *   JetPack 4 iio, driver ina3221x: rail_name_<i>, in_power<i>_input (mW),
@@ -11,8 +11,10 @@
  *
  * Rails counted (their powers are summed by the capture core): by default the
  * module's total from ina_totals, never the input rail plus its own sub-rails;
- * ROOFVAL_INA_RAILS=NAME,NAME (roofval capture --rails) names them instead,
- * with a warning in the note when one named rail already contains another. */
+ * env->args.ina.rails ("NAME,NAME": roofval capture --rails, or
+ * ROOFVAL_INA_RAILS) names them instead, with a warning in the note when one
+ * named rail already contains another. docs/capture-jetson.md (section 4)
+ * lists the rails of each module. */
 #define _DEFAULT_SOURCE /* realpath() */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +31,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
 
@@ -37,12 +40,13 @@
 #define INA_MAX_RAILS    32
 /* INA3221 hwmon channel 7 is the sum of the shunt voltages, not a rail. */
 #define INA3221_SUM_CH   7
-/* INA3221 power-on conversion times, bus and shunt (measurement-facts.md
- * 3.3: 1.1 ms each [uncertain]); used only when sysfs has samples but no
- * update_interval. */
+/* INA3221 conversion times, bus and shunt, as the chip powers on: 1.1 ms
+ * each (uncertain: the driver may set others); used only when sysfs has
+ * samples but no update_interval. */
 #define INA3221_CONV_S   1.1e-3
-/* Thor's INA238 has no label in sysfs; measurement-facts.md 3.2 names the
- * rail it measures VIN (the carrier-board input). */
+/* Thor's INA238 has no label in sysfs; the rail it measures is the
+ * carrier-board input, called VIN here (the name is not confirmed on a
+ * board: see tests/data/sysfs/ina-thor/README). */
 #define INA238_RAIL      "VIN"
 #define INA_MIN_WINDOW_S 0.5
 #define INA_MIN_UPDATES  50
@@ -53,9 +57,10 @@ enum ina_chip { INA_3221, INA_3221X, INA_238 };
 
 struct ina_dev {
 	enum ina_chip chip;
-	char dir[PATH_MAX];   /* as found under the root */
-	char real[PATH_MAX];  /* links resolved, to count a device once */
-	double period_s;      /* its update interval; 0 when sysfs has none */
+	char dir[RV_PATH_MAX]; /* as found under the root */
+	char real
+	        [PATH_MAX]; /* links resolved (realpath() needs PATH_MAX), to count a device once */
+	double period_s;    /* its update interval; 0 when sysfs has none */
 	char period_how[128]; /* where period_s came from, for the note */
 };
 
@@ -64,7 +69,7 @@ struct ina_rail {
 	size_t dev;
 	char file[2][32]; /* one power file, or a voltage and a current file */
 	size_t n_files;
-	double scale_w; /* the product of the files' numbers times this is W */
+	double scale_W; /* the product of the files' numbers times this is W */
 };
 
 struct ina_scan {
@@ -74,10 +79,10 @@ struct ina_scan {
 };
 
 /* The rails that form a module's total, in the order tried; the first whose
- * rails are all present wins. From measurement-facts.md 3.2 ("Rails per
- * module, and which one is the total"): jetson-stats picks VIN, then
- * POM_5V_IN, then VDD_IN, and never adds sub-rails to it; the AGX modules
- * have no input rail, so their total is a sum of parallel rails. */
+ * rails are all present wins. As jetson-stats does: VIN, then POM_5V_IN,
+ * then VDD_IN, never adding sub-rails to it; the AGX modules have no input
+ * rail, so their total is a sum of parallel rails (docs/capture-jetson.md,
+ * section 4). */
 static const struct ina_total {
 	const char *module;
 	const char *rail[6]; /* NULL-terminated when shorter */
@@ -90,9 +95,9 @@ static const struct ina_total {
 	  { "GPU", "CPU", "SOC", "CV", "VDDRQ", "SYS5V" } },
 };
 
-/* Rails that contain others (measurement-facts.md 3.2): an input rail feeds
- * every other rail of its board (inner NULL); on AGX Orin VIN_SYS_5V0 feeds
- * VDDQ_VDD2_1V8AO. Summing a rail with one it contains counts power twice. */
+/* Rails that contain others: an input rail feeds every other rail of its
+ * board (inner NULL); on AGX Orin VIN_SYS_5V0 feeds VDDQ_VDD2_1V8AO. Summing
+ * a rail with one it contains counts power twice. */
 static const struct ina_contains {
 	const char *outer, *inner;
 } ina_contains[] = {
@@ -106,17 +111,16 @@ struct ina_meter {
 	struct rv_meter base;
 	size_t n_files[RV_METER_MAX_DOMAINS];
 	int fd[RV_METER_MAX_DOMAINS][2];
-	double scale_w[RV_METER_MAX_DOMAINS];
-	char path[RV_METER_MAX_DOMAINS][2][PATH_MAX + 64];
+	double scale_W[RV_METER_MAX_DOMAINS];
+	char path[RV_METER_MAX_DOMAINS][2][RV_PATH_MAX];
 };
 
 static int ina_exists(const char *dir, const char *file)
 {
-	char path[PATH_MAX + 64];
+	char path[RV_PATH_MAX];
 	struct stat st;
 
-	(void)snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return stat(path, &st) == 0;
+	return rv_path_join(path, sizeof(path), dir, file) == 0 && stat(path, &st) == 0;
 }
 
 /* The message for a node this user may not read, with what to do. */
@@ -132,11 +136,12 @@ static int ina_noperm(const char *path)
 /* Reads dir/file, a small text file, without its trailing newline. */
 static int ina_read_text(char *out, size_t size, const char *dir, const char *file)
 {
-	char path[PATH_MAX + 64];
+	char path[RV_PATH_MAX];
 	ssize_t n;
 	int fd, err;
 
-	(void)snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if ((err = rv_path_join(path, sizeof(path), dir, file)) < 0)
+		return err;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = errno;
@@ -191,7 +196,7 @@ static const struct ina_rail *ina_find(const struct ina_scan *s, const char *nam
 /* Adds a rail of device dev; a second rail of the same name becomes
  * "NAME#2", so every domain name stays unique. */
 static void ina_add_rail(struct ina_scan *s, size_t dev, const char *label, const char *f0,
-                         const char *f1, double scale_w)
+                         const char *f1, double scale_W)
 {
 	struct ina_rail *r;
 
@@ -209,7 +214,7 @@ static void ina_add_rail(struct ina_scan *s, size_t dev, const char *label, cons
 		(void)snprintf(r->file[1], sizeof(r->file[1]), "%s", f1);
 		r->n_files = 2;
 	}
-	r->scale_w = scale_w;
+	r->scale_W = scale_W;
 	s->n_rail++;
 }
 
@@ -312,10 +317,10 @@ static int ina_scan_238(struct ina_scan *s, size_t dev)
 	return 0;
 }
 
-/* How often the device updates its readings (measurement-facts.md 3.3):
- * hwmon update_interval (ms); else, on an INA3221, enabled channels x samples
- * x (bus + shunt conversion time), taking the power-on conversion times; on
- * JetPack 4, polling_delay_<i> ("N ms") when it is not 0; else unknown. */
+/* How often the device updates its readings: hwmon's update_interval (ms);
+ * else, on an INA3221, enabled channels x samples x (bus + shunt conversion
+ * time), taking the power-on conversion times; on JetPack 4,
+ * polling_delay_<i> ("N ms") when it is not 0; else unknown. */
 static void ina_period(struct ina_dev *d)
 {
 	unsigned long long v;
@@ -375,7 +380,7 @@ static void ina_pattern(char *out, size_t size, const struct rv_env *env, const 
 	char root[PATH_MAX];
 	size_t o = 0;
 
-	rv_env_path(root, sizeof(root), env, "");
+	(void)rv_env_path(root, sizeof(root), env, "");
 	for (const char *p = root; *p && o + 2 < size; p++) {
 		if (strchr("\\*?[", *p))
 			out[o++] = '\\';
@@ -401,7 +406,8 @@ static int ina_add_dev(struct ina_scan *s, const char *path, int iio)
 	for (size_t i = 0; i < s->n_dev; i++)
 		if (strcmp(s->dev[i].real, d->real) == 0)
 			return 0;
-	(void)snprintf(d->dir, sizeof(d->dir), "%s", path);
+	if (rv_path_fmt(d->dir, sizeof(d->dir), "%s", path) < 0)
+		return 0; /* a name too long to read through: not a device we can use */
 	if (iio) {
 		d->chip = INA_3221X;
 	} else if (ina_read_text(name, sizeof(name), path, "name") < 0) {
@@ -433,7 +439,8 @@ static int ina_add_dev(struct ina_scan *s, const char *path, int iio)
 
 /* Finds every INA device and its rails. hwmonN and iio:deviceN numbers change
  * across boards and boots, so devices are found by glob and name, through
- * every path sysfs offers (measurement-facts.md 3.1), each counted once. */
+ * every path sysfs offers (the layouts at the top of this file), each counted
+ * once. */
 static int ina_scan(struct ina_scan *s, const struct rv_env *env)
 {
 	static const struct {
@@ -466,7 +473,7 @@ static int ina_scan(struct ina_scan *s, const struct rv_env *env)
 		if (err < 0)
 			return err;
 	}
-	rv_env_path(sys, sizeof(sys), env, "sys");
+	(void)rv_env_path(sys, sizeof(sys), env, "sys");
 	if (s->n_dev == 0)
 		return rv_error_set(RV_ENOENT,
 		                    "no INA3221/INA238 power monitor under %s (not a Jetson)", sys);
@@ -489,9 +496,10 @@ static void ina_list(char *out, size_t size, const struct ina_scan *s)
 		                        s->rail[i].name);
 }
 
-/* The rails named in ROOFVAL_INA_RAILS, in its order. */
-static int ina_select_env(const struct ina_rail **pick, size_t *n, const struct ina_scan *s,
-                          const char *value)
+/* The rails named in env->args.ina.rails (capture --rails, or
+ * ROOFVAL_INA_RAILS), in its order. */
+static int ina_select_rails(const struct ina_rail **pick, size_t *n, const struct ina_scan *s,
+                            const char *value)
 {
 	char buf[512], found[512];
 	char *save = NULL, *tok;
@@ -624,9 +632,10 @@ static void ina_note(struct rv_meter *m, const struct ina_scan *s,
 		else if (!slow || d->period_s > slow->period_s)
 			slow = d;
 	}
-	/* Windows of at least 0.5 s and 50 updates (issue 7, measurement-facts
-	 * 4.4: an edge costs up to one update of error), opened one update after
-	 * the load starts, as an averaged register lags a step by about that. */
+	/* Windows of at least 0.5 s and 50 updates (issue 7: each edge of the
+	 * window costs up to one update of error, so 50 updates keep it near
+	 * 2%), opened one update after the load starts, as an averaged register
+	 * lags a step by about that. */
 	m->min_window_s = INA_MIN_WINDOW_S;
 	m->min_updates = INA_MIN_UPDATES;
 	if (slow) {
@@ -667,9 +676,9 @@ static int ina_read_file(int fd, const char *path, const char *rail, double *v)
 	return 0;
 }
 
-static int ina_read_rail(struct ina_meter *im, size_t i, double *power_w)
+static int ina_read_rail(struct ina_meter *im, size_t i, double *power_W)
 {
-	double p = im->scale_w[i];
+	double p = im->scale_W[i];
 
 	for (size_t f = 0; f < im->n_files[i]; f++) {
 		double v = 0;
@@ -679,7 +688,7 @@ static int ina_read_rail(struct ina_meter *im, size_t i, double *power_w)
 			return err;
 		p *= v;
 	}
-	*power_w = p;
+	*power_W = p;
 	return 0;
 }
 
@@ -699,7 +708,7 @@ static void ina_close(struct rv_meter *m)
 static int ina_open(struct rv_meter **out, const struct rv_env *env)
 {
 	const struct ina_rail *pick[RV_METER_MAX_DOMAINS];
-	const char *rails_env = getenv(INA_RAILS_ENV), *module = NULL;
+	const char *rails = (env ? env : &rv_env_host)->args.ina.rails, *module = NULL;
 	struct ina_meter *im = NULL;
 	struct ina_scan *s;
 	size_t n = 0;
@@ -711,8 +720,8 @@ static int ina_open(struct rv_meter **out, const struct rv_env *env)
 		return rv_error_set(RV_ENOMEM, "ina: out of memory");
 	if ((err = ina_scan(s, env)) < 0)
 		goto out;
-	if (rails_env && *rails_env)
-		err = ina_select_env(pick, &n, s, rails_env);
+	if (rails && *rails)
+		err = ina_select_rails(pick, &n, s, rails);
 	else
 		err = ina_select_default(pick, &n, &module, s);
 	if (err < 0)
@@ -732,12 +741,13 @@ static int ina_open(struct rv_meter **out, const struct rv_env *env)
 		(void)snprintf(im->base.domain[i], sizeof(im->base.domain[i]), "%s", r->name);
 		im->base.n_domains = i + 1;
 		im->n_files[i] = r->n_files;
-		im->scale_w[i] = r->scale_w;
+		im->scale_W[i] = r->scale_W;
 		for (size_t f = 0; f < r->n_files; f++) {
 			char *path = im->path[i][f];
 
-			(void)snprintf(path, sizeof(im->path[i][f]), "%s/%s", s->dev[r->dev].dir,
-			               r->file[f]);
+			if ((err = rv_path_join(path, sizeof(im->path[i][f]), s->dev[r->dev].dir,
+			                        r->file[f])) < 0)
+				goto out;
 			im->fd[i][f] = open(path, O_RDONLY | O_CLOEXEC);
 			if (im->fd[i][f] < 0) {
 				err = errno == EACCES || errno == EPERM

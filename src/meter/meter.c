@@ -45,16 +45,16 @@ const struct rv_meter_ops *rv_meter_find(const char *name)
 	return NULL;
 }
 
-double rv_meter_delta_j(double before_j, double after_j, double range_j)
+double rv_meter_delta_J(double before_J, double after_J, double range_J)
 {
-	double d_j = after_j - before_j;
+	double d_J = after_J - before_J;
 
-	if (d_j >= 0.0)
-		return d_j;
+	if (d_J >= 0.0)
+		return d_J;
 	/* A counter that went down passed its wrap point once (the caller reads
 	 * often enough for no more): what it lacked to the top, plus its new value. */
-	if (range_j > 0.0)
-		return d_j + range_j;
+	if (range_J > 0.0)
+		return d_J + range_J;
 	/* A counter that never wraps went backwards (a reset, a driver reload):
 	 * no energy can be inferred. */
 	return (double)NAN;

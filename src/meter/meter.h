@@ -10,7 +10,9 @@
 
 #include "core/env.h"
 
-#define RV_METER_OPS_VERSION 1
+/* 2: open() and probe() take their settings (rails, the fake's script, the
+ * NVML library) from env's arguments, never from the process environment. */
+#define RV_METER_OPS_VERSION 2
 #define RV_METER_MAX_DOMAINS 16
 
 enum rv_meter_kind {
@@ -23,7 +25,7 @@ struct rv_meter {
 	const struct rv_meter_ops *ops;
 	size_t n_domains;
 	char domain[RV_METER_MAX_DOMAINS][48]; /* "package-0", "VDD_IN", "gpu0" */
-	double range_j[RV_METER_MAX_DOMAINS];  /* energy counters wrap at this; 0: never */
+	double range_J[RV_METER_MAX_DOMAINS];  /* energy counters wrap at this; 0: never */
 	double update_period_s;                /* how often the sensor updates; 0 when unknown */
 	/* What an energy window needs from this sensor, set at open(); 0 takes
 	 * the capture core's defaults (RAPL's: 0.1 s and 100 updates). */
@@ -39,11 +41,11 @@ struct rv_meter {
 /* The state of a device during a measurement, from a meter that can tell
  * (NVML); NAN where unknown. */
 struct rv_device_state {
-	double sm_clock_hz;                  /* current SM clock */
-	double sm_clock_default_hz;          /* the clock the GPU runs at by default */
-	double mem_clock_hz;                 /* current memory clock */
-	double temp_c;                       /* GPU temperature */
-	double power_limit_w;                /* enforced power limit */
+	double sm_clock_Hz;                  /* current SM clock */
+	double sm_clock_default_Hz;          /* the clock the GPU runs at by default */
+	double mem_clock_Hz;                 /* current memory clock */
+	double temp_C;                       /* GPU temperature */
+	double power_limit_W;                /* enforced power limit */
 	unsigned long long throttle_reasons; /* NVML clock event reasons (bits) */
 	int has_throttle;                    /* throttle_reasons was read */
 };
@@ -76,9 +78,9 @@ size_t rv_meter_count(void);
 const struct rv_meter_ops *rv_meter_at(size_t i);
 const struct rv_meter_ops *rv_meter_find(const char *name);
 
-/* Energy between two readings of a counter that wraps at range_j (one wrap
+/* Energy between two readings of a counter that wraps at range_J (one wrap
  * at most between readings: the caller reads often enough). */
-double rv_meter_delta_j(double before_j, double after_j, double range_j);
+double rv_meter_delta_J(double before_J, double after_J, double range_J);
 
 /* Names of the bits set in NVML clock event reasons r ("SwPowerCap+HwSlowdown",
  * or "none"), into out. */

@@ -73,7 +73,7 @@ struct nvml_meter {
 	struct nvml_lib lib;
 	nvmlDevice_t dev[RV_METER_MAX_DOMAINS];
 	char name[RV_METER_MAX_DOMAINS][NVML_DEVICE_NAME_BUFFER_SIZE];
-	double sm_default_hz; /* of the first GPU, read at open(); NAN when unknown */
+	double sm_default_Hz; /* of the first GPU, read at open(); NAN when unknown */
 };
 
 /* NVML's text for rc ("GPU is lost"), or its number when the library has no
@@ -114,10 +114,7 @@ static void nvml_unload(struct nvml_lib *lib)
  * failure nothing stays loaded. */
 static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_meter_kind kind)
 {
-	const char *lib_env = getenv("ROOFVAL_NVML_LIB");
-	const char *path = env && env->nvml_lib  ? env->nvml_lib
-	                   : lib_env && *lib_env ? lib_env
-	                                         : NVML_LIB_SO1;
+	const char *path = env && env->nvml_lib ? env->nvml_lib : NVML_LIB_SO1;
 	char why[512], buf[32];
 	nvmlReturn_t rc;
 
@@ -128,7 +125,7 @@ static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_met
 
 		(void)snprintf(why, sizeof(why), "%s", e ? e : "unknown error");
 		/* The unversioned name usually exists only with development files. */
-		if (!(env && env->nvml_lib) && !(lib_env && *lib_env))
+		if (!(env && env->nvml_lib))
 			lib->dl = dlopen(NVML_LIB_SO, RTLD_NOW | RTLD_LOCAL);
 		if (!lib->dl)
 			return rv_error_set(
@@ -181,7 +178,10 @@ static int nvml_load(struct nvml_lib *lib, const struct rv_env *env, enum rv_met
 }
 
 /* The single NVML index $CUDA_VISIBLE_DEVICES names, or -1 when it is not a
- * single index (unset, empty, a list, a UUID). */
+ * single index (unset, empty, a list, a UUID). Read from the process
+ * environment on purpose, not from struct rv_env: the CUDA runtime the
+ * kernels run on reads this variable itself, and the meter must see the
+ * same device it does. */
 static long nvml_visible_index(void)
 {
 	const char *s = getenv("CUDA_VISIBLE_DEVICES");
@@ -267,7 +267,7 @@ static int nvml_start(struct nvml_meter *nm, const struct rv_env *env, enum rv_m
 		    lib->name(nm->dev[i], nm->name[i], sizeof(nm->name[i])) != NVML_SUCCESS)
 			(void)snprintf(nm->name[i], sizeof(nm->name[i]), "unknown GPU");
 		nm->name[i][sizeof(nm->name[i]) - 1] = '\0';
-		nm->base.range_j[i] = 0.0; /* a 64-bit mJ counter never wraps */
+		nm->base.range_J[i] = 0.0; /* a 64-bit mJ counter never wraps */
 		nm->base.n_domains = i + 1;
 		if ((err = nvml_check(nm, i, kind)) < 0)
 			return err;
@@ -303,7 +303,7 @@ static int nvml_read(struct rv_meter *m, double *t_s, double *values)
 }
 
 /* MHz of clock type on dev through fn, in Hz; NAN when fn is absent or fails. */
-static double nvml_clock_hz(rv_nvml_clock_fn fn, nvmlDevice_t dev, int type)
+static double nvml_clock_Hz(rv_nvml_clock_fn fn, nvmlDevice_t dev, int type)
 {
 	unsigned mhz = 0;
 
@@ -314,11 +314,11 @@ static double nvml_clock_hz(rv_nvml_clock_fn fn, nvmlDevice_t dev, int type)
 
 /* The clock the first GPU runs at by default: its default applications
  * clock, else its highest clock. */
-static double nvml_default_sm_hz(const struct nvml_meter *nm)
+static double nvml_default_sm_Hz(const struct nvml_meter *nm)
 {
-	double hz = nvml_clock_hz(nm->lib.default_clock, nm->dev[0], NVML_CLOCK_SM);
+	double hz = nvml_clock_Hz(nm->lib.default_clock, nm->dev[0], NVML_CLOCK_SM);
 
-	return isnan(hz) ? nvml_clock_hz(nm->lib.max_clock, nm->dev[0], NVML_CLOCK_SM) : hz;
+	return isnan(hz) ? nvml_clock_Hz(nm->lib.max_clock, nm->dev[0], NVML_CLOCK_SM) : hz;
 }
 
 static int nvml_state(struct rv_meter *m, struct rv_device_state *st)
@@ -328,13 +328,13 @@ static int nvml_state(struct rv_meter *m, struct rv_device_state *st)
 	nvmlDevice_t dev = nm->dev[0];
 	unsigned v = 0;
 
-	st->sm_clock_hz = nvml_clock_hz(lib->clock, dev, NVML_CLOCK_SM);
-	st->mem_clock_hz = nvml_clock_hz(lib->clock, dev, NVML_CLOCK_MEM);
-	st->sm_clock_default_hz = nm->sm_default_hz;
-	st->temp_c = lib->temp && lib->temp(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS
+	st->sm_clock_Hz = nvml_clock_Hz(lib->clock, dev, NVML_CLOCK_SM);
+	st->mem_clock_Hz = nvml_clock_Hz(lib->clock, dev, NVML_CLOCK_MEM);
+	st->sm_clock_default_Hz = nm->sm_default_Hz;
+	st->temp_C = lib->temp && lib->temp(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS
 	                     ? (double)v
 	                     : (double)NAN;
-	st->power_limit_w =
+	st->power_limit_W =
 	        lib->limit && lib->limit(dev, &v) == NVML_SUCCESS ? 1e-3 * (double)v : (double)NAN;
 	st->throttle_reasons = 0;
 	st->has_throttle = lib->reasons && lib->reasons(dev, &st->throttle_reasons) == NVML_SUCCESS;
@@ -441,7 +441,7 @@ static int nvml_open_kind(struct rv_meter **out, const struct rv_env *env, enum 
 		return err;
 	}
 	nvml_describe(what, sizeof(what), nm);
-	nm->sm_default_hz = nvml_default_sm_hz(nm);
+	nm->sm_default_Hz = nvml_default_sm_Hz(nm);
 	/* Windows of at least 1 s and 10 sensor updates: with a ~100 ms counter
 	 * the two edges, aligned on updates, stay within a few percent. */
 	nm->base.min_window_s = NVML_MIN_WINDOW_S;

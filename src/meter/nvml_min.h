@@ -48,7 +48,7 @@ typedef nvmlReturn_t (*rv_nvml_power_fn)(nvmlDevice_t device, unsigned int *powe
  * nvmlDeviceGetMaxClockInfo: MHz of a clock type */
 typedef nvmlReturn_t (*rv_nvml_clock_fn)(nvmlDevice_t device, int type, unsigned int *clock_mhz);
 /* nvmlDeviceGetTemperature: degrees C of a sensor */
-typedef nvmlReturn_t (*rv_nvml_temp_fn)(nvmlDevice_t device, int sensor, unsigned int *temp_c);
+typedef nvmlReturn_t (*rv_nvml_temp_fn)(nvmlDevice_t device, int sensor, unsigned int *temp_C);
 /* nvmlDeviceGetEnforcedPowerLimit: milliwatts */
 typedef nvmlReturn_t (*rv_nvml_limit_fn)(nvmlDevice_t device, unsigned int *limit_mw);
 /* nvmlDeviceGetCurrentClocksEventReasons (nvmlDeviceGetCurrentClocksThrottleReasons

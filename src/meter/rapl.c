@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
 
@@ -92,14 +93,15 @@ static int rapl_seen(const struct rapl_zone *zones, size_t n, const struct rapl_
 static int rapl_scan(struct rapl_scan *s, const struct rv_env *env)
 {
 	struct rapl_zone *all;
-	char dir[PATH_MAX], path[PATH_MAX + 64], rel[128];
+	char dir[RV_PATH_MAX], path[RV_PATH_MAX], rel[128];
 	size_t n_all = 0, i, n_die = 0, n_dropped = 0;
 	const struct rapl_zone *psys = NULL;
 	struct dirent *de;
 	DIR *dh;
 
 	memset(s, 0, sizeof(*s));
-	rv_env_path(dir, sizeof(dir), env, RAPL_DIR);
+	if (rv_env_path(dir, sizeof(dir), env, RAPL_DIR) < 0)
+		return rv_error_wrap(RV_ERANGE, "RAPL");
 	all = malloc(RAPL_MAX_ZONES * sizeof(*all));
 	if (!all)
 		return rv_error_set(RV_ENOMEM, "RAPL: out of memory");
@@ -121,7 +123,8 @@ static int rapl_scan(struct rapl_scan *s, const struct rv_env *env)
 		/* A zone without a readable name cannot be classified: skip it. */
 		if (rv_env_read(z->name, sizeof(z->name), env, rel) < 0 || !z->name[0])
 			continue;
-		(void)snprintf(path, sizeof(path), "%s/%s", dir, z->entry);
+		if (rv_path_join(path, sizeof(path), dir, z->entry) < 0)
+			continue;
 		/* Unresolvable: the listed path stands for itself. */
 		if (!realpath(path, z->real) && snprintf(z->real, sizeof(z->real), "%s", path) < 0)
 			continue;
@@ -180,9 +183,11 @@ static int rapl_open_energy(int *fd, char *path, size_t size, const struct rv_en
                             const struct rapl_zone *z)
 {
 	char rel[128];
+	int err;
 
 	(void)snprintf(rel, sizeof(rel), RAPL_DIR "/%s/energy_uj", z->entry);
-	rv_env_path(path, size, env, rel);
+	if ((err = rv_env_path(path, size, env, rel)) < 0)
+		return err;
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd >= 0)
 		return 0;
@@ -196,7 +201,7 @@ static int rapl_open_energy(int *fd, char *path, size_t size, const struct rv_en
 }
 
 /* One counter in J; pread at offset 0 so the file is not reopened per read. */
-static int rapl_read_domain(int fd, const char *path, double *energy_j)
+static int rapl_read_domain(int fd, const char *path, double *energy_J)
 {
 	char text[32];
 	uint64_t uj;
@@ -210,7 +215,7 @@ static int rapl_read_domain(int fd, const char *path, double *energy_j)
 	if (rv_parse_u64(text, &uj) < 0)
 		return rv_error_set(RV_EIO, "RAPL: %s holds '%s', not a count of microjoules", path,
 		                    text);
-	*energy_j = 1e-6 * (double)uj;
+	*energy_J = 1e-6 * (double)uj;
 	return 0;
 }
 
@@ -222,13 +227,13 @@ static int rapl_probe(const struct rv_env *env)
 	int err = rapl_scan(&s, env);
 
 	for (i = 0; err == 0 && i < s.n; i++) {
-		double energy_j;
+		double energy_J;
 		int fd;
 
 		err = rapl_open_energy(&fd, path, sizeof(path), env, &s.zone[i]);
 		if (err < 0)
 			break;
-		err = rapl_read_domain(fd, path, &energy_j);
+		err = rapl_read_domain(fd, path, &energy_J);
 		(void)close(fd);
 	}
 	return err;
@@ -270,11 +275,11 @@ static int rapl_open(struct rv_meter **out, const struct rv_env *env)
 		const struct rapl_zone *z = &s.zone[i];
 		unsigned long long range_uj;
 		char rel[128];
-		double energy_j;
+		double energy_J;
 
 		err = rapl_open_energy(&r->fd[i], r->path[i], sizeof(r->path[i]), env, z);
 		if (err == 0)
-			err = rapl_read_domain(r->fd[i], r->path[i], &energy_j);
+			err = rapl_read_domain(r->fd[i], r->path[i], &energy_J);
 		if (err < 0)
 			goto fail;
 		(void)snprintf(rel, sizeof(rel), RAPL_DIR "/%s/max_energy_range_uj", z->entry);
@@ -284,7 +289,7 @@ static int rapl_open(struct rv_meter **out, const struct rv_env *env)
 			goto fail;
 		}
 		(void)snprintf(r->base.domain[i], sizeof(r->base.domain[i]), "%s", z->name);
-		r->base.range_j[i] = 1e-6 * (double)range_uj;
+		r->base.range_J[i] = 1e-6 * (double)range_uj;
 		r->base.n_domains = i + 1;
 	}
 	*out = &r->base;

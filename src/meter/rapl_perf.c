@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/strnum.h"
 #include "meter/meter.h"
 #include "meter/rapl_perf_internal.h"
@@ -31,7 +32,7 @@ extern const struct rv_meter_ops rv_meter_rapl_perf;
 
 struct perf_meter {
 	struct rv_meter base;
-	double scale_j;
+	double scale_J;
 	int cpu[RV_METER_MAX_DOMAINS];
 	int fd[RV_METER_MAX_DOMAINS];
 };
@@ -78,7 +79,7 @@ static int perf_parse_ull(const char *s, unsigned long long *out)
 /* The lowest config bit of a format term ("config:0-7" -> 0), from format/<term>. */
 static int perf_term_shift(unsigned *shift, const struct rv_env *env, const char *term)
 {
-	char rel[160], text[64], path[4096];
+	char rel[160], text[64], path[RV_PATH_MAX];
 	unsigned long long lo;
 	char *dash;
 	int err;
@@ -91,7 +92,7 @@ static int perf_term_shift(unsigned *shift, const struct rv_env *env, const char
 	}
 	if (err < 0)
 		return rv_error_wrap(RV_EPARSE, "perf_event power PMU: event term '%s'", term);
-	rv_env_path(path, sizeof(path), env, rel);
+	(void)rv_env_path(path, sizeof(path), env, rel);
 	dash = strchr(text, '-');
 	if (dash)
 		*dash = '\0';
@@ -138,12 +139,13 @@ static int perf_parse_event(unsigned long long *config, const struct rv_env *env
  * physical_package_id (offline CPUs have no topology folder). */
 static int perf_parse_topology(struct rv_rapl_perf_pmu *p, const struct rv_env *env)
 {
-	char dir[4096], rel[512], text[32];
+	char dir[RV_PATH_MAX], rel[512], text[32];
 	struct dirent *de;
 	DIR *dh;
 	size_t i;
 
-	rv_env_path(dir, sizeof(dir), env, PERF_CPU_DIR);
+	if (rv_env_path(dir, sizeof(dir), env, PERF_CPU_DIR) < 0)
+		return rv_error_wrap(RV_ERANGE, "perf_event");
 	dh = opendir(dir);
 	if (!dh)
 		return rv_error_errno(errno, "perf_event: cannot list CPUs in %s", dir);
@@ -194,14 +196,14 @@ static int perf_parse_topology(struct rv_rapl_perf_pmu *p, const struct rv_env *
 int rv_rapl_perf__parse(struct rv_rapl_perf_pmu *out, const struct rv_env *env)
 {
 	const char *rel_event = PERF_POWER "/events/" PERF_EVENT;
-	char text[256], path[4096];
+	char text[256], path[RV_PATH_MAX];
 	unsigned long long type;
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	err = rv_env_read_u64(&type, env, PERF_POWER "/type");
 	if (err == RV_ENOENT) {
-		rv_env_path(path, sizeof(path), env, PERF_PMU_DIR);
+		(void)rv_env_path(path, sizeof(path), env, PERF_PMU_DIR);
 		return rv_error_set(RV_ENOENT, "no perf_event power PMU in %s", path);
 	}
 	if (err < 0)
@@ -211,7 +213,7 @@ int rv_rapl_perf__parse(struct rv_rapl_perf_pmu *out, const struct rv_env *env)
 		                    type);
 	out->type = (unsigned)type;
 
-	rv_env_path(path, sizeof(path), env, rel_event);
+	(void)rv_env_path(path, sizeof(path), env, rel_event);
 	err = rv_env_read(text, sizeof(text), env, rel_event);
 	if (err == RV_ENOENT)
 		return rv_error_set(RV_ENOENT,
@@ -227,8 +229,9 @@ int rv_rapl_perf__parse(struct rv_rapl_perf_pmu *out, const struct rv_env *env)
 	err = rv_env_read(text, sizeof(text), env, PERF_POWER "/events/" PERF_EVENT ".scale");
 	if (err < 0)
 		return err;
-	if (rv_parse_double(text, &out->scale_j) < 0 || !(out->scale_j > 0.0)) {
-		rv_env_path(path, sizeof(path), env, PERF_POWER "/events/" PERF_EVENT ".scale");
+	if (rv_parse_double(text, &out->scale_J) < 0 || !(out->scale_J > 0.0)) {
+		(void)rv_env_path(path, sizeof(path), env,
+		                  PERF_POWER "/events/" PERF_EVENT ".scale");
 		return rv_error_set(RV_EPARSE, "%s holds '%s', not a positive number", path, text);
 	}
 	err = rv_env_read(text, sizeof(text), env, PERF_POWER "/events/" PERF_EVENT ".unit");
@@ -307,7 +310,7 @@ static int perf_read(struct rv_meter *m, double *t_s, double *values)
 			return rv_error_set(RV_EIO, "perf_event: cannot read %s (cpu %d): %s",
 			                    m->domain[i], pm->cpu[i],
 			                    n < 0 ? strerror(errno) : "short read");
-		values[i] = (double)count * pm->scale_j;
+		values[i] = (double)count * pm->scale_J;
 	}
 	*t_s = 0.5 * (before_s + rv_now_s());
 	return 0;
@@ -331,7 +334,7 @@ static int perf_open(struct rv_meter **out, const struct rv_env *env)
 		pm->fd[i] = -1;
 	pm->base.ops = &rv_meter_rapl_perf;
 	pm->base.update_period_s = PERF_PERIOD_S;
-	pm->scale_j = p.scale_j;
+	pm->scale_J = p.scale_J;
 	for (i = 0; i < p.n_packages; i++) {
 		err = perf_open_counter(&pm->fd[i], &p, i, env);
 		if (err < 0) {
@@ -342,7 +345,7 @@ static int perf_open(struct rv_meter **out, const struct rv_env *env)
 		pm->cpu[i] = p.cpu[i];
 		(void)snprintf(pm->base.domain[i], sizeof(pm->base.domain[i]), "package-%d",
 		               p.package_id[i]);
-		pm->base.range_j[i] = 0.0; /* 64-bit counts */
+		pm->base.range_J[i] = 0.0; /* 64-bit counts */
 		pm->base.n_domains = i + 1;
 	}
 	*out = &pm->base;

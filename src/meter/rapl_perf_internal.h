@@ -12,7 +12,7 @@
 struct rv_rapl_perf_pmu {
 	unsigned type;             /* power/type: the PMU's dynamic type number */
 	unsigned long long config; /* attr.config of energy-pkg ("event=0x02" -> 0x2) */
-	double scale_j;            /* joules per count, from events/energy-pkg.scale */
+	double scale_J;            /* joules per count, from events/energy-pkg.scale */
 	size_t n_packages;
 	int package_id[RV_METER_MAX_DOMAINS]; /* ascending */
 	int cpu[RV_METER_MAX_DOMAINS];        /* the lowest CPU of each package */

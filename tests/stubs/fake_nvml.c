@@ -79,7 +79,7 @@ nvmlReturn_t nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_t device,
 nvmlReturn_t nvmlShutdown(void);
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t device, int type, unsigned int *clock_mhz);
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned int *clock_mhz);
-nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp_c);
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp_C);
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *limit_mw);
 nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length);
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power_mw);
@@ -308,15 +308,15 @@ nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, int type, unsigned i
 	return fake_clock(device, type, clock_mhz, 0);
 }
 
-nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp_c)
+nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp_C)
 {
 	nvmlReturn_t rc = fake_check(device);
 
 	if (rc != NVML_SUCCESS)
 		return rc;
-	if (!temp_c || sensor != NVML_TEMPERATURE_GPU)
+	if (!temp_C || sensor != NVML_TEMPERATURE_GPU)
 		return NVML_ERROR_INVALID_ARGUMENT;
-	*temp_c = 45;
+	*temp_C = 45;
 	return NVML_SUCCESS;
 }
 

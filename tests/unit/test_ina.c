@@ -59,19 +59,15 @@ static const char *copy_fixture(const char *rel, const char *name)
 	return dir;
 }
 
-/* Opens the meter on root with ROOFVAL_INA_RAILS = rails (NULL: unset) and
+/* Opens the meter on root with the rails argument rails (NULL: none) and
  * checks its domains and their power in W. */
 static struct rv_meter *check_rails(const char *root, const char *rails, const char *const *names,
-                                    const double *power_w, size_t n)
+                                    const double *power_W, size_t n)
 {
-	const struct rv_env env = { root, NULL };
+	const struct rv_env env = { .root = root, .args.ina.rails = rails };
 	double w[RV_METER_MAX_DOMAINS], t_s = -1;
 	struct rv_meter *m;
 
-	if (rails)
-		assert_int_equal(setenv(RAILS_ENV, rails, 1), 0);
-	else
-		(void)unsetenv(RAILS_ENV);
 	m = rv_meter_open_ok(ina(), &env);
 	assert_int_equal(m->n_domains, n);
 	for (size_t i = 0; i < n; i++)
@@ -79,22 +75,19 @@ static struct rv_meter *check_rails(const char *root, const char *rails, const c
 	rv_meter_read_ok(m, &t_s, w);
 	assert_true(t_s > 0);
 	for (size_t i = 0; i < n; i++)
-		rv_assert_close(w[i], power_w[i], 1e-12, 0);
-	(void)unsetenv(RAILS_ENV);
+		rv_assert_close(w[i], power_W[i], 1e-12, 0);
 	return m;
 }
 
-/* The error open() gives with ROOFVAL_INA_RAILS = rails. */
+/* The error open() gives with the rails argument rails. */
 static void check_rails_error(const char *root, const char *rails, int code, const char *needle)
 {
-	const struct rv_env env = { root, NULL };
+	const struct rv_env env = { .root = root, .args.ina.rails = rails };
 	struct rv_meter *m = NULL;
 
-	assert_int_equal(setenv(RAILS_ENV, rails, 1), 0);
 	rv_assert_error(ina()->probe(&env), code, needle);
 	rv_assert_error(ina()->open(&m, &env), code, needle);
 	assert_null(m);
-	(void)unsetenv(RAILS_ENV);
 }
 
 static void test_ina__registry(void **state)
@@ -107,24 +100,57 @@ static void test_ina__registry(void **state)
 	assert_ptr_equal(rv_meter_at(rv_meter_count() - 1), ops);
 }
 
+/* The rails come from the meter's arguments, never from the process
+ * environment: ROOFVAL_INA_RAILS reaches the meter only through
+ * rv_env_from_process() at the command line's boundary. */
+static void test_ina__rails_from_arguments(void **state)
+{
+	const char *root = rv_fixture_path(ORIN_NANO);
+	const char *const vdd_in[] = { "VDD_IN" };
+	const char *const subs[] = { "VDD_CPU_GPU_CV", "VDD_SOC" };
+	const double vdd_in_W[] = { 8.0 }, subs_W[] = { 2.0, 2.8 };
+	struct rv_env env;
+	struct rv_meter *m;
+
+	(void)state;
+	/* Set in the environment, absent from the arguments: the default. */
+	assert_int_equal(setenv(RAILS_ENV, "VDD_SOC", 1), 0);
+	m = check_rails(root, NULL, vdd_in, vdd_in_W, 1);
+	m->ops->close(m);
+	/* The arguments win over whatever the environment says. */
+	m = check_rails(root, "VDD_CPU_GPU_CV,VDD_SOC", subs, subs_W, 2);
+	m->ops->close(m);
+	/* The CLI's env carries the variable into the arguments, once. */
+	env = rv_env_from_process();
+	assert_string_equal(env.args.ina.rails, "VDD_SOC");
+	(void)unsetenv(RAILS_ENV);
+	env.root = root;
+	m = rv_meter_open_ok(ina(), &env);
+	assert_int_equal(m->n_domains, 1);
+	assert_string_equal(m->domain[0], "VDD_SOC");
+	m->ops->close(m);
+	env = rv_env_from_process();
+	assert_null(env.args.ina.rails);
+}
+
 /* JetPack 6 hwmon: mV x mA; by default VDD_IN alone, never its sub-rails. */
 static void test_ina__orin_nano_jp6(void **state)
 {
 	const char *root = rv_fixture_path(ORIN_NANO);
 	const char *const vdd_in[] = { "VDD_IN" };
 	const char *const subs[] = { "VDD_CPU_GPU_CV", "VDD_SOC" };
-	const double vdd_in_w[] = { 8.0 }, subs_w[] = { 2.0, 2.8 };
+	const double vdd_in_W[] = { 8.0 }, subs_W[] = { 2.0, 2.8 };
 	struct rv_meter *m;
 
 	(void)state;
-	m = check_rails(root, NULL, vdd_in, vdd_in_w, 1);
+	m = check_rails(root, NULL, vdd_in, vdd_in_W, 1);
 	rv_assert_close(m->update_period_s, 0.007, 1e-12, 0);
 	rv_assert_contains(m->note, "ina: VDD_IN (Orin Nano/NX, Xavier NX, TX2 NX: module input)");
 	rv_assert_contains(m->note, "updates every 7 ms (update_interval 7 ms)");
 	assert_null(strstr(m->note, "warning"));
 	m->ops->close(m);
 	/* The sub-rails exist and read, when asked for. */
-	m = check_rails(root, "VDD_CPU_GPU_CV, VDD_SOC", subs, subs_w, 2);
+	m = check_rails(root, "VDD_CPU_GPU_CV, VDD_SOC", subs, subs_W, 2);
 	rv_assert_contains(m->note, "ina: VDD_CPU_GPU_CV+VDD_SOC (" RAILS_ENV ")");
 	assert_null(strstr(m->note, "warning"));
 	m->ops->close(m);
@@ -145,11 +171,11 @@ static void test_ina__agx_orin_jp5(void **state)
 	const char *root = rv_fixture_path(AGX_ORIN);
 	const char *const sum[] = { "VDD_GPU_SOC", "VDD_CPU_CV", "VIN_SYS_5V0" };
 	const char *const dram[] = { "VDDQ_VDD2_1V8AO" };
-	const double sum_w[] = { 7.0, 3.0, 4.5 }, dram_w[] = { 1.0 };
+	const double sum_W[] = { 7.0, 3.0, 4.5 }, dram_W[] = { 1.0 };
 	struct rv_meter *m;
 
 	(void)state;
-	m = check_rails(root, NULL, sum, sum_w, 3);
+	m = check_rails(root, NULL, sum, sum_W, 3);
 	rv_assert_contains(m->note,
 	                   "ina: VDD_GPU_SOC+VDD_CPU_CV+VIN_SYS_5V0 (AGX Orin sum_of_rails");
 	assert_null(strstr(m->note, "warning"));
@@ -157,7 +183,7 @@ static void test_ina__agx_orin_jp5(void **state)
 	rv_assert_close(m->update_period_s, 0.0264, 1e-12, 0);
 	rv_assert_contains(m->note, "3 channels x samples 4 x 2.2 ms, assumed power-on");
 	m->ops->close(m);
-	m = check_rails(root, "VDDQ_VDD2_1V8AO", dram, dram_w, 1);
+	m = check_rails(root, "VDDQ_VDD2_1V8AO", dram, dram_W, 1);
 	m->ops->close(m);
 	check_rails_error(root, "nc", RV_ENOENT,
 	                  "rails here: VDD_GPU_SOC, VDD_CPU_CV, VIN_SYS_5V0, VDDQ_VDD2_1V8AO");
@@ -171,16 +197,16 @@ static void test_ina__xavier_jp4(void **state)
 	const char *root = rv_fixture_path(XAVIER);
 	const char *const vdd_in[] = { "VDD_IN" };
 	const char *const cpu_gpu[] = { "VDD_CPU_GPU_CV" };
-	const double vdd_in_w[] = { 5.496 }, cpu_gpu_w[] = { 1.608 };
+	const double vdd_in_W[] = { 5.496 }, cpu_gpu_W[] = { 1.608 };
 	struct rv_meter *m;
 
 	(void)state;
-	m = check_rails(root, NULL, vdd_in, vdd_in_w, 1);
+	m = check_rails(root, NULL, vdd_in, vdd_in_W, 1);
 	rv_assert_close(m->update_period_s, 0.0, 0, 0);
 	rv_assert_contains(m->note, "update interval unknown (no update interval in sysfs "
 	                            "(polling_delay_0 is '0 ms'))");
 	m->ops->close(m);
-	m = check_rails(root, "VDD_CPU_GPU_CV", cpu_gpu, cpu_gpu_w, 1);
+	m = check_rails(root, "VDD_CPU_GPU_CV", cpu_gpu, cpu_gpu_W, 1);
 	m->ops->close(m);
 	/* drivers/ina3221x/7-0040 links to devices/7-0040: one device. */
 	check_rails_error(root, "x", RV_ENOENT, "rails here: VDD_IN, VDD_CPU_GPU_CV, VDD_SOC");
@@ -193,17 +219,17 @@ static void test_ina__thor(void **state)
 	const char *root = rv_fixture_path(THOR);
 	const char *const vin[] = { "VIN" };
 	const char *const gpu[] = { "VDD_GPU" };
-	const double vin_w[] = { 39.55 }, gpu_w[] = { 15.0 };
+	const double vin_W[] = { 39.55 }, gpu_W[] = { 15.0 };
 	struct rv_meter *m;
 
 	(void)state;
 	/* 39.55 W from power1_input, not 19.8 V x 2 A. */
-	m = check_rails(root, NULL, vin, vin_w, 1);
+	m = check_rails(root, NULL, vin, vin_W, 1);
 	rv_assert_contains(m->note, "ina: VIN (AGX Thor: carrier-board input)");
 	rv_assert_contains(m->note, "update interval unknown (no update interval in sysfs)");
 	rv_assert_close(m->update_period_s, 0.0, 0, 0);
 	m->ops->close(m);
-	m = check_rails(root, "VDD_GPU", gpu, gpu_w, 1);
+	m = check_rails(root, "VDD_GPU", gpu, gpu_W, 1);
 	rv_assert_close(m->update_period_s, 0.007, 1e-12, 0);
 	m->ops->close(m);
 	check_rails_error(root, "VDD_IN", RV_ENOENT,
@@ -218,29 +244,29 @@ static void test_ina__override_overlap(void **state)
 	char nano[4096];
 	const char *const in_soc[] = { "VDD_IN", "VDD_SOC" };
 	const char *const soc_in[] = { "VDD_SOC", "VDD_IN" };
-	const double in_soc_w[] = { 8.0, 2.8 }, soc_in_w[] = { 2.8, 8.0 };
+	const double in_soc_W[] = { 8.0, 2.8 }, soc_in_W[] = { 2.8, 8.0 };
 	const char *const agx[] = { "VIN_SYS_5V0", "VDDQ_VDD2_1V8AO" };
-	const double agx_w[] = { 4.5, 1.0 };
+	const double agx_W[] = { 4.5, 1.0 };
 	const char *const thor[] = { "VIN", "VDD_GPU" };
-	const double thor_w[] = { 39.55, 15.0 };
+	const double thor_W[] = { 39.55, 15.0 };
 	struct rv_meter *m;
 
 	(void)state;
 	/* rv_fixture_path()'s buffer is reused by the next call. */
 	(void)snprintf(nano, sizeof(nano), "%s", rv_fixture_path(ORIN_NANO));
 	/* The reference capture's mistake, asked for on purpose: warned. */
-	m = check_rails(nano, "VDD_IN,VDD_SOC", in_soc, in_soc_w, 2);
+	m = check_rails(nano, "VDD_IN,VDD_SOC", in_soc, in_soc_W, 2);
 	rv_assert_contains(m->note, "ina: VDD_IN+VDD_SOC (" RAILS_ENV "); warning: VDD_IN already "
 	                            "contains VDD_SOC, so that power is counted twice");
 	m->ops->close(m);
-	m = check_rails(nano, " vdd_soc , vdd_in ", soc_in, soc_in_w, 2);
+	m = check_rails(nano, " vdd_soc , vdd_in ", soc_in, soc_in_W, 2);
 	rv_assert_contains(m->note, "warning: VDD_IN already contains VDD_SOC");
 	m->ops->close(m);
-	m = check_rails(rv_fixture_path(AGX_ORIN), "VIN_SYS_5V0,VDDQ_VDD2_1V8AO", agx, agx_w, 2);
+	m = check_rails(rv_fixture_path(AGX_ORIN), "VIN_SYS_5V0,VDDQ_VDD2_1V8AO", agx, agx_W, 2);
 	rv_assert_contains(m->note, "warning: VIN_SYS_5V0 already contains VDDQ_VDD2_1V8AO");
 	m->ops->close(m);
 	/* VIN is read with an unknown interval, VDD_GPU every 7 ms. */
-	m = check_rails(rv_fixture_path(THOR), "VIN,VDD_GPU", thor, thor_w, 2);
+	m = check_rails(rv_fixture_path(THOR), "VIN,VDD_GPU", thor, thor_W, 2);
 	rv_assert_contains(m->note, "warning: VIN already contains VDD_GPU");
 	rv_assert_contains(m->note,
 	                   "updates every 7 ms (update_interval 7 ms); other rails: unknown");
@@ -252,7 +278,7 @@ static void test_ina__override_overlap(void **state)
 	check_rails_error(nano, "VDD_IN,VDD_XYZ", RV_ENOENT, "names 'VDD_XYZ'");
 	check_rails_error(nano, " , ", RV_EPARSE, "ina: " RAILS_ENV " ' , ' names no rail");
 	/* Empty counts as unset: the default. */
-	m = check_rails(nano, "", in_soc, in_soc_w, 1);
+	m = check_rails(nano, "", in_soc, in_soc_W, 1);
 	m->ops->close(m);
 }
 
@@ -308,7 +334,7 @@ static void test_ina__missing(void **state)
 	struct rv_meter *m = NULL;
 	char want[4300];
 	const char *root = rv_scratch_dir("ina-empty");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 
 	(void)state;
 	(void)snprintf(want, sizeof(want),
@@ -336,21 +362,21 @@ static void test_ina__missing(void **state)
 	                "ina: no known module total (VIN, POM_5V_IN, VDD_IN, or the AGX rail "
 	                "sums) among the rails here (FOO, BAR); name the rails to count with "
 	                "--rails or " RAILS_ENV);
-	assert_int_equal(setenv(RAILS_ENV, "bar", 1), 0);
+	env.args.ina.rails = "bar";
 	assert_int_equal(ina()->probe(&env), 0);
-	(void)unsetenv(RAILS_ENV);
+	env.args.ina.rails = NULL;
 }
 
 /* A root holding glob characters is taken literally. */
 static void test_ina__glob_chars_in_root(void **state)
 {
 	const char *const vdd_in[] = { "VDD_IN" };
-	const double vdd_in_w[] = { 8.0 };
+	const double vdd_in_W[] = { 8.0 };
 	const char *root = copy_fixture(ORIN_NANO, "ina-[glob]*?");
 	struct rv_meter *m;
 
 	(void)state;
-	m = check_rails(root, NULL, vdd_in, vdd_in_w, 1);
+	m = check_rails(root, NULL, vdd_in, vdd_in_W, 1);
 	m->ops->close(m);
 }
 
@@ -401,7 +427,7 @@ static void test_ina__rail_vanishes(void **state)
 	char path[4300];
 	double t_s, w[RV_METER_MAX_DOMAINS];
 	const char *root = copy_fixture(ORIN_NANO, "ina-vanish");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 	struct rv_meter *m;
 
 	(void)state;
@@ -434,7 +460,7 @@ static void test_ina__rail_garbage(void **state)
 	char path[4300];
 	double t_s, w[RV_METER_MAX_DOMAINS];
 	const char *root = copy_fixture(XAVIER, "ina-garbage");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 	struct rv_meter *m;
 
 	(void)state;
@@ -476,20 +502,20 @@ static void test_ina__capture(void **state)
 	struct rv_meter_ops ops;
 	struct rv_capture_result r;
 	const char *root = copy_fixture(ORIN_NANO, "ina-capture");
-	struct rv_env env = { root, NULL };
+	struct rv_env env = { .root = root };
 	struct rv_meter *m;
 
 	(void)state;
 	m = rv_meter_open_ok(ina(), &env);
 	rv_capture_null(&r, &env, m, 0.2);
-	if (!(isfinite(r.energy_j) && r.energy_j > 0))
-		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
+	if (!(isfinite(r.energy_J) && r.energy_J > 0))
+		fail_msg("energy_j %g; notes: %s", r.energy_J, r.notes);
 	/* A steady 8 W, sampled by the thread every 7 ms: idle power is 8 W, the
 	 * energy per call is 8 W over the calls' mean time (so net energy is 0),
 	 * and the window covers 0.2 s with about 28 samples. */
-	rv_assert_close(r.idle_w, 8.0, 1e-12, 0);
-	if (!(fabs(r.energy_net_j) <= 1e-9 * r.energy_j))
-		fail_msg("net energy %g of %g J", r.energy_net_j, r.energy_j);
+	rv_assert_close(r.idle_W, 8.0, 1e-12, 0);
+	if (!(fabs(r.energy_net_J) <= 1e-9 * r.energy_J))
+		fail_msg("net energy %g of %g J", r.energy_net_J, r.energy_J);
 	assert_true(r.window_s >= 0.2);
 	rv_assert_contains(r.notes, "ina: VDD_IN (");
 	rv_assert_contains(r.notes, "power samples every 7 ms");
@@ -503,9 +529,9 @@ static void test_ina__capture(void **state)
 	(void)snprintf(vanish_path, sizeof(vanish_path), "%s/" NANO_HWMON "/curr1_input", root);
 	rv_capture_null(&r, &env, m, 0.2);
 	assert_true(vanished);
-	rv_assert_close(r.idle_w, 8.0, 1e-12, 0); /* idle power was measured */
-	assert_true(isnan(r.energy_j));
-	assert_true(isnan(r.energy_net_j));
+	rv_assert_close(r.idle_W, 8.0, 1e-12, 0); /* idle power was measured */
+	assert_true(isnan(r.energy_J));
+	assert_true(isnan(r.energy_net_J));
 	assert_int_equal(r.window_calls, 0);
 	rv_assert_contains(r.notes, "ina: rail VDD_IN vanished: ");
 	rv_assert_contains(r.notes, "energy not recorded");
@@ -517,6 +543,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_ina__registry, unset_rails),
+		cmocka_unit_test_setup(test_ina__rails_from_arguments, unset_rails),
 		cmocka_unit_test_setup(test_ina__orin_nano_jp6, unset_rails),
 		cmocka_unit_test_setup(test_ina__agx_orin_jp5, unset_rails),
 		cmocka_unit_test_setup(test_ina__xavier_jp4, unset_rails),

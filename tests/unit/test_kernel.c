@@ -422,7 +422,7 @@ static void test_kernel__cblas_refuses_before_allocating(void **state)
 	ops->teardown(k);
 	/* Without a meminfo, no allocation either. */
 	{
-		const struct rv_env none = { rv_fixture_path("no-such-root"), NULL };
+		const struct rv_env none = { .root = rv_fixture_path("no-such-root") };
 
 		shape_of(&s, RV_OP_VECTOR_ADD, "16");
 		rv_assert_error(ops->setup(&k, &none, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, 1),
@@ -436,7 +436,7 @@ static void test_kernel__cblas_refuses_before_allocating(void **state)
 static void test_kernel__cblas_allocation_failure(void **state)
 {
 	char root[4096], dir[4200], path[4300];
-	struct rv_env env = { NULL, NULL };
+	struct rv_env env = { .root = NULL };
 	struct rv_kernel *k = &sentinel;
 	struct rv_shape s;
 
@@ -493,7 +493,7 @@ static void test_kernel__mem_available(void **state)
 static void test_kernel__mem_available_errors(void **state)
 {
 	char root[4096], dir[4200], path[4300];
-	struct rv_env env = { NULL, NULL };
+	struct rv_env env = { .root = NULL };
 	double avail_B = -1;
 
 	(void)state;

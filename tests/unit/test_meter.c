@@ -71,14 +71,25 @@ static void test_meter__find(void **state)
 static void test_meter__delta(void **state)
 {
 	(void)state;
-	rv_assert_close(rv_meter_delta_j(1.0, 3.5, 0.0), 2.5, 0, 0);
-	rv_assert_close(rv_meter_delta_j(1.0, 3.5, 100.0), 2.5, 0, 0);
-	rv_assert_close(rv_meter_delta_j(7.0, 7.0, 100.0), 0.0, 0, 0);
+	rv_assert_close(rv_meter_delta_J(1.0, 3.5, 0.0), 2.5, 0, 0);
+	rv_assert_close(rv_meter_delta_J(1.0, 3.5, 100.0), 2.5, 0, 0);
+	rv_assert_close(rv_meter_delta_J(7.0, 7.0, 100.0), 0.0, 0, 0);
 	/* One wrap: 1 J to the top, then 0.5 J. */
-	rv_assert_close(rv_meter_delta_j(99.0, 0.5, 100.0), 1.5, 1e-12, 0);
+	rv_assert_close(rv_meter_delta_J(99.0, 0.5, 100.0), 1.5, 1e-12, 0);
 	/* A counter that never wraps and went down: no energy can be inferred. */
-	assert_true(isnan(rv_meter_delta_j(5.0, 4.0, 0.0)));
-	assert_true(isnan(rv_meter_delta_j((double)NAN, 4.0, 100.0)));
+	assert_true(isnan(rv_meter_delta_J(5.0, 4.0, 0.0)));
+	assert_true(isnan(rv_meter_delta_J((double)NAN, 4.0, 100.0)));
+}
+
+/* The env the command line builds, with the fake's script from the
+ * ROOFVAL_FAKE_METER_* variables just set: the variables reach the meter
+ * only through rv_env_from_process(). */
+static const struct rv_env *process_env(void)
+{
+	static struct rv_env env;
+
+	env = rv_env_from_process();
+	return &env;
 }
 
 static void unset_fake_env(void)
@@ -89,27 +100,27 @@ static void unset_fake_env(void)
 }
 
 /* The energy between two reads matches power x time, to one 1 ms tick. */
-static void check_fake_rate(double power_w)
+static void check_fake_rate(double power_W)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("fake");
 	struct rv_meter *m;
-	double t0_s, t1_s, e0_j, e1_j, d_j;
+	double t0_s, t1_s, e0_J, e1_J, d_J;
 
-	assert_int_equal(ops->probe(&rv_env_host), 0);
-	m = rv_meter_open_ok(ops, &rv_env_host);
+	assert_int_equal(ops->probe(process_env()), 0);
+	m = rv_meter_open_ok(ops, process_env());
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "fake-package");
-	rv_assert_close(m->range_j[0], FAKE_RANGE_J, 0, 0);
+	rv_assert_close(m->range_J[0], FAKE_RANGE_J, 0, 0);
 	rv_assert_close(m->update_period_s, 0.001, 0, 0);
-	rv_meter_read_ok(m, &t0_s, &e0_j);
+	rv_meter_read_ok(m, &t0_s, &e0_J);
 	/* It starts 0.5 J below the top, so 30 ms at >= 50 W wraps it. */
 	sleep_s(0.03);
-	rv_meter_read_ok(m, &t1_s, &e1_j);
+	rv_meter_read_ok(m, &t1_s, &e1_J);
 	assert_true(t1_s - t0_s >= 0.03);
-	assert_true(e0_j >= 0.0 && e0_j < FAKE_RANGE_J && e1_j >= 0.0 && e1_j < FAKE_RANGE_J);
-	assert_true(e1_j < e0_j); /* wrapped */
-	d_j = rv_meter_delta_j(e0_j, e1_j, m->range_j[0]);
-	rv_assert_close(d_j, power_w * (t1_s - t0_s), 0, power_w * 0.001 + 1e-9);
+	assert_true(e0_J >= 0.0 && e0_J < FAKE_RANGE_J && e1_J >= 0.0 && e1_J < FAKE_RANGE_J);
+	assert_true(e1_J < e0_J); /* wrapped */
+	d_J = rv_meter_delta_J(e0_J, e1_J, m->range_J[0]);
+	rv_assert_close(d_J, power_W * (t1_s - t0_s), 0, power_W * 0.001 + 1e-9);
 	m->ops->close(m);
 }
 
@@ -127,51 +138,51 @@ static void test_meter__fake_scripted_failures(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("fake");
 	struct rv_meter *m = NULL;
-	double t_s, e0_j, e1_j, e2_j;
+	double t_s, e0_J, e1_J, e2_J;
 
 	(void)state;
 	unset_fake_env();
 	/* Two reads work, then the domain vanishes for good. */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FAIL_AFTER", "2", 1), 0);
-	m = rv_meter_open_ok(ops, &rv_env_host);
-	rv_meter_read_ok(m, &t_s, &e0_j);
-	rv_meter_read_ok(m, &t_s, &e1_j);
-	rv_assert_error(m->ops->read(m, &t_s, &e2_j), RV_EIO,
+	m = rv_meter_open_ok(ops, process_env());
+	rv_meter_read_ok(m, &t_s, &e0_J);
+	rv_meter_read_ok(m, &t_s, &e1_J);
+	rv_assert_error(m->ops->read(m, &t_s, &e2_J), RV_EIO,
 	                "fake meter: domain fake-package vanished");
-	rv_assert_error(m->ops->read(m, &t_s, &e2_j), RV_EIO, "vanished");
+	rv_assert_error(m->ops->read(m, &t_s, &e2_J), RV_EIO, "vanished");
 	m->ops->close(m);
 	unset_fake_env();
 
 	/* After the first read the counter drops 1 J; with no range it reads as
 	 * running backwards. */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_BACKWARDS", "1", 1), 0);
-	m = rv_meter_open_ok(ops, &rv_env_host);
-	rv_assert_close(m->range_j[0], 0.0, 0, 0);
-	rv_meter_read_ok(m, &t_s, &e0_j);
-	rv_meter_read_ok(m, &t_s, &e1_j);
-	assert_true(e1_j < e0_j);
-	assert_true(isnan(rv_meter_delta_j(e0_j, e1_j, m->range_j[0])));
+	m = rv_meter_open_ok(ops, process_env());
+	rv_assert_close(m->range_J[0], 0.0, 0, 0);
+	rv_meter_read_ok(m, &t_s, &e0_J);
+	rv_meter_read_ok(m, &t_s, &e1_J);
+	assert_true(e1_J < e0_J);
+	assert_true(isnan(rv_meter_delta_J(e0_J, e1_J, m->range_J[0])));
 	m->ops->close(m);
 	unset_fake_env();
 
 	/* Malformed scripts fail open(). */
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_POWER_W", "fifty", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_POWER_W");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "ROOFVAL_FAKE_METER_POWER_W");
 	assert_null(m);
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_POWER_W", "-3", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "a number >= 0");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "a number >= 0");
 	unset_fake_env();
 	assert_int_equal(setenv("ROOFVAL_FAKE_METER_FAIL_AFTER", "2x", 1), 0);
-	rv_assert_error(ops->open(&m, &rv_env_host), RV_EPARSE, "ROOFVAL_FAKE_METER_FAIL_AFTER");
+	rv_assert_error(ops->open(&m, process_env()), RV_EPARSE, "ROOFVAL_FAKE_METER_FAIL_AFTER");
 	unset_fake_env();
 }
 
 static void test_meter__rapl_basic(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
-	struct rv_env env = { rv_fixture_path("sysfs/rapl-basic"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/rapl-basic") };
 	struct rv_meter *m;
-	double t_s = -1.0, e_j[RV_METER_MAX_DOMAINS];
+	double t_s = -1.0, e_J[RV_METER_MAX_DOMAINS];
 
 	(void)state;
 	if (ops->probe(&env) != 0)
@@ -180,21 +191,21 @@ static void test_meter__rapl_basic(void **state)
 	/* core and dram are subzones: not package domains. */
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "package-0");
-	rv_assert_close(m->range_j[0], RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
+	rv_assert_close(m->range_J[0], RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
 	rv_assert_close(m->update_period_s, 0.001, 0, 0);
 	assert_string_equal(m->note, "");
-	rv_meter_read_ok(m, &t_s, e_j);
+	rv_meter_read_ok(m, &t_s, e_J);
 	assert_true(t_s > 0.0);
-	rv_assert_close(e_j[0], 123.456789, 1e-15, 0);
+	rv_assert_close(e_J[0], 123.456789, 1e-15, 0);
 	m->ops->close(m);
 }
 
 static void test_meter__rapl_two_packages(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
-	struct rv_env env = { rv_fixture_path("sysfs/rapl-two-packages"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/rapl-two-packages") };
 	struct rv_meter *m;
-	double t_s, e_j[RV_METER_MAX_DOMAINS];
+	double t_s, e_J[RV_METER_MAX_DOMAINS];
 
 	(void)state;
 	assert_int_equal(ops->probe(&env), 0);
@@ -203,19 +214,19 @@ static void test_meter__rapl_two_packages(void **state)
 	assert_int_equal(m->n_domains, 2);
 	assert_string_equal(m->domain[0], "package-0");
 	assert_string_equal(m->domain[1], "package-1");
-	rv_meter_read_ok(m, &t_s, e_j);
-	rv_assert_close(e_j[0], 1.0, 1e-15, 0);
-	rv_assert_close(e_j[1], 2.5, 1e-15, 0);
-	rv_assert_close(m->range_j[1], RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
+	rv_meter_read_ok(m, &t_s, e_J);
+	rv_assert_close(e_J[0], 1.0, 1e-15, 0);
+	rv_assert_close(e_J[1], 2.5, 1e-15, 0);
+	rv_assert_close(m->range_J[1], RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
 	m->ops->close(m);
 }
 
 static void test_meter__rapl_psys(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
-	struct rv_env env = { rv_fixture_path("sysfs/rapl-psys"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/rapl-psys") };
 	struct rv_meter *m;
-	double t_s, e_j[RV_METER_MAX_DOMAINS];
+	double t_s, e_J[RV_METER_MAX_DOMAINS];
 	char cmd[4300];
 	const char *dir;
 
@@ -225,9 +236,9 @@ static void test_meter__rapl_psys(void **state)
 	m = rv_meter_open_ok(ops, &env);
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "package-0");
-	rv_meter_read_ok(m, &t_s, e_j);
-	rv_assert_close(e_j[0], 7.0, 1e-15, 0);
-	rv_assert_close(m->range_j[0], 65532.610987, 1e-15, 0);
+	rv_meter_read_ok(m, &t_s, e_J);
+	rv_assert_close(e_J[0], 7.0, 1e-15, 0);
+	rv_assert_close(m->range_J[0], 65532.610987, 1e-15, 0);
 	m->ops->close(m);
 
 	/* Without a package zone, psys is reported, with a note. */
@@ -239,8 +250,8 @@ static void test_meter__rapl_psys(void **state)
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "psys");
 	assert_non_null(strstr(m->note, "psys"));
-	rv_meter_read_ok(m, &t_s, e_j);
-	rv_assert_close(e_j[0], 20.0, 1e-15, 0);
+	rv_meter_read_ok(m, &t_s, e_J);
+	rv_assert_close(e_J[0], 20.0, 1e-15, 0);
 	m->ops->close(m);
 }
 
@@ -257,34 +268,34 @@ static void test_meter__rapl_wrap(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
 	const char *dir = copy_fixture("sysfs/rapl-wrap");
-	struct rv_env env = { dir, NULL };
+	struct rv_env env = { .root = dir };
 	struct rv_meter *m;
-	double t_s, a_j, b_j, c_j, range_j, sum_j;
+	double t_s, a_J, b_J, c_J, range_J, sum_J;
 
 	(void)state;
 	m = rv_meter_open_ok(ops, &env);
-	range_j = m->range_j[0];
-	rv_assert_close(range_j, RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
+	range_J = m->range_J[0];
+	rv_assert_close(range_J, RAPL_RANGE_UJ * 1e-6, 1e-15, 0);
 
 	/* One wrap between two reads: 1 J to the top, then 0.5 J. */
-	rv_meter_read_ok(m, &t_s, &a_j);
-	rv_assert_close(a_j, range_j - 1.0, 1e-15, 0);
+	rv_meter_read_ok(m, &t_s, &a_J);
+	rv_assert_close(a_J, range_J - 1.0, 1e-15, 0);
 	set_energy_uj(dir, 500000.0);
-	rv_meter_read_ok(m, &t_s, &b_j);
-	rv_assert_close(b_j, 0.5, 1e-15, 0);
-	rv_assert_close(rv_meter_delta_j(a_j, b_j, range_j), 1.5, 1e-9, 0);
+	rv_meter_read_ok(m, &t_s, &b_J);
+	rv_assert_close(b_J, 0.5, 1e-15, 0);
+	rv_assert_close(rv_meter_delta_J(a_J, b_J, range_J), 1.5, 1e-9, 0);
 
 	/* Two wraps in one window, seen by three reads: summing the steps gets
 	 * range + 2 J, where the two ends alone would give 2 J. */
 	set_energy_uj(dir, RAPL_RANGE_UJ - 1e6);
-	rv_meter_read_ok(m, &t_s, &a_j);
+	rv_meter_read_ok(m, &t_s, &a_J);
 	set_energy_uj(dir, RAPL_RANGE_UJ / 2.0);
-	rv_meter_read_ok(m, &t_s, &b_j);
+	rv_meter_read_ok(m, &t_s, &b_J);
 	set_energy_uj(dir, 1e6);
-	rv_meter_read_ok(m, &t_s, &c_j);
-	sum_j = rv_meter_delta_j(a_j, b_j, range_j) + rv_meter_delta_j(b_j, c_j, range_j);
-	rv_assert_close(sum_j, range_j + 2.0, 1e-12, 0);
-	rv_assert_close(rv_meter_delta_j(a_j, c_j, range_j), 2.0, 1e-9, 0);
+	rv_meter_read_ok(m, &t_s, &c_J);
+	sum_J = rv_meter_delta_J(a_J, b_J, range_J) + rv_meter_delta_J(b_J, c_J, range_J);
+	rv_assert_close(sum_J, range_J + 2.0, 1e-12, 0);
+	rv_assert_close(rv_meter_delta_J(a_J, c_J, range_J), 2.0, 1e-9, 0);
 
 	/* A counter that stops being a number is an I/O error, not 0 J. */
 	set_energy_uj(dir, 0.0);
@@ -295,7 +306,7 @@ static void test_meter__rapl_wrap(void **state)
 		               dir);
 		rv_spit(path, "garbage\n");
 	}
-	rv_assert_error(m->ops->read(m, &t_s, &a_j), RV_EIO, "not a count of microjoules");
+	rv_assert_error(m->ops->read(m, &t_s, &a_J), RV_EIO, "not a count of microjoules");
 	m->ops->close(m);
 }
 
@@ -331,7 +342,7 @@ static void test_meter__rapl_missing(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl");
 	const char *dir = rv_scratch_dir("rapl-missing");
-	struct rv_env env = { dir, NULL };
+	struct rv_env env = { .root = dir };
 	struct rv_meter *m = NULL;
 	char path[4200];
 
@@ -361,7 +372,7 @@ static void check_host(const char *name)
 {
 	const struct rv_meter_ops *ops = rv_meter_find(name);
 	struct rv_meter *m = NULL;
-	double t_s, e_j[RV_METER_MAX_DOMAINS];
+	double t_s, e_J[RV_METER_MAX_DOMAINS];
 	int rc = ops->probe(&rv_env_host);
 
 	print_message("[ INFO     ] %s probe on this machine: %d %s\n", name, rc,
@@ -374,8 +385,8 @@ static void check_host(const char *name)
 	assert_int_equal(rc, 0);
 	m = rv_meter_open_ok(ops, &rv_env_host);
 	assert_true(m->n_domains >= 1);
-	rv_meter_read_ok(m, &t_s, e_j);
-	print_message("[ INFO     ] %s: %s = %.6f J\n", name, m->domain[0], e_j[0]);
+	rv_meter_read_ok(m, &t_s, e_J);
+	print_message("[ INFO     ] %s: %s = %.6f J\n", name, m->domain[0], e_J[0]);
 	m->ops->close(m);
 }
 
@@ -387,7 +398,7 @@ static void test_meter__rapl_host(void **state)
 
 static void test_meter__rapl_perf_parse(void **state)
 {
-	struct rv_env env = { rv_fixture_path("sysfs/perf-power"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/perf-power") };
 	struct rv_rapl_perf_pmu p;
 
 	(void)state;
@@ -395,7 +406,7 @@ static void test_meter__rapl_perf_parse(void **state)
 		fail_msg("parse: %s", rv_error_last());
 	assert_int_equal(p.type, 23);
 	assert_int_equal(p.config, 0x02);
-	rv_assert_close(p.scale_j, ldexp(1.0, -32), 0, 0);
+	rv_assert_close(p.scale_J, ldexp(1.0, -32), 0, 0);
 	/* cpu0, cpu1, cpu10 on package 0 (cpu10 is not the lowest); cpu4 is offline. */
 	assert_int_equal(p.n_packages, 2);
 	assert_int_equal(p.package_id[0], 0);
@@ -442,9 +453,9 @@ static void fake_perf_count(int i, uint64_t count)
 static void test_meter__rapl_perf_counts(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl_perf");
-	struct rv_env env = { rv_fixture_path("sysfs/perf-power"), NULL };
+	struct rv_env env = { .root = rv_fixture_path("sysfs/perf-power") };
 	struct rv_meter *m;
-	double t_s, e_j[RV_METER_MAX_DOMAINS];
+	double t_s, e_J[RV_METER_MAX_DOMAINS];
 
 	(void)state;
 	rv_rapl_perf__inject_open(fake_perf_open);
@@ -456,7 +467,7 @@ static void test_meter__rapl_perf_counts(void **state)
 	assert_int_equal(m->n_domains, 2);
 	assert_string_equal(m->domain[0], "package-0");
 	assert_string_equal(m->domain[1], "package-1");
-	rv_assert_close(m->range_j[0], 0.0, 0, 0);
+	rv_assert_close(m->range_J[0], 0.0, 0, 0);
 	rv_assert_close(m->update_period_s, 0.001, 0, 0);
 	assert_int_equal(fake_perf_n, 2);
 	assert_int_equal(fake_perf_cpu[0], 0);
@@ -464,14 +475,14 @@ static void test_meter__rapl_perf_counts(void **state)
 	/* 2^32 counts of 2^-32 J. */
 	fake_perf_count(0, UINT64_C(1) << 32);
 	fake_perf_count(1, UINT64_C(3) << 32);
-	rv_meter_read_ok(m, &t_s, e_j);
-	rv_assert_close(e_j[0], 1.0, 0, 0);
-	rv_assert_close(e_j[1], 3.0, 0, 0);
+	rv_meter_read_ok(m, &t_s, e_J);
+	rv_assert_close(e_J[0], 1.0, 0, 0);
+	rv_assert_close(e_J[1], 3.0, 0, 0);
 	/* A counter that cannot be read is an I/O error. */
 	(void)close(fake_perf_wfd[1]);
 	fake_perf_wfd[1] = -1; /* the pipe reads end-of-file */
 	fake_perf_count(0, UINT64_C(5) << 32);
-	rv_assert_error(m->ops->read(m, &t_s, e_j), RV_EIO, "package-1");
+	rv_assert_error(m->ops->read(m, &t_s, e_J), RV_EIO, "package-1");
 	m->ops->close(m);
 	fake_perf_reset();
 
@@ -489,7 +500,7 @@ static void test_meter__rapl_perf_counts(void **state)
 static void test_meter__rapl_perf_bad_trees(void **state)
 {
 	const struct rv_meter_ops *ops = rv_meter_find("rapl_perf");
-	struct rv_env env = { rv_scratch_dir("perf-empty"), NULL };
+	struct rv_env env = { .root = rv_scratch_dir("perf-empty") };
 	struct rv_rapl_perf_pmu p;
 	char path[4300];
 	const char *dir;

@@ -14,8 +14,8 @@
  * while it measures the update period; scripted events come after. */
 #define AFTER_OPEN "10100"
 
-static const struct rv_env fake_env = { "/", RV_FAKE_NVML };
-static const struct rv_env noenergy_env = { "/", RV_FAKE_NVML_NOENERGY };
+static const struct rv_env fake_env = { .root = "/", .nvml_lib = RV_FAKE_NVML };
+static const struct rv_env noenergy_env = { .root = "/", .nvml_lib = RV_FAKE_NVML_NOENERGY };
 
 /* Every test starts from the fake's defaults: one GPU at 300 W, 20 ms steps. */
 static int reset_env(void **state)
@@ -77,7 +77,7 @@ static void test_nvml__energy(void **state)
 	(void)state;
 	assert_int_equal(m->n_domains, 1);
 	assert_string_equal(m->domain[0], "gpu0");
-	rv_assert_close(m->range_j[0], 0.0, 0, 0);
+	rv_assert_close(m->range_J[0], 0.0, 0, 0);
 	rv_assert_close(m->update_period_s, 0.020, 0.25, 0);
 	rv_assert_contains(m->note, "gpu0 (Fake NVML GPU 0)");
 	rv_assert_contains(m->note, "updates every");
@@ -89,7 +89,7 @@ static void test_nvml__energy(void **state)
 	assert_true(v1[0] > v0[0]);
 	/* Two 20 ms steps of quantisation over 0.5 s: 8%. */
 	rv_assert_close((v1[0] - v0[0]) / (t1 - t0), 300.0, 0.12, 0);
-	rv_assert_close(rv_meter_delta_j(v0[0], v1[0], m->range_j[0]), v1[0] - v0[0], 0, 0);
+	rv_assert_close(rv_meter_delta_J(v0[0], v1[0], m->range_J[0]), v1[0] - v0[0], 0, 0);
 	m->ops->close(m);
 }
 
@@ -205,7 +205,7 @@ static void test_nvml__backwards(void **state)
 			seen = 1;
 			assert_true(prev[0] >= 1e6);
 			assert_true(v[0] < 1e3);
-			assert_true(isnan(rv_meter_delta_j(prev[0], v[0], m->range_j[0])));
+			assert_true(isnan(rv_meter_delta_J(prev[0], v[0], m->range_J[0])));
 		}
 		prev[0] = v[0];
 	}
@@ -253,7 +253,7 @@ static void test_nvml__lost(void **state)
 
 static void test_nvml__missing_library(void **state)
 {
-	const struct rv_env env = { "/", "/nonexistent/libnvidia-ml.so.1" };
+	const struct rv_env env = { .root = "/", .nvml_lib = "/nonexistent/libnvidia-ml.so.1" };
 	struct rv_meter *m = NULL;
 
 	(void)state;
@@ -275,20 +275,20 @@ static void test_nvml__capture(void **state)
 	m = rv_meter_open_ok(nvml(), &fake_env);
 	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
-	if (!(isfinite(r.energy_j) && r.energy_j > 0))
-		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
+	if (!(isfinite(r.energy_J) && r.energy_J > 0))
+		fail_msg("energy_j %g; notes: %s", r.energy_J, r.notes);
 	assert_true(r.window_s >= 0.2);
 	assert_true(r.window_calls > 0);
 	/* Idle power is the fake's 300 W, to a 20 ms step over the 0.4 s wait. */
-	rv_assert_close(r.idle_w, 300.0, 0.12, 0);
+	rv_assert_close(r.idle_W, 300.0, 0.12, 0);
 	rv_assert_contains(r.notes, "nvml: energy counter of gpu0");
 	/* The device's state, per shape: every trial kept at 1980 MHz. */
 	assert_true(r.has_device);
-	rv_assert_close(r.sm_clock_hz, 1980e6, 0, 0);
-	rv_assert_close(r.sm_clock_min_hz, 1980e6, 0, 0);
-	rv_assert_close(r.mem_clock_hz, 2619e6, 0, 0);
-	rv_assert_close(r.gpu_temp_c, 45, 0, 0);
-	rv_assert_close(r.power_limit_w, 700, 0, 0);
+	rv_assert_close(r.sm_clock_Hz, 1980e6, 0, 0);
+	rv_assert_close(r.sm_clock_min_Hz, 1980e6, 0, 0);
+	rv_assert_close(r.mem_clock_Hz, 2619e6, 0, 0);
+	rv_assert_close(r.gpu_temp_C, 45, 0, 0);
+	rv_assert_close(r.power_limit_W, 700, 0, 0);
 	assert_true(r.has_throttle);
 	assert_int_equal(r.throttle_reasons, 0);
 	assert_int_equal(r.trials_discarded, 0);
@@ -346,8 +346,8 @@ static void test_nvml__clock_discard(void **state)
 	assert_int_equal(r.trials, 11);
 	if (r.trials_discarded < 3 || r.trials_discarded > 11)
 		fail_msg("%u trials discarded; notes: %s", r.trials_discarded, r.notes);
-	rv_assert_close(r.sm_clock_min_hz, 900e6, 0, 0);
-	rv_assert_close(r.sm_clock_hz, 1980e6, 0, 0);
+	rv_assert_close(r.sm_clock_min_Hz, 900e6, 0, 0);
+	rv_assert_close(r.sm_clock_Hz, 1980e6, 0, 0);
 	rv_assert_contains(r.notes, "trials discarded: SM clock under 75% of its default 1980 MHz");
 
 	/* Every trial under the floor: all kept (33 tries), and said loudly. */
@@ -358,10 +358,10 @@ static void test_nvml__clock_discard(void **state)
 	m->ops->close(m);
 	assert_int_equal(r.trials, 33);
 	assert_int_equal(r.trials_discarded, 0);
-	assert_true(isnan(r.sm_clock_hz));
-	rv_assert_close(r.sm_clock_min_hz, 900e6, 0, 0);
+	assert_true(isnan(r.sm_clock_Hz));
+	rv_assert_close(r.sm_clock_min_Hz, 900e6, 0, 0);
 	rv_assert_contains(r.notes, "every trial ran with the SM clock under 75% of its default");
-	assert_true(isfinite(r.energy_j));
+	assert_true(isfinite(r.energy_J));
 }
 
 /* An old driver: throttle reasons under their old name, and the default
@@ -376,7 +376,7 @@ static void test_nvml__state_old_driver(void **state)
 	m = rv_meter_open_ok(nvml_power(), &noenergy_env);
 	assert_non_null(m->ops->state);
 	assert_int_equal(m->ops->state(m, &st), 0);
-	rv_assert_close(st.sm_clock_default_hz, 1980e6, 0, 0);
+	rv_assert_close(st.sm_clock_default_Hz, 1980e6, 0, 0);
 	assert_true(st.has_throttle);
 	assert_int_equal(st.throttle_reasons, 8);
 	m->ops->close(m);
@@ -394,11 +394,11 @@ static void test_nvml__capture_power(void **state)
 	rv_assert_close(m->settle_s, 1.0, 0, 0);
 	rv_capture_null(&r, &fake_env, m, 1.05);
 	m->ops->close(m);
-	if (!(isfinite(r.energy_j) && r.energy_j > 0))
-		fail_msg("energy_j %g; notes: %s", r.energy_j, r.notes);
-	rv_assert_close(r.idle_w, 300.0, 1e-12, 0);
-	if (!(fabs(r.energy_net_j) <= 1e-9 * r.energy_j))
-		fail_msg("net energy %g of %g J", r.energy_net_j, r.energy_j);
+	if (!(isfinite(r.energy_J) && r.energy_J > 0))
+		fail_msg("energy_j %g; notes: %s", r.energy_J, r.notes);
+	rv_assert_close(r.idle_W, 300.0, 1e-12, 0);
+	if (!(fabs(r.energy_net_J) <= 1e-9 * r.energy_J))
+		fail_msg("net energy %g of %g J", r.energy_net_J, r.energy_J);
 	rv_assert_contains(r.notes, "power samples every 100 ms over 1.");
 }
 
@@ -413,8 +413,8 @@ static void test_nvml__capture_lost(void **state)
 	m = rv_meter_open_ok(nvml(), &fake_env);
 	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
-	assert_true(isnan(r.energy_j));
-	assert_true(isnan(r.energy_net_j));
+	assert_true(isnan(r.energy_J));
+	assert_true(isnan(r.energy_net_J));
 	rv_assert_contains(r.notes, "gpu0 (Fake NVML GPU 0) failed: GPU is lost");
 	rv_assert_contains(r.notes, "energy not recorded");
 	assert_true(r.latency_s > 0);
@@ -433,8 +433,8 @@ static void test_nvml__capture_power_lost(void **state)
 	m = rv_meter_open_ok(nvml_power(), &fake_env);
 	rv_capture_null(&r, &fake_env, m, 0.2);
 	m->ops->close(m);
-	assert_true(isnan(r.energy_j));
-	assert_true(isnan(r.energy_net_j));
+	assert_true(isnan(r.energy_J));
+	assert_true(isnan(r.energy_net_J));
 	rv_assert_contains(r.notes, "reading the power of gpu0");
 	rv_assert_contains(r.notes, "energy not recorded");
 	assert_true(r.latency_s > 0);

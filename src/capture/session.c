@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/* The capture session: kernel and meter choice from the profile, the label
+ * filter, one baseline row stored per shape as soon as it is measured, and
+ * the provenance manifest. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture/capture.h"
+#include "core/build_info.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "hw/profile.h"
+#include "io/baseline.h"
+#include "io/file.h"
+#include "sweep/sweep.h"
+
+/* The kernel backend a profile's capture_backend names. */
+static const char *backend_kernel(enum rv_backend b)
+{
+	switch (b) {
+	case RV_BACKEND_CPU:
+		return "cblas";
+	case RV_BACKEND_CUDA:
+	case RV_BACKEND_JETSON:
+		return "cublas";
+	default:
+		return NULL;
+	}
+}
+
+/* Meters tried in order for a backend when none is named. */
+static const char *const cpu_meters[] = { "rapl", "rapl_perf", NULL };
+static const char *const cuda_meters[] = { "nvml", "nvml_power", NULL };
+static const char *const jetson_meters[] = { "ina", NULL };
+
+/* Opens the meter: the one named, or the first of the backend's that works.
+ * *note explains a missing meter for the CSV notes. */
+static int open_meter(struct rv_meter **m, const char **name, char *note, size_t note_size,
+                      const struct rv_env *env, const char *want, enum rv_backend b)
+{
+	const char *const *list = b == RV_BACKEND_CPU      ? cpu_meters
+	                          : b == RV_BACKEND_CUDA   ? cuda_meters
+	                          : b == RV_BACKEND_JETSON ? jetson_meters
+	                                                   : NULL;
+	const char *one[2] = { want, NULL };
+	size_t len = 0;
+
+	*m = NULL;
+	*name = "none";
+	note[0] = '\0';
+	if (want && strcmp(want, "none") == 0) {
+		(void)snprintf(note, note_size, "energy not measured (--meter none)");
+		return 0;
+	}
+	if (want)
+		list = one;
+	for (; list && *list; list++) {
+		const struct rv_meter_ops *ops = rv_meter_find(*list);
+		int err;
+
+		if (!ops)
+			return RV_ENOENT;
+		err = ops->probe(env);
+		if (err == 0)
+			err = ops->open(m, env);
+		if (err == 0) {
+			*name = ops->name;
+			return 0;
+		}
+		if (want)
+			return rv_error_wrap(err, "meter %s", want);
+		len += (size_t)snprintf(note + len, len < note_size ? note_size - len : 0,
+		                        "%s%s: %s", len ? "; " : "", ops->name, rv_error_last());
+		if (len >= note_size)
+			len = note_size - 1;
+	}
+	if (len)
+		(void)snprintf(note + len, note_size - len, "; energy not measured");
+	return 0;
+}
+
+/* The load before the capture starts (1, 5 and 15 minutes), for the manifest. */
+static void load_average(char *out, size_t size, const struct rv_env *env)
+{
+	char *end = out;
+
+	if (rv_env_read(out, size, env, "proc/loadavg") < 0) {
+		(void)snprintf(out, size, "unknown (no proc/loadavg)");
+		return;
+	}
+	for (int f = 0; f < 3 && end; f++)
+		end = strchr(end + (f > 0), ' ');
+	if (end)
+		*end = '\0';
+}
+
+/* What the manifest records of a run besides its rows. */
+struct manifest_run {
+	const char *meta_path, *hw, *kernel, *provider, *meter, *sweep_path, *loadavg;
+	enum rv_op op;
+	enum rv_purpose purpose;
+	size_t rows;
+};
+
+/* Appends this run to the provenance sidecar <hw>_<op>.meta.json. */
+static int write_manifest(const struct manifest_run *m, const struct rv_env *env, int argc,
+                          char *const *argv)
+{
+	char cpu[256], governor[64], date[32];
+	json_t *root, *runs, *run, *cmd = json_array();
+	time_t now = time(NULL);
+	struct tm tm;
+	char *text;
+	int err;
+
+	root = json_load_file(m->meta_path, JSON_REJECT_DUPLICATES, NULL);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		root = json_pack("{s:s, s:s, s:s, s:[]}", "schema", "roofval.manifest/1",
+		                 "hardware", m->hw, "op", rv_op_name(m->op), "captures");
+	}
+	runs = root ? json_object_get(root, "captures") : NULL;
+	(void)rv_env_cpu_model(env, cpu, sizeof(cpu));
+	if (rv_env_read(governor, sizeof(governor), env,
+	                "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") < 0)
+		(void)snprintf(governor, sizeof(governor), "unknown (no cpufreq)");
+	if (!gmtime_r(&now, &tm))
+		memset(&tm, 0, sizeof(tm));
+	(void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (int i = 0; cmd && i < argc; i++)
+		(void)json_array_append_new(cmd, json_string(argv[i]));
+	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o}",
+	                "purpose", rv_purpose_name(m->purpose), "date", date, "roofval", RV_VERSION,
+	                "commit", RV_GIT_COMMIT, "kernel", m->kernel, "blas", m->provider, "meter",
+	                m->meter, "cpu_model", cpu, "governor", governor, "load_average",
+	                m->loadavg, "sweep", m->sweep_path, "rows", (json_int_t)m->rows,
+	                "command_line", cmd);
+	if (!json_is_array(runs) || !run || json_array_append_new(runs, run) != 0) {
+		json_decref(root);
+		return rv_error_set(RV_EPARSE, "%s is not a roofval manifest; move it away",
+		                    m->meta_path);
+	}
+	text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	err = rv_file_write_atomic(m->meta_path, text, strlen(text));
+	free(text);
+	return err;
+}
+
+/* The kernel backend of the session: the one named, or the profile's. */
+static int choose_kernel(const struct rv_kernel_ops **out, const struct rv_profile *p,
+                         const char *want, const struct rv_env *env)
+{
+	const char *name = want ? want : backend_kernel(p->capture_backend);
+	const struct rv_kernel_ops *k;
+
+	*out = NULL;
+	if (!name)
+		return rv_error_set(RV_ENOTSUP, "%s has no capture backend (predictions only)",
+		                    p->key);
+	k = rv_kernel_find(name);
+	if (!k)
+		return rv_error_set(
+		        RV_ENOTSUP,
+		        "%s is captured with the %s backend, whose %s kernels this build lacks; "
+		        "capture it on a build that has them",
+		        p->key, rv_backend_name(p->capture_backend), name);
+	if (k->probe(env) < 0)
+		return rv_error_wrap(RV_ENOTSUP, "kernel %s cannot run here", k->name);
+	*out = k;
+	return 0;
+}
+
+/* Stores the row of one measured shape in csv_path. */
+static int store_row(const char *csv_path, const struct rv_profile *p, enum rv_op op,
+                     const struct rv_sweep_entry *e, struct rv_capture_result *cr)
+{
+	struct rv_baseline_row row;
+
+	rv_baseline_row_init(&row);
+	row.hardware = p->key;
+	row.op = op;
+	row.shape = e->shape;
+	row.dtype = e->dtype;
+	row.latency_s = cr->latency_s;
+	row.energy_j = cr->energy_J;
+	row.trial_count = cr->trials;
+	row.notes = cr->notes;
+	(void)rv_capture_extra(&row, cr);
+	return rv_baseline_store(csv_path, &row);
+}
+
+static void report(const struct rv_capture_session_opts *o, struct rv_capture_progress *p)
+{
+	if (o->progress)
+		o->progress(o->ctx, p);
+}
+
+static int stopped(const struct rv_capture_session_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* The shapes: measured, stored and reported one by one. */
+static int capture_shapes(const struct rv_capture_session_opts *o,
+                          struct rv_capture_session_result *r, const struct rv_env *env,
+                          const struct rv_sweep *s, const struct rv_profile *prof,
+                          const struct rv_kernel_ops *k, struct rv_meter *m, const char *meter_note,
+                          double t_begin_s)
+{
+	const char *hw = prof->key;
+	char last_skip[600] = "";
+	int err = 0;
+
+	for (size_t i = 0, n = 0; i < s->n_entries && n < r->total && !stopped(o); i++) {
+		const struct rv_sweep_entry *e = &s->entries[i];
+		struct rv_capture_progress p = { .hw = hw, .op = o->op, .purpose = o->purpose };
+		struct rv_capture_result cr;
+		char shape[80];
+
+		if (!rv_sweep_label_scoreable(e, hw))
+			continue;
+		n++;
+		(void)rv_shape_format(shape, sizeof(shape), &e->shape);
+		p.n = n;
+		p.total = r->total;
+		p.shape = shape;
+		p.dtype = e->dtype;
+		err = rv_capture_one(&cr, env, k, m, meter_note, o->op, &e->shape, e->dtype,
+		                     &o->capture, o->stop);
+		if (err < 0 && stopped(o))
+			break;
+		if (err == RV_ENOMEM || err == RV_ENOTSUP) {
+			p.event = RV_CAPTURE_SKIP;
+			p.skipped = rv_error_last();
+			report(o, &p);
+			(void)snprintf(last_skip, sizeof(last_skip), "%s %s: %s", shape,
+			               rv_dtype_name(e->dtype), rv_error_last());
+			r->skipped++;
+			err = 0;
+			continue;
+		}
+		if (err < 0)
+			break;
+		if ((err = store_row(r->csv_path, prof, o->op, e, &cr)) < 0) {
+			if (r->done)
+				rv_error_set(err,
+				             "%s; the %zu rows captured before this one are kept",
+				             rv_error_last(), r->done);
+			break;
+		}
+		r->done++;
+		r->kernel_s += cr.kernel_s;
+		p.event = RV_CAPTURE_ROW;
+		p.latency_s = cr.latency_s;
+		p.energy_J = cr.energy_J;
+		p.left_s = (rv_now_s() - t_begin_s) / (double)n * (double)(r->total - n);
+		report(o, &p);
+	}
+	/* Nothing measured is a failure, not an empty success: say why. */
+	if (err == 0 && r->done == 0 && r->skipped && !stopped(o))
+		err = rv_error_set(RV_ENOTSUP, "nothing captured: %s skipped (%s: %s)",
+		                   r->skipped == 1 ? "the one shape was" : "every shape was",
+		                   r->skipped == 1 ? "it" : "the last", last_skip);
+	return err;
+}
+
+int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_capture_session_result *r)
+{
+	const struct rv_env *env = o->env ? o->env : &rv_env_host;
+	const struct rv_env meter_env = rv_env_meters(env);
+	const struct rv_profile *p = NULL;
+	const struct rv_kernel_ops *k = NULL;
+	struct rv_capture_progress begin = { .event = RV_CAPTURE_BEGIN };
+	struct rv_layout layout;
+	struct rv_sweep *s = NULL;
+	struct rv_meter *m = NULL;
+	struct manifest_run run = { 0 };
+	char sweep_path[RV_PATH_MAX], meta_path[RV_PATH_MAX], meter_note[512], loadavg[64];
+	double t_begin_s = rv_now_s();
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	load_average(loadavg, sizeof(loadavg), env);
+	if ((err = rv_layout_open(&layout, &o->dirs, 0)) < 0)
+		return err;
+	if ((err = rv_layout_profile(&layout, &p, o->hw)) < 0 ||
+	    (err = choose_kernel(&k, p, o->kernel, env)) < 0 ||
+	    (err = rv_layout_sweep_path(&layout, sweep_path, sizeof(sweep_path), o->op,
+	                                o->purpose)) < 0 ||
+	    (err = rv_layout_baseline_path(&layout, r->csv_path, sizeof(r->csv_path), p->key,
+	                                   o->op)) < 0 ||
+	    (err = rv_layout_manifest_path(&layout, meta_path, sizeof(meta_path), p->key, o->op)) <
+	            0 ||
+	    (err = rv_sweep_load(&s, sweep_path)) < 0)
+		goto out;
+	if (s->op != o->op || s->purpose != o->purpose) {
+		err = rv_error_set(RV_EPARSE,
+		                   "%s is a %s %s sweep, not %s %s; a sweep file is named "
+		                   "<op>_<purpose>.json after what it holds",
+		                   sweep_path, rv_op_name(s->op), rv_purpose_name(s->purpose),
+		                   rv_op_name(o->op), rv_purpose_name(o->purpose));
+		goto out;
+	}
+	for (size_t i = 0; i < s->n_entries; i++)
+		r->total += rv_sweep_label_scoreable(&s->entries[i], p->key) != NULL;
+	if (r->total == 0) {
+		err = rv_error_set(RV_ENOENT,
+		                   "%s labels no shape for %s; label it first with roofval sweep "
+		                   "augment --hw %s",
+		                   sweep_path, p->key, p->key);
+		goto out;
+	}
+	if (r->total > o->limit)
+		r->total = o->limit;
+	if (o->capture.flush_cache && !k->flush) {
+		err = rv_error_set(RV_ENOTSUP,
+		                   "--flush-l2: the %s kernels cannot flush a cache between "
+		                   "trials; drop the option",
+		                   k->name);
+		goto out;
+	}
+	if ((err = open_meter(&m, &run.meter, meter_note, sizeof(meter_note), &meter_env, o->meter,
+	                      p->capture_backend)) < 0)
+		goto out;
+	begin.hw = p->key;
+	begin.op = o->op;
+	begin.purpose = o->purpose;
+	begin.total = r->total;
+	begin.kernel = k->name;
+	begin.provider = k->provider();
+	begin.meter = run.meter;
+	report(o, &begin);
+	err = capture_shapes(o, r, env, s, p, k, m, meter_note, t_begin_s);
+	if (err == 0 && r->done) {
+		run.meta_path = meta_path;
+		run.hw = p->key;
+		run.kernel = k->name;
+		run.provider = k->provider();
+		run.sweep_path = sweep_path;
+		run.loadavg = loadavg;
+		run.op = o->op;
+		run.purpose = o->purpose;
+		run.rows = r->done;
+		err = write_manifest(&run, env, o->argc, o->argv);
+	}
+	r->interrupted = stopped(o);
+	if (r->interrupted)
+		err = 0; /* a failure after the stop is the stop's */
+out:
+	if (m)
+		m->ops->close(m);
+	rv_sweep_free(s);
+	rv_layout_close(&layout);
+	r->elapsed_s = rv_now_s() - t_begin_s;
+	return err;
+}
