@@ -88,8 +88,7 @@ static void cblas_fill(void *p, size_t from, size_t count, enum rv_dtype d, uint
 			float *f = p;
 
 			for (size_t i = 0; i < drawn; i++)
-				f[i] = (float)(0.5 +
-				               (double)(rv_rng_next(&state) >> 41) * 0x1p-23);
+				f[i] = (float)(0.5 + (double)(rv_rng_next(&state) >> 41) * 0x1p-23);
 		} else {
 			double *f = p;
 
