@@ -9,7 +9,8 @@ if(TARGET roofval_cuda)
   # cublas.c looks for the module beside the executable.
   install(TARGETS roofval_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-install(FILES ${RV_PUBLIC_HEADERS} ${CMAKE_CURRENT_BINARY_DIR}/generated/include/roofval/version.h
+file(GLOB rv_public_headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/roofval/*.h)
+install(FILES ${rv_public_headers} ${CMAKE_CURRENT_BINARY_DIR}/generated/include/roofval/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofval)
 
 # roofval.pc, relative to its own folder so a prefix can move.
