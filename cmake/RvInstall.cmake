@@ -29,7 +29,7 @@ install(FILES ${rv_sweep_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/roofval/swe
 
 # The Python package (ctypes over libroofval.so): its _paths.py says where
 # the library is relative to the package.
-set(RV_PYTHON_DIR "${CMAKE_INSTALL_LIBDIR}/python3/dist-packages" CACHE STRING
+set(RV_PYTHON_DIR "lib/python3/dist-packages" CACHE STRING
   "Where the roofval Python package goes, relative to the prefix")
 file(RELATIVE_PATH rv_py_libdir ${CMAKE_INSTALL_PREFIX}/${RV_PYTHON_DIR}/roofval
   ${CMAKE_INSTALL_FULL_LIBDIR})
