@@ -143,6 +143,11 @@ class _Data:
         _lib.rv_data_free(self.p)
         self.p = None
 
+    def __del__(self):
+        if getattr(self, "p", None) and _lib is not None:
+            _lib.rv_data_free(self.p)
+            self.p = None
+
     def hw(self, key):
         h = _P()
         _check(_lib.rv_data_hw(self.p, _b(key), ctypes.byref(h)))
@@ -161,15 +166,35 @@ def _result(cost):
             "binding": _lib.rv_binding_name(cost.binding).decode()}
 
 
+_cache = {}
+
+
+def _cached(hardware_dir=None, sweep_dir=None, baseline_dir=None):
+    """The rv_data of these folders, opened once per process (profiles and
+    sweeps are then read once, so repeated predictions cost the model only)."""
+    key = (hardware_dir, sweep_dir, baseline_dir)
+    if key not in _cache:
+        _cache[key] = _Data(*key)
+    return _cache[key]
+
+
 def predict_batch(hw, op, shapes, dtype=None, **dirs):
     """The built-in model's predictions for a list of shapes of one op and
-    dtype (None: the profile's default): a list of dicts as predict()."""
-    with _Data(**dirs) as d:
-        h = d.hw(hw)
-        arr = (_Dims * max(len(shapes), 1))(*[_shape(op, s) for s in shapes])
-        out = (_Cost * max(len(shapes), 1))()
-        _check(_lib.rv_hw_predict_batch(h, _b(op), _b(dtype), arr, len(shapes), out))
-        return [_result(out[i]) for i in range(len(shapes))]
+    dtype (None: the profile's default): a list of dicts as predict(), in
+    the order of shapes. Profiles are loaded once per process."""
+    h = _cached(**dirs).hw(hw)
+    n = len(shapes)
+    arr = (_Dims * max(n, 1))(*[_shape(op, s) for s in shapes])
+    out = (_Cost * max(n, 1))()
+    _check(_lib.rv_hw_predict_batch(h, _b(op), _b(dtype), arr, n, out))
+    used = dtype or _lib.rv_hw_default_dtype(h).decode()
+    return [dict(hardware=hw, op=op, shape=_shape_text(s), dtype=used, **_result(out[i]))
+            for i, s in enumerate(shapes)]
+
+
+def _shape_text(shape):
+    dims = [int(x) for x in (shape.lower().split("x") if isinstance(shape, str) else shape)]
+    return "x".join(map(str, dims))
 
 
 def predict(hw, op, shape, dtype=None, **dirs):
@@ -178,39 +203,35 @@ def predict(hw, op, shape, dtype=None, **dirs):
     text "MxKxN") in dtype (None: the profile's default) on the profile hw:
     {"hardware", "op", "shape", "dtype", "latency_s", "energy_J", "binding"}.
     Raises RoofvalError."""
-    r = predict_batch(hw, op, [shape], dtype, **dirs)[0]
-    with _Data(**dirs) as d:
-        used = dtype or _lib.rv_hw_default_dtype(d.hw(hw)).decode()
-    dims = [int(x) for x in (shape.lower().split("x") if isinstance(shape, str) else shape)]
-    return dict(hardware=hw, op=op, shape="x".join(map(str, dims)), dtype=used, **r)
+    return predict_batch(hw, op, [shape], dtype, **dirs)[0]
 
 
 def predict_sweep(hw, op, purpose="validation", **dirs):
     """The built-in model's predictions for every entry of the sweep
     <op>_<purpose>.json in a dtype the profile has: a list of dicts as
     predict(), in sweep order."""
-    with _Data(**dirs) as d:
-        h = d.hw(hw)
-        items = ctypes.POINTER(_SweepItem)()
-        n = ctypes.c_size_t()
-        _check(_lib.rv_data_sweep(d.p, _b(op), _b(purpose), ctypes.byref(items),
-                                  ctypes.byref(n)))
-        try:
-            rows = []
-            for i in range(n.value):
-                it = items[i]
-                dims = list(it.shape.dim)[: 1 if op == "vector_add" else 3]
-                out = _Cost()
-                rc = _lib.rv_hw_predict_batch(h, _b(op), it.dtype, ctypes.byref(it.shape), 1,
-                                              ctypes.byref(out))
-                if rc == _ENOTSUP:  # a dtype the profile lacks
-                    continue
-                _check(rc)
-                rows.append(dict(hardware=hw, op=op, shape="x".join(map(str, dims)),
-                                 dtype=it.dtype.decode(), **_result(out)))
-            return rows
-        finally:
-            _libc.free(ctypes.cast(items, ctypes.c_void_p))
+    d = _cached(**dirs)
+    h = d.hw(hw)
+    items = ctypes.POINTER(_SweepItem)()
+    n = ctypes.c_size_t()
+    _check(_lib.rv_data_sweep(d.p, _b(op), _b(purpose), ctypes.byref(items),
+                              ctypes.byref(n)))
+    try:
+        rows = []
+        for i in range(n.value):
+            it = items[i]
+            dims = list(it.shape.dim)[: 1 if op == "vector_add" else 3]
+            out = _Cost()
+            rc = _lib.rv_hw_predict_batch(h, _b(op), it.dtype, ctypes.byref(it.shape), 1,
+                                          ctypes.byref(out))
+            if rc == _ENOTSUP:  # a dtype the profile lacks
+                continue
+            _check(rc)
+            rows.append(dict(hardware=hw, op=op, shape="x".join(map(str, dims)),
+                             dtype=it.dtype.decode(), **_result(out)))
+        return rows
+    finally:
+        _libc.free(ctypes.cast(items, ctypes.c_void_p))
 
 
 def hardware_keys(**dirs):
