@@ -12,7 +12,8 @@ command -v dpkg-shlibdeps >/dev/null || {
 }
 mkdir -p build-package
 cmake -S . -B build-package -DCMAKE_BUILD_TYPE=Release -DRV_TESTS=OFF \
-	-DCMAKE_INSTALL_PREFIX=/usr -DRV_WERROR=OFF "$@" >build-package/package.log 2>&1
+	-DCMAKE_INSTALL_PREFIX=/usr -DRV_WERROR=OFF \
+	-DRV_PYTHON_DIR=lib/python3/dist-packages "$@" >build-package/package.log 2>&1
 cmake --build build-package -j"$(nproc)" >>build-package/package.log 2>&1 ||
 	{ tail -n 30 build-package/package.log; exit 1; }
 (cd build-package && cpack -G DEB >>package.log 2>&1) || { tail -n 30 build-package/package.log; exit 1; }
@@ -33,5 +34,18 @@ for lib in libjansson libgsl; do
 		exit 1
 	}
 done
+# Unpacked anywhere, its roofval finds its own share/roofval.
+root=$(mktemp -d)
+dpkg-deb -x "$deb" "$root"
+(cd "$root" && env -i PATH=/usr/bin:/bin "$root/usr/bin/roofval" hw list >"$root/hw-list.out") ||
+	{ echo "package.sh: the packaged roofval fails: hw list" >&2; exit 1; }
+grep -q '^i7_12700k ' "$root/hw-list.out" || { echo "package.sh: hw list lacks i7_12700k" >&2; exit 1; }
+if command -v python3 >/dev/null; then
+	(cd "$root" && env -i PATH=/usr/bin:/bin PYTHONDONTWRITEBYTECODE=1 \
+		PYTHONPATH="$root/usr/lib/python3/dist-packages" python3 -c \
+		'import roofval; assert roofval.predict("i7_12700k", "matmul", (64, 64, 64))["latency_s"] > 0') ||
+		{ echo "package.sh: the packaged Python package fails" >&2; exit 1; }
+fi
+rm -rf "$root"
 echo "$deb: $(wc -l <build-package/contents.txt) files"
 echo "Depends: $depends"
