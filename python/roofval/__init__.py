@@ -246,7 +246,22 @@ def hardware_keys(**dirs):
             _lib.rv_strings_free(keys, n)
 
 
-_CSV_FIELDS = ["hardware", "op", "shape", "dtype", "latency_s", "energy_J", "regime"]
+_CSV_FIELDS = ["hardware", "op", "shape", "dtype", "latency_s", "energy_j"]
+
+
+def _write_predictions(f, predictions):
+    """predictions (dicts as predict() returns, energy as energy_J or
+    energy_j, shape as text or a tuple) as a predictions CSV."""
+    fields = _CSV_FIELDS + (["regime"] if any(r.get("regime") for r in predictions) else [])
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(fields)
+    for r in predictions:
+        row = dict(r)
+        row["shape"] = _shape_text(row["shape"])
+        energy = row.get("energy_j", row.get("energy_J"))
+        row["energy_j"] = "" if energy is None else repr(float(energy))
+        row["latency_s"] = repr(float(row["latency_s"]))
+        w.writerow([row.get(k) or "" for k in fields])
 
 
 def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, **dirs):
@@ -254,7 +269,8 @@ def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, *
     and returns the JSON report (schema roofval.report/1) as a dict.
     predictions: None for the built-in model, a predictions CSV path, or a
     list of dicts with the CSV's columns (hardware, op, shape, dtype,
-    latency_s, energy_J, regime); see docs/predictions-csv.md. hw, op and
+    latency_s, energy_j or energy_J, regime: what predict() returns will
+    do); see docs/predictions-csv.md. hw, op and
     purpose narrow what is validated (None: everything). Raises
     RoofvalError (code RV_ENOTSUP for predictions where the library does not
     validate them yet)."""
@@ -262,10 +278,7 @@ def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, *
     if isinstance(predictions, (list, tuple)):
         fd, tmp = tempfile.mkstemp(prefix="roofval-", suffix=".csv")
         with os.fdopen(fd, "w", newline="") as f:
-            fields = [k for k in _CSV_FIELDS if any(k in r for r in predictions)]
-            w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
-            w.writeheader()
-            w.writerows(predictions)
+            _write_predictions(f, predictions)
         predictions = tmp
     try:
         with _Data(dirs.get("hardware_dir"), dirs.get("sweep_dir"), baselines) as d:
