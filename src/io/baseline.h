@@ -72,8 +72,8 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row,
 int rv_baseline_store(const char *path, const struct rv_baseline_row *row,
                       const char *const *extra_cols, size_t n_extra);
 
-/* The baseline folder: opt when given, else $ROOFVAL_BASELINE_DIR, else the
- * results/baselines/ folder of the source tree this binary was built from. */
+/* The baseline folder: opt when given, else $ROOFVAL_BASELINE_DIR, else as
+ * core/datadir.h resolves it (rv_dir_resolve(RV_DIR_BASELINES, opt)). */
 const char *rv_baseline_dir(const char *opt);
 
 /* Index of the row with this key, or -1. */
