@@ -20,6 +20,7 @@ declare -A may=(
 	[layout]="core io data hw sweep model predictions"
 	[report]="core data hw model sweep layout predictions"
 	[plot]="core io data hw model report sweep layout predictions"
+	[api]="core io data hw sweep model layout predictions report"
 	[cli]="*"
 )
 # Files held to a stricter rule than their module: file: the modules it may include.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The command table, dispatch, help and version. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -116,6 +117,13 @@ int rv_cmd_help(int argc, char **argv)
 
 int rv_cli_main(int argc, char **argv)
 {
+	/* roofval --data-dir DIR COMMAND ...: DIR as $ROOFVAL_DATA_DIR (core/datadir.h). */
+	if (argc >= 3 && strcmp(argv[1], "--data-dir") == 0) {
+		if (setenv("ROOFVAL_DATA_DIR", argv[2], 1) != 0)
+			return RV_EXIT_ERROR;
+		argv[2] = argv[0];
+		return rv_cli_main(argc - 2, argv + 2);
+	}
 	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
 		static char s_version[] = "version";
 		char *sub[] = { s_version, NULL };

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "core/strnum.h" /* RV_DOUBLE_STR */
@@ -698,7 +699,7 @@ int rv_profile_parse(struct rv_profile **out, const char *text, size_t len, cons
 
 const char *rv_profile_dir(const char *opt)
 {
-	return rv_dir_choice(opt, "ROOFVAL_HARDWARE_DIR", RV_DATA_DIR "/hardware");
+	return rv_dir_resolve(RV_DIR_HARDWARE, opt);
 }
 
 int rv_profile_fit_path(char *out, size_t size, const char *profile_path)

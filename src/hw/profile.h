@@ -133,8 +133,8 @@ int rv_profile_load(struct rv_profile **out, const char *path);
 int rv_profile_parse(struct rv_profile **out, const char *text, size_t len, const char *path);
 void rv_profile_free(struct rv_profile *p);
 
-/* The hardware folder: opt when given, else $ROOFVAL_HARDWARE_DIR, else the
- * hardware/ folder of the source tree this binary was built from. */
+/* The hardware folder: opt when given, else $ROOFVAL_HARDWARE_DIR, else as
+ * core/datadir.h resolves it (rv_dir_resolve(RV_DIR_HARDWARE, opt)). */
 const char *rv_profile_dir(const char *opt);
 /* Loads a profile by key from dir, or by path when key_or_path contains '/'
  * or ends in ".json". RV_ENOENT names the folder and how to list keys. With

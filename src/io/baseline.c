@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/vec.h"
 #include "io/csv.h"
@@ -274,5 +275,5 @@ int rv_baseline_store(const char *path, const struct rv_baseline_row *row)
 
 const char *rv_baseline_dir(const char *opt)
 {
-	return rv_dir_choice(opt, "ROOFVAL_BASELINE_DIR", RV_DATA_DIR "/results/baselines");
+	return rv_dir_resolve(RV_DIR_BASELINES, opt);
 }

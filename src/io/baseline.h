@@ -33,8 +33,8 @@ int rv_baseline_save(struct rv_baseline *b, const char *path);
  * as it was. */
 int rv_baseline_store(const char *path, const struct rv_baseline_row *row);
 
-/* The baseline folder: opt when given, else $ROOFVAL_BASELINE_DIR, else the
- * results/baselines/ folder of the source tree this binary was built from. */
+/* The baseline folder: opt when given, else $ROOFVAL_BASELINE_DIR, else as
+ * core/datadir.h resolves it (rv_dir_resolve(RV_DIR_BASELINES, opt)). */
 const char *rv_baseline_dir(const char *opt);
 
 #endif

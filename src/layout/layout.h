@@ -45,8 +45,10 @@ struct rv_layout {
 
 /* Fills l with the folders of dirs: each given one as it is, else
  * $ROOFVAL_HARDWARE_DIR, $ROOFVAL_SWEEP_DIR, $ROOFVAL_BASELINE_DIR when set,
- * else hardware/, sweeps/ and results/baselines/ of the source tree. Nothing
- * is read yet. RV_ERANGE for a folder name too long. */
+ * else as core/datadir.h resolves them ($ROOFVAL_DATA_DIR, the current
+ * folder's, the source tree for a build-tree binary, else share/roofval/ of
+ * the install prefix). Nothing is read yet. RV_ERANGE for a folder name too
+ * long. */
 int rv_layout_open(struct rv_layout *l, const struct rv_layout_dirs *dirs, unsigned fit_flags);
 /* Frees everything cached. l may then be opened again. */
 void rv_layout_close(struct rv_layout *l);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "io/file.h"
 #include "io/json.h"
@@ -47,7 +48,7 @@ const char *rv_purpose_name(enum rv_purpose p)
 
 const char *rv_sweep_dir(const char *opt)
 {
-	return rv_dir_choice(opt, "ROOFVAL_SWEEP_DIR", RV_DATA_DIR "/sweeps");
+	return rv_dir_resolve(RV_DIR_SWEEPS, opt);
 }
 
 static void sweep_list_free(struct rv_sweep_list *l)

@@ -73,8 +73,8 @@ const struct rv_sweep_label *rv_sweep_label_scoreable(const struct rv_sweep_entr
 int rv_purpose_parse(const char *name, enum rv_purpose *out);
 const char *rv_purpose_name(enum rv_purpose p);
 
-/* The sweep folder: opt when given, else $ROOFVAL_SWEEP_DIR, else the sweeps/
- * folder of the source tree this binary was built from. */
+/* The sweep folder: opt when given, else $ROOFVAL_SWEEP_DIR, else as
+ * core/datadir.h resolves it (rv_dir_resolve(RV_DIR_SWEEPS, opt)). */
 const char *rv_sweep_dir(const char *opt);
 
 /* Editing sweeps (sweep/edit.c): generating them, labelling them for one

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+#include "api/api.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/op.h"
+#include "hw/profile.h"
+#include "layout/layout.h"
+#include "model/predict.h"
+#include "model/validate.h"
+#include "report/report.h"
+#include "sweep/sweep.h"
+
+/* The public handles are the internal structures. */
+struct rv_data {
+	struct rv_layout layout;
+};
+
+static const struct rv_profile *profile_of(const rv_hw *hw)
+{
+	return (const struct rv_profile *)(const void *)hw;
+}
+
+_Static_assert(RV_SHAPE_MAX_DIMS == sizeof(((rv_dims *)0)->dim) / sizeof(uint64_t),
+               "rv_dims holds every dimension of a shape");
+
+const char *rv_version(void)
+{
+	return RV_VERSION_STRING;
+}
+
+int rv_data_open(rv_data **out, const char *hardware_dir, const char *sweep_dir,
+                 const char *baseline_dir)
+{
+	rv_data *d = malloc(sizeof(*d));
+	int err;
+
+	if (!d)
+		return rv_error_set(RV_ENOMEM, "out of memory opening the data folders");
+	err = rv_layout_open(&d->layout,
+	                     &(struct rv_layout_dirs){ hardware_dir, sweep_dir, baseline_dir },
+	                     RV_PROFILE_FIT);
+	if (err < 0) {
+		free(d);
+		return err;
+	}
+	*out = d;
+	return 0;
+}
+
+void rv_data_free(rv_data *d)
+{
+	if (!d)
+		return;
+	rv_layout_close(&d->layout);
+	free(d);
+}
+
+const char *rv_data_hardware_dir(const rv_data *d)
+{
+	return d->layout.hardware_dir;
+}
+
+const char *rv_data_sweep_dir(const rv_data *d)
+{
+	return d->layout.sweep_dir;
+}
+
+const char *rv_data_baseline_dir(const rv_data *d)
+{
+	return d->layout.baseline_dir;
+}
+
+void rv_strings_free(char **strings, size_t n)
+{
+	if (!strings)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(strings[i]);
+	free(strings);
+}
+
+int rv_data_hw_keys(rv_data *d, char ***keys, size_t *n)
+{
+	char **paths = NULL;
+	size_t np = 0;
+	int err = rv_profile_paths(&paths, &np, d->layout.hardware_dir);
+
+	if (err < 0)
+		return err;
+	/* Each path becomes its key in place: <dir>/<key>.json -> <key>. */
+	for (size_t i = 0; i < np; i++) {
+		const char *slash = strrchr(paths[i], '/');
+		const char *base = slash ? slash + 1 : paths[i];
+		size_t len = strlen(base);
+
+		if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+			len -= 5;
+		memmove(paths[i], base, len);
+		paths[i][len] = '\0';
+	}
+	*keys = paths;
+	*n = np;
+	return 0;
+}
+
+int rv_data_hw(rv_data *d, const char *key, const rv_hw **out)
+{
+	const struct rv_profile *p;
+	int err = rv_layout_profile(&d->layout, &p, key);
+
+	if (err < 0)
+		return err;
+	*out = (const rv_hw *)(const void *)p;
+	return 0;
+}
+
+const char *rv_hw_key(const rv_hw *hw)
+{
+	return profile_of(hw)->key;
+}
+
+const char *rv_hw_name(const rv_hw *hw)
+{
+	return profile_of(hw)->name;
+}
+
+const char *rv_hw_default_dtype(const rv_hw *hw)
+{
+	return rv_dtype_name(profile_of(hw)->default_dtype);
+}
+
+int rv_data_sweep(rv_data *d, const char *op, const char *purpose, rv_sweep_item **items, size_t *n)
+{
+	enum rv_op o;
+	enum rv_purpose pu;
+	const struct rv_sweep *s;
+	rv_sweep_item *it;
+	int err;
+
+	if ((err = rv_op_parse(op ? op : "", &o)) < 0 ||
+	    (err = rv_purpose_parse(purpose ? purpose : "", &pu)) < 0 ||
+	    (err = rv_layout_sweep(&d->layout, &s, o, pu)) < 0)
+		return err;
+	it = calloc(s->n_entries ? s->n_entries : 1, sizeof(*it));
+	if (!it)
+		return rv_error_set(RV_ENOMEM, "out of memory listing a sweep");
+	for (size_t i = 0; i < s->n_entries; i++) {
+		for (unsigned k = 0; k < s->entries[i].shape.ndim; k++)
+			it[i].shape.dim[k] = s->entries[i].shape.dim[k];
+		it[i].dtype = rv_dtype_name(s->entries[i].dtype);
+	}
+	*items = it;
+	*n = s->n_entries;
+	return 0;
+}
+
+const char *rv_binding_name(int binding)
+{
+	return rv_bound_name(binding);
+}
+
+/* The op and dtype of a prediction, parsed once. */
+static int predict_args(const struct rv_profile *p, const char *op, const char *dtype,
+                        enum rv_op *o, enum rv_dtype *d)
+{
+	int err;
+
+	if ((err = rv_op_parse(op ? op : "", o)) < 0)
+		return err;
+	if (!dtype) {
+		*d = p->default_dtype;
+		return 0;
+	}
+	return rv_dtype_parse(dtype, d);
+}
+
+/* One shape: checked, predicted, copied out. */
+static int predict_one(const struct rv_profile *p, enum rv_op o, enum rv_dtype d,
+                       const rv_dims *dims, rv_cost *out)
+{
+	struct rv_prediction r;
+	struct rv_shape s;
+	int err;
+
+	s.ndim = rv_op_ndim(o);
+	for (unsigned k = 0; k < RV_SHAPE_MAX_DIMS; k++)
+		s.dim[k] = k < s.ndim ? dims->dim[k] : 0;
+	if ((err = rv_shape_check(&s, o)) < 0 || (err = rv_predict(&r, p, o, &s, d)) < 0)
+		return err;
+	out->latency_s = r.latency_s;
+	out->energy_J = r.energy_j;
+	out->binding = r.binding;
+	return 0;
+}
+
+int rv_hw_predict(const rv_hw *hw, const char *op, const char *dtype, const rv_dims *shape,
+                  rv_cost *out)
+{
+	const struct rv_profile *p = profile_of(hw);
+	enum rv_op o;
+	enum rv_dtype d;
+	int err;
+
+	if ((err = predict_args(p, op, dtype, &o, &d)) < 0)
+		return err;
+	return predict_one(p, o, d, shape, out);
+}
+
+int rv_hw_predict_batch(const rv_hw *hw, const char *op, const char *dtype, const rv_dims *shapes,
+                        size_t n, rv_cost *out)
+{
+	const struct rv_profile *p = profile_of(hw);
+	enum rv_op o;
+	enum rv_dtype d;
+	int err;
+
+	if ((err = predict_args(p, op, dtype, &o, &d)) < 0)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		if ((err = predict_one(p, o, d, &shapes[i], &out[i])) < 0)
+			return rv_error_wrap(err, "shape %zu", i);
+	return 0;
+}
+
+int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *format, char **report,
+                     size_t *len, int *passed)
+{
+	static const rv_validate_opts all = { NULL, NULL, NULL, NULL };
+	struct rv_layout_filter filter = { NULL, -1, -1 };
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+	struct rv_summary sum = { 0 };
+	enum rv_format f = RV_FORMAT_TEXT;
+	enum rv_op o;
+	enum rv_purpose pu;
+	int err;
+
+	if (!opts)
+		opts = &all;
+	if (format && (err = rv_format_parse(format, &f)) < 0)
+		return err;
+	if (opts->op) {
+		if ((err = rv_op_parse(opts->op, &o)) < 0)
+			return err;
+		filter.op = (int)o;
+	}
+	if (opts->purpose) {
+		if ((err = rv_purpose_parse(opts->purpose, &pu)) < 0)
+			return err;
+		filter.purpose = (int)pu;
+	}
+	if (opts->predictions)
+		return rv_error_set(RV_ENOTSUP,
+		                    "%s: validating a predictions file is not supported by "
+		                    "this version of libroofval",
+		                    opts->predictions);
+	filter.hw = opts->hw;
+	memset(&v, 0, sizeof(v));
+	err = rv_layout_validate(&d->layout, &v, &filter, NULL);
+	if (err == 0)
+		err = rv_report_render(&out, &v, f);
+	if (err == 0)
+		err = rv_validation_summary(&v, &sum);
+	rv_validation_free(&v);
+	if (err == 0 && !out.data && !(out.data = rv_strdup("")))
+		err = rv_error_set(RV_ENOMEM, "out of memory rendering a report");
+	if (err < 0) {
+		rv_buf_free(&out);
+		return err;
+	}
+	*report = out.data;
+	if (len)
+		*len = out.len;
+	if (passed)
+		*passed = sum.failed == 0;
+	return 0;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The roofval Python package over the build tree's libroofval.so: the
+# version, predict, predict_sweep, hardware_keys, validate (the built-in
+# model's JSON report as a dict), and the errors it raises.
+#   python.sh LIBROOFVAL_SO SOURCE_DIR
+set -euo pipefail
+command -v python3 >/dev/null || { echo "python: no python3; skipped"; exit 77; }
+src=$(cd "$2" && pwd)
+export ROOFVAL_LIBRARY=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") PYTHONPATH=$src/python
+cd "$(mktemp -d)"
+trap 'rm -rf "$PWD"' EXIT
+python3 - "$src" <<'PY'
+import sys
+import roofval
+
+src = sys.argv[1]
+assert roofval.__version__.count(".") == 2, roofval.__version__
+p = roofval.predict("i7_12700k", "matmul", (512, 512, 512))
+assert p["latency_s"] > 0 and p["energy_J"] > 0 and p["dtype"] == "fp32", p
+assert p["binding"] in ("compute", "overhead", "l1", "l2", "l3", "dram"), p
+assert roofval.predict("i7_12700k", "matmul", "512x512x512") == p
+v = roofval.predict("i7_12700k", "vector_add", (1 << 20,))
+assert v["shape"] == str(1 << 20), v
+assert "i7_12700k" in roofval.hardware_keys()
+rows = roofval.predict_sweep("i7_12700k", "matmul", "validation")
+assert rows and all(r["latency_s"] > 0 for r in rows), len(rows)
+report = roofval.validate(baselines=src + "/results/baselines", hw="xeon_amx_2vcpu", op="matmul")
+assert report["schema"].startswith("roofval.report/"), report["schema"]
+assert report["summary"]["records"] > 0, report["summary"]
+# Another model's predictions: a report, or RV_ENOTSUP where this library
+# does not validate them yet.
+try:
+    r = roofval.validate(predictions=rows, baselines=src + "/results/baselines")
+    assert r["schema"].startswith("roofval.report/"), r
+except roofval.RoofvalError as e:
+    assert e.code == -2, (e.code, str(e))
+for bad, code in ((lambda: roofval.predict("no_such_hw", "matmul", (1, 1, 1)), -4),
+                  (lambda: roofval.predict("i7_12700k", "conv", (1, 1, 1)), -5),
+                  (lambda: roofval.predict("i7_12700k", "matmul", (0, 1, 1)), -6)):
+    try:
+        bad()
+    except roofval.RoofvalError as e:
+        assert e.code == code and str(e), (e.code, str(e))
+    else:
+        raise AssertionError("no error")
+print("python: ok", roofval.__version__, len(rows), "sweep predictions")
+PY

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the public API (include/roofval/): opening the data folders,
+ * profile keys and handles, one and batched predictions (the same numbers as
+ * model/predict), sweeps, validation rendered in each format, the errors of
+ * each; and the data-folder resolver (core/datadir) behind the defaults. */
+#include <roofval/roofval.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/datadir.h"
+#include "core/path.h"
+#include "model/predict.h"
+#include "rv_test.h"
+
+#define HW_DIR   RV_DATA_DIR "/hardware"
+#define SW_DIR   RV_DATA_DIR "/sweeps"
+#define BASE_DIR RV_DATA_DIR "/results/baselines"
+
+static void test_api__version(void **state)
+{
+	(void)state;
+	assert_string_equal(rv_version(), RV_VERSION_STRING);
+	assert_true(RV_VERSION_NUMBER >= 0x000100);
+}
+
+static void test_api__open_and_keys(void **state)
+{
+	rv_data *d;
+	char **keys;
+	size_t n, i;
+	const rv_hw *hw, *again;
+
+	(void)state;
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	assert_string_equal(rv_data_hardware_dir(d), HW_DIR);
+	assert_string_equal(rv_data_sweep_dir(d), SW_DIR);
+	assert_string_equal(rv_data_baseline_dir(d), BASE_DIR);
+	assert_int_equal(rv_data_hw_keys(d, &keys, &n), 0);
+	assert_true(n >= 2);
+	for (i = 0; i < n && strcmp(keys[i], "i7_12700k") != 0; i++)
+		assert_null(strchr(keys[i], '/'));
+	assert_true(i < n);
+	for (i = 0; i < n; i++)
+		assert_null(strstr(keys[i], ".fit"));
+	rv_strings_free(keys, n);
+	assert_int_equal(rv_data_hw(d, "i7_12700k", &hw), 0);
+	assert_int_equal(rv_data_hw(d, "i7_12700k", &again), 0);
+	assert_ptr_equal(hw, again);
+	assert_string_equal(rv_hw_key(hw), "i7_12700k");
+	assert_string_equal(rv_hw_default_dtype(hw), "fp32");
+	assert_non_null(rv_hw_name(hw));
+	rv_assert_error(rv_data_hw(d, "no_such_hw", &hw), RV_ENOENT, "no_such_hw");
+	rv_data_free(d);
+	rv_data_free(NULL);
+	rv_strings_free(NULL, 0);
+}
+
+static void test_api__predict(void **state)
+{
+	rv_data *d;
+	const rv_hw *hw;
+	rv_dims shapes[3] = { { { 64, 64, 64 } }, { { 512, 256, 1024 } }, { { 3, 5, 7 } } };
+	rv_cost one, batch[3];
+	struct rv_prediction ref;
+	struct rv_shape s = { 3, { 512, 256, 1024 } };
+
+	(void)state;
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	assert_int_equal(rv_data_hw(d, "i7_12700k", &hw), 0);
+	assert_int_equal(rv_hw_predict(hw, "matmul", NULL, &shapes[1], &one), 0);
+	/* The model's own numbers, unchanged. */
+	assert_int_equal(rv_predict(&ref, (const struct rv_profile *)(const void *)hw, RV_OP_MATMUL,
+	                            &s, RV_DTYPE_FP32),
+	                 0);
+	rv_assert_close(one.latency_s, ref.latency_s, 0, 0);
+	rv_assert_close(one.energy_J, ref.energy_j, 0, 0);
+	assert_int_equal(one.binding, ref.binding);
+	assert_string_equal(rv_binding_name(one.binding), rv_bound_name(ref.binding));
+	assert_int_equal(rv_hw_predict_batch(hw, "matmul", "fp32", shapes, 3, batch), 0);
+	rv_assert_close(batch[1].latency_s, one.latency_s, 0, 0);
+	assert_true(batch[0].latency_s > 0 && batch[2].energy_J > 0);
+	assert_int_equal(rv_hw_predict_batch(hw, "matmul", NULL, shapes, 0, batch), 0);
+	shapes[2].dim[1] = 0;
+	rv_assert_error(rv_hw_predict_batch(hw, "matmul", NULL, shapes, 3, batch), RV_ERANGE,
+	                "shape 2: ");
+	rv_assert_error(rv_hw_predict(hw, "conv", NULL, &shapes[0], &one), RV_EPARSE, "conv");
+	rv_assert_error(rv_hw_predict(hw, "matmul", "int3", &shapes[0], &one), RV_EPARSE, "int3");
+	rv_assert_error(rv_hw_predict(hw, "matmul", "fp16", &shapes[0], &one), RV_ENOTSUP, "fp32");
+	/* vector_add reads dim[0] only. */
+	shapes[0] = (rv_dims){ { 1u << 20, 0, 0 } };
+	assert_int_equal(rv_hw_predict(hw, "vector_add", NULL, &shapes[0], &one), 0);
+	assert_true(one.latency_s > 0);
+	assert_string_equal(rv_binding_name(-100), "?");
+	rv_data_free(d);
+}
+
+static void test_api__sweep(void **state)
+{
+	rv_data *d;
+	rv_sweep_item *items;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	assert_int_equal(rv_data_sweep(d, "matmul", "validation", &items, &n), 0);
+	assert_true(n > 0);
+	assert_true(items[0].shape.dim[0] > 0 && items[0].shape.dim[2] > 0);
+	assert_non_null(items[0].dtype);
+	free(items);
+	rv_assert_error(rv_data_sweep(d, "matmul", "testing", &items, &n), RV_EPARSE, "testing");
+	rv_data_free(d);
+	assert_int_equal(rv_data_open(&d, HW_DIR, RV_TEST_SCRATCH_DIR "/api-none", BASE_DIR), 0);
+	assert_int_equal(rv_data_sweep(d, "linear", "validation", &items, &n), RV_ENOENT);
+	rv_data_free(d);
+}
+
+static void test_api__validate(void **state)
+{
+	static const char *const formats[] = { "text", "markdown", "json" };
+	rv_data *d;
+	rv_validate_opts o = { 0 };
+	char *report;
+	size_t len;
+	int passed = -1;
+
+	(void)state;
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	o.hw = "xeon_amx_2vcpu";
+	o.op = "vector_add";
+	o.purpose = "validation";
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(rv_data_validate(d, &o, formats[i], &report, &len, &passed), 0);
+		assert_int_equal(strlen(report), len);
+		assert_non_null(strstr(report, "xeon_amx_2vcpu"));
+		assert_true(passed == 0 || passed == 1);
+		free(report);
+	}
+	assert_int_equal(rv_data_validate(d, NULL, NULL, &report, NULL, NULL), 0);
+	assert_non_null(strstr(report, "linear"));
+	free(report);
+	rv_assert_error(rv_data_validate(d, &o, "yaml", &report, NULL, NULL), RV_EPARSE, "yaml");
+	o.op = "conv";
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_EPARSE, "conv");
+	o.op = NULL;
+	o.predictions = "model.csv";
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ENOTSUP,
+	                "model.csv");
+	rv_data_free(d);
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, RV_TEST_SCRATCH_DIR "/api-empty"), 0);
+	assert_int_equal(
+	        mkdir(RV_TEST_SCRATCH_DIR, 0777) == 0 || access(RV_TEST_SCRATCH_DIR, F_OK) == 0, 1);
+	(void)mkdir(RV_TEST_SCRATCH_DIR "/api-empty", 0777);
+	assert_int_equal(rv_data_validate(d, NULL, NULL, &report, NULL, NULL), RV_ENOENT);
+	rv_data_free(d);
+}
+
+/* The resolver's order: option, per-folder variable, $ROOFVAL_DATA_DIR, the
+ * current folder's, then (a build-tree binary) the source tree. */
+static void test_api__datadir(void **state)
+{
+	char cwd[RV_PATH_MAX], dir[RV_PATH_MAX];
+
+	(void)state;
+	assert_int_equal(unsetenv("ROOFVAL_HARDWARE_DIR"), 0);
+	assert_int_equal(unsetenv("ROOFVAL_DATA_DIR"), 0);
+	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, "given"), "given");
+	assert_string_equal(rv_dir_resolve(RV_DIR_SWEEPS, NULL), RV_DATA_DIR "/sweeps");
+	assert_string_equal(rv_dir_resolve(RV_DIR_BASELINES, ""), RV_DATA_DIR "/results/baselines");
+	assert_int_equal(setenv("ROOFVAL_DATA_DIR", "/d", 1), 0);
+	assert_string_equal(rv_dir_resolve(RV_DIR_BASELINES, NULL), "/d/results/baselines");
+	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, NULL), "/d/hardware");
+	assert_int_equal(setenv("ROOFVAL_HARDWARE_DIR", "/h", 1), 0);
+	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, NULL), "/h");
+	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, "opt"), "opt");
+	assert_int_equal(unsetenv("ROOFVAL_HARDWARE_DIR"), 0);
+	assert_int_equal(unsetenv("ROOFVAL_DATA_DIR"), 0);
+	/* A folder with hardware/ in it, as the current folder. */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	(void)mkdir(RV_TEST_SCRATCH_DIR, 0777);
+	(void)mkdir(RV_TEST_SCRATCH_DIR "/api-cwd", 0777);
+	(void)mkdir(RV_TEST_SCRATCH_DIR "/api-cwd/hardware", 0777);
+	assert_int_equal(chdir(RV_TEST_SCRATCH_DIR "/api-cwd"), 0);
+	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, NULL), "hardware");
+	assert_string_equal(rv_dir_resolve(RV_DIR_SWEEPS, NULL), RV_DATA_DIR "/sweeps");
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rv_path_join(dir, sizeof(dir), RV_DATA_DIR, "hardware"), 0);
+	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, NULL), dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_api__version),  cmocka_unit_test(test_api__open_and_keys),
+		cmocka_unit_test(test_api__predict),  cmocka_unit_test(test_api__sweep),
+		cmocka_unit_test(test_api__validate), cmocka_unit_test(test_api__datadir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
