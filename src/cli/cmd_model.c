@@ -30,13 +30,14 @@ static const struct rv_option model_options[] = {
 	  .flags = RV_OPT_REQUIRED },
 	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add (required)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, op),
-	  .flags = RV_OPT_REQUIRED },
+	  .flags = RV_OPT_REQUIRED, .values = RV_VALUES_OP },
 	{ .name = "shape", .metavar = "S", .help = "MxKxN, BxINxOUT or N (required)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, shape),
 	  .flags = RV_OPT_REQUIRED },
 	{ .name = "dtype", .metavar = "D",
 	  .help = "element type (default: the profile's default dtype)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype) },
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype),
+	  .values = RV_VALUES_DTYPE },
 	{ .name = "hardware-dir", .metavar = "DIR", .help = "folder of hardware profiles",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hdir) },
 	{ .name = "format", .metavar = "F", .help = "text (default) or json",
@@ -85,17 +86,18 @@ static void title(const struct model_args *a)
 	printf("%s %s %s %s", a->p->key, rv_op_name(a->op), shape, rv_dtype_name(a->dtype));
 }
 
+const struct rv_opts_spec rv_classify_spec = {
+	"classify --hw KEY --op OP --shape S [--dtype D]",
+	"Classify one shape's regime on a target and show the numbers behind it.", model_options, 0,
+	0
+};
+
 int rv_cmd_classify(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"classify --hw KEY --op OP --shape S [--dtype D]",
-		"Classify one shape's regime on a target and show the numbers behind it.",
-		model_options, 0, 0
-	};
 	struct model_args a;
 	struct rv_classification c;
 	char x[48], y[48];
-	int rc = model_args(&a, &spec, argc, argv);
+	int rc = model_args(&a, &rv_classify_spec, argc, argv);
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -212,17 +214,17 @@ static int predict_json(const struct model_args *a, const struct rv_prediction *
 	return 0;
 }
 
+const struct rv_opts_spec rv_predict_spec = {
+	"predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
+	"Predict latency and energy of one shape on a target, with the terms behind them.",
+	model_options, 0, 0
+};
+
 int rv_cmd_predict(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"predict --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
-		"Predict latency and energy of one shape on a target, with the terms "
-		"behind them.",
-		model_options, 0, 0
-	};
 	struct model_args a;
 	struct rv_prediction r;
-	int rc = model_args(&a, &spec, argc, argv), err;
+	int rc = model_args(&a, &rv_predict_spec, argc, argv), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;

@@ -57,28 +57,28 @@ static const struct rv_option validate_options[] = {
 };
 /* clang-format on */
 
+const struct rv_opts_spec rv_validate_spec = {
+	"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] [--output FILE]",
+	"Predict every labelled shape of a sweep, compare with the baseline and score each record "
+	"in the band of its regime. Exit status 3 when a record fails.",
+	validate_options, 0, 0
+};
+
 int rv_cmd_validate(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
-		"[--output FILE]",
-		"Predict every labelled shape of a sweep, compare with the baseline and "
-		"score each record in the band of its regime. Exit status 3 when a "
-		"record fails.",
-		validate_options, 0, 0
-	};
 	struct validate_opts o = { .op = -1, .purpose = -1 };
 	struct rv_validation v;
 	struct rv_buf out = RV_BUF_INIT;
 	struct rv_summary sum = { 0 };
 	struct rv_layout layout;
 	struct rv_layout_filter filter;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), err = 0;
+	int rc = rv_opts_parse(&rv_validate_spec, argc, argv, &o, NULL), err = 0;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
 	if (!o.all == !o.hw)
-		return rv_opts_usage(&spec, "validate", "give either --hw KEY or --all");
+		return rv_opts_usage(&rv_validate_spec, "validate",
+		                     "give either --hw KEY or --all");
 	filter.hw = o.hw;
 	filter.op = o.op;
 	filter.purpose = o.purpose >= 0 ? o.purpose : o.all ? -1 : (int)RV_PURPOSE_VALIDATION;
