@@ -468,7 +468,7 @@ check 2 "plot heatmap: unknown purpose 'both'" "" -- plot heatmap --purpose both
 check 2 "report: a --sweep-dir goes with a --baseline-dir" "" -- report -o "$scratch/r0" --sweep-dir x
 check 2 "option '--op' needs a value" "" -- plot roofline --hw xeon_amx_2vcpu --op
 ops17=()
-for i in $(seq 17); do ops17+=(--op matmul); done
+for _ in $(seq 17); do ops17+=(--op matmul); done
 check 0 "" "Measured points" -- plot roofline --hw xeon_amx_2vcpu "${ops17[@]}" --op=vector_add -o -
 check 2 "calibrate: unknown op 'conv'" "" -- calibrate --hw i7_12700k --op conv
 check 0 "" "--dry-run" -- calibrate --help
@@ -565,14 +565,17 @@ for c in $commands; do
 	cmp -s "$docs/$c.1" "$docs/man/roofval-$c.1"
 	tally $? "help --man $c and help --man-dir differ"
 	page=$(sed 's/\\-/-/g' "$docs/$c.1")
-	upper=$(printf '%s' "$c" | tr a-z A-Z)
+	upper=${c^^}
 	[[ $page == *'.TH "ROOFVAL-'"$upper"'" "1"'* && $page == *".SH SYNOPSIS"* &&
 		$page == *'.SH "EXIT STATUS"'* && $page == *'.SH "SEE ALSO"'* ]]
 	tally $? "roofval-$c(1) lacks .TH, SYNOPSIS, EXIT STATUS or SEE ALSO" "$docs/$c.1"
 	subs=$("$roofval" "$c" --help | listed)
-	for path in "$c" ${subs:+$(printf "$c:%s " $subs)}; do
-		path=${path/:/ }
-		[ -n "$subs" ] && [ "$path" = "$c" ] && continue
+	paths=("$c")
+	if [ -n "$subs" ]; then
+		paths=()
+		for s in $subs; do paths+=("$c $s"); done
+	fi
+	for path in "${paths[@]}"; do
 		# shellcheck disable=SC2086 # the path is one or two words
 		opts=$("$roofval" $path --help | help_options)
 		# shellcheck disable=SC2086
