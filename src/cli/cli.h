@@ -15,10 +15,20 @@ enum rv_exit {
 	RV_EXIT_INTERRUPTED = 130, /* stopped by SIGINT or SIGTERM; finished work kept */
 };
 
+struct rv_opts_spec;
+
+/* A command: its name, what runs it, one line for the list of commands, and
+ * what it takes, so that tools (the manual pages, the shell completion) can
+ * walk every command and option: spec for a command of its own, sub for a
+ * command of subcommands (hw, baseline, plot). Both NULL: a command still on
+ * the legacy parser (rv_opt_parse()), which the manual and the completion
+ * cannot describe yet. */
 struct rv_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns an RV_EXIT_* */
 	const char *summary;
+	const struct rv_opts_spec *spec; /* its options and arguments */
+	const struct rv_cmd *sub;        /* its subcommands, ending with a NULL name */
 };
 
 /* Option tables, in the manner of fio's options.c: each command has a struct
@@ -36,6 +46,22 @@ enum rv_opt_type {
 	RV_OPT_U64,    /* uint64_t, from umin to umax (umax 0: UINT64_MAX) */
 	RV_OPT_DOUBLE, /* double, finite; within min..max with RV_OPT_RANGE */
 	RV_OPT_LIST,   /* struct rv_opt_list: every value given, in order (repeatable) */
+};
+
+/* What an option's value (or a positional argument) is, for the shell
+ * completion to offer. */
+enum rv_opt_values {
+	RV_VALUES_AUTO,    /* from the option: a choice's names; a KEY, FILE or DIR metavar */
+	RV_VALUES_NONE,    /* nothing to offer: a shape, a number, a name */
+	RV_VALUES_FILE,    /* a file */
+	RV_VALUES_DIR,     /* a folder */
+	RV_VALUES_HW,      /* a hardware key ('roofval hw list'), or a file with a '/' */
+	RV_VALUES_OP,      /* rv_op_name() */
+	RV_VALUES_PURPOSE, /* rv_purpose_name() */
+	RV_VALUES_DTYPE,   /* rv_dtype_name() */
+	RV_VALUES_FORMAT,  /* rv_format_name() */
+	RV_VALUES_CHOICES, /* the option's choices */
+	RV_VALUES_COMMAND, /* a command of roofval */
 };
 
 enum {
@@ -70,12 +96,29 @@ struct rv_option {
 	/* Out of range or not a number: "--NAME 'TEXT' is not WHAT RANGE HINT",
 	 * WHAT by default "an integer" or "a number", HINT "" ("(0.01 is 1%)"). */
 	const char *what, *hint;
+	enum rv_opt_values values; /* for the completion; AUTO: from the rest */
 };
 
 /* The number of options of a table (up to its NULL name). */
 size_t rv_option_count(const struct rv_option *table);
 /* "flag", "string", "choice", "uint", "u64", "double", "list". */
 const char *rv_opt_type_name(enum rv_opt_type type);
+
+/* The kind of o's value: o->values, else what o's type, parse function,
+ * choices or metavar (KEY, FILE..., DIR) say; RV_VALUES_NONE for a flag. */
+enum rv_opt_values rv_option_values(const struct rv_option *o);
+/* The names of a kind of value (RV_VALUES_OP, _PURPOSE, _DTYPE, _FORMAT, or
+ * _CHOICES of o): calls fn with each; 0 names for the other kinds. */
+void rv_opt_value_names(enum rv_opt_values kind, const struct rv_option *o,
+                        void (*fn)(const char *name, void *ctx), void *ctx);
+/* The kind of a spec's positional arguments, from its usage's metavars:
+ * KEY (with FILE: a key or a file), FILE, DIR, COMMAND; NONE when it takes
+ * none. */
+enum rv_opt_values rv_opts_args_values(const struct rv_opts_spec *spec);
+/* The facts of o beyond its help line, for the manual: "string, required",
+ * "choice of text, markdown, json; default text", "uint from 1 to 100",
+ * "repeatable". */
+void rv_option_facts(char *out, size_t size, const struct rv_option *o);
 
 /* Parse functions for RV_OPT_CHOICE of the library's names. */
 int rv_opt_choice_op(const char *text, int *out);
@@ -151,6 +194,24 @@ struct rv_opt_result {
 int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv, struct rv_opt_result *res);
 /* Legacy: prints the help of spec to stdout. */
 void rv_opt_help(const struct rv_cmd_spec *spec);
+
+/* The command table of roofval, ending with a NULL name, and the tables and
+ * specs of the commands defined outside cmd.c. */
+extern const struct rv_cmd rv_cli_commands[];
+extern const struct rv_cmd rv_hw_cmds[], rv_baseline_cmds[], rv_plot_cmds[];
+extern const struct rv_opts_spec rv_classify_spec, rv_predict_spec, rv_validate_spec,
+        rv_calibrate_spec, rv_report_spec;
+
+/* The manual and the shell completion, from the command and option tables
+ * (doc.c). rv_doc_man() writes roofval(1) (cmd NULL) or the page of a
+ * command of rv_cli_commands, roofval-CMD(1); RV_ENOENT for an unknown
+ * command, RV_ENOTSUP for one without tables yet. rv_doc_man_dir() writes
+ * roofval.1 and the page of every command with tables into dir, *n_pages
+ * how many. rv_doc_completion() writes the bash completion script. */
+struct rv_buf;
+int rv_doc_man(struct rv_buf *out, const char *cmd);
+int rv_doc_man_dir(const char *dir, size_t *n_pages);
+int rv_doc_completion(struct rv_buf *out);
 
 /* Runs a command table: argv[0] names the table's owner ("roofval", "hw"),
  * argv[1] the command. */

@@ -10,16 +10,17 @@
 #include "io/baseline.h"
 #include "io/file.h"
 
+static const struct rv_opts_spec show_spec = {
+	"baseline show FILE", "Print a baseline as a table, with its rows in file order.", NULL, 1,
+	1
+};
+
 static int baseline_show(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"baseline show FILE", "Print a baseline as a table, with its rows in file order.",
-		NULL, 1, 1
-	};
 	struct rv_args args;
 	struct rv_baseline *b;
 	size_t zero_energy = 0, no_energy = 0;
-	int rc = rv_opts_parse(&spec, argc, argv, NULL, &args);
+	int rc = rv_opts_parse(&show_spec, argc, argv, NULL, &args);
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -56,31 +57,33 @@ static int baseline_show(int argc, char **argv)
 	return RV_EXIT_OK;
 }
 
+struct normalize_opts {
+	const char *output;
+};
+
+static const struct rv_option normalize_options[] = {
+	{ .name = "output",
+	  .short_name = 'o',
+	  .metavar = "FILE",
+	  .help = "write here instead of replacing FILE ('-': standard output)",
+	  .type = RV_OPT_STRING,
+	  .offset = offsetof(struct normalize_opts, output) },
+	{ .name = NULL },
+};
+
+static const struct rv_opts_spec normalize_spec = {
+	"baseline normalize FILE",
+	"Read a baseline, sort its rows and write it back in the canonical form (atomically).",
+	normalize_options, 1, 1
+};
+
 static int baseline_normalize(int argc, char **argv)
 {
-	struct normalize_opts {
-		const char *output;
-	};
-	static const struct rv_option options[] = {
-		{ .name = "output",
-		  .short_name = 'o',
-		  .metavar = "FILE",
-		  .help = "write here instead of replacing FILE ('-': standard output)",
-		  .type = RV_OPT_STRING,
-		  .offset = offsetof(struct normalize_opts, output) },
-		{ .name = NULL },
-	};
-	static const struct rv_opts_spec spec = {
-		"baseline normalize FILE",
-		"Read a baseline, sort its rows and write it back in the canonical form "
-		"(atomically).",
-		options, 1, 1
-	};
 	struct normalize_opts o = { 0 };
 	struct rv_args args;
 	struct rv_baseline *b;
 	const char *out;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, &args), err;
+	int rc = rv_opts_parse(&normalize_spec, argc, argv, &o, &args), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -105,14 +108,14 @@ static int baseline_normalize(int argc, char **argv)
 }
 
 /* clang-format off */
-static const struct rv_cmd baseline_cmds[] = {
-	{ "show",      baseline_show,      "Print a baseline as a table" },
-	{ "normalize", baseline_normalize, "Sort a baseline and rewrite it in canonical form" },
-	{ NULL, NULL, NULL },
+const struct rv_cmd rv_baseline_cmds[] = {
+	{ "show",      baseline_show,      "Print a baseline as a table", &show_spec, NULL },
+	{ "normalize", baseline_normalize, "Sort a baseline and rewrite it in canonical form", &normalize_spec, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */
 
 int rv_cmd_baseline(int argc, char **argv)
 {
-	return rv_cli_dispatch("baseline", baseline_cmds, argc, argv);
+	return rv_cli_dispatch("baseline", rv_baseline_cmds, argc, argv);
 }

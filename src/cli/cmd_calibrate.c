@@ -2,6 +2,7 @@
 /* roofval calibrate: fit a target's model parameters on its calibration rows. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +18,44 @@
 #include "layout/layout.h"
 #include "model/calibrate.h"
 
-enum { OPT_HW, OPT_OP, OPT_BDIR, OPT_SDIR, OPT_HDIR, OPT_DRY, OPT_OUTPUT };
+struct cal_opts {
+	const char *hw, *bdir, *sdir, *hdir, *output;
+	int op; /* -1: every op with a baseline */
+	int dry_run;
+};
 
-static const struct rv_opt cal_opts[] = {
-	{ "hw", 0, "KEY", "hardware key (required)" },
-	{ "op", 0, "OP", "fit on one op's rows only (default: every op with a baseline)" },
-	{ "baseline-dir", 0, "DIR",
-	  "baseline folder (default: $ROOFVAL_BASELINE_DIR, else "
-	  "results/baselines/)" },
-	{ "sweep-dir", 0, "DIR", "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)" },
-	{ "hardware-dir", 0, "DIR",
-	  "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else "
-	  "hardware/)" },
-	{ "dry-run", 0, NULL, "print the fit, write nothing" },
-	{ "output", 'o', "FILE", "write the fit here (default: hardware/<key>.fit.json)" },
-	{ NULL, 0, NULL, NULL },
+/* clang-format off */
+static const struct rv_option cal_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, hw),
+	  .flags = RV_OPT_REQUIRED },
+	{ .name = "op", .metavar = "OP",
+	  .help = "fit on one op's rows only (default: every op with a baseline)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct cal_opts, op),
+	  .parse = rv_opt_choice_op },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "baseline folder (default: $ROOFVAL_BASELINE_DIR, else results/baselines/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, bdir) },
+	{ .name = "sweep-dir", .metavar = "DIR",
+	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, sdir) },
+	{ .name = "hardware-dir", .metavar = "DIR",
+	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, hdir) },
+	{ .name = "dry-run", .help = "print the fit, write nothing",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct cal_opts, dry_run) },
+	{ .name = "output", .short_name = 'o', .metavar = "FILE",
+	  .help = "write the fit here (default: hardware/<key>.fit.json)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, output) },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+const struct rv_opts_spec rv_calibrate_spec = {
+	"calibrate --hw KEY [--op OP] [--dry-run]",
+	"Fit the model parameters of a target on the baseline rows of its calibration sweeps "
+	"only, and write them to hardware/<key>.fit.json.",
+	cal_options, 0, 0
 };
 
 /* YYYY-MM-DD of $SOURCE_DATE_EPOCH when set (reproducible output), else of today (UTC). */
@@ -157,40 +181,20 @@ static void print_report(const struct rv_calibration *c, const struct rv_profile
 
 int rv_cmd_calibrate(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"calibrate --hw KEY [--op OP] [--dry-run]",
-		"Fit the model parameters of a target on the baseline rows of its calibration "
-		"sweeps only, and write them to hardware/<key>.fit.json.",
-		cal_opts, 0, 0
-	};
-	struct rv_opt_result res;
+	struct cal_opts o = { .op = -1 };
 	struct rv_calibration c;
 	struct rv_profile *p = NULL;
 	struct rv_buf out = RV_BUF_INIT;
 	struct rv_layout layout;
 	char fit_path[RV_PATH_MAX], date[16];
-	enum rv_op op = RV_OP_MATMUL;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
+	int rc = rv_opts_parse(&rv_calibrate_spec, argc, argv, &o, NULL), err;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[OPT_HW]) {
-		fprintf(stderr, "roofval: calibrate: --hw is required\nusage: roofval %s\n",
-		        spec.usage);
-		return RV_EXIT_USAGE;
-	}
-	if (res.value[OPT_OP] && rv_op_parse(res.value[OPT_OP], &op) < 0) {
-		fprintf(stderr, "roofval: calibrate: %s\n", rv_error_last());
-		return RV_EXIT_USAGE;
-	}
+	if (rc != RV_OPT_RUN)
+		return rc;
 	memset(&c, 0, sizeof(c));
-	err = rv_layout_open(&layout,
-	                     &(struct rv_layout_dirs){ res.value[OPT_HDIR], res.value[OPT_SDIR],
-	                                               res.value[OPT_BDIR] },
-	                     0);
+	err = rv_layout_open(&layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir }, 0);
 	if (err == 0)
-		err = rv_layout_calibrate(&layout, &c, &p, res.value[OPT_HW],
-		                          res.value[OPT_OP] ? (int)op : -1);
+		err = rv_layout_calibrate(&layout, &c, &p, o.hw, o.op);
 	/* A refused fit still shows its parameters: they say what went wrong. */
 	if (err == RV_ERANGE && c.n_params)
 		print_params(&c);
@@ -199,9 +203,9 @@ int rv_cmd_calibrate(int argc, char **argv)
 		fit_date(date);
 		err = rv_calibrate_render(&out, &c, p, date);
 	}
-	if (err == 0 && !res.value[OPT_DRY]) {
-		if (res.value[OPT_OUTPUT])
-			err = rv_path_fmt(fit_path, sizeof(fit_path), "%s", res.value[OPT_OUTPUT]);
+	if (err == 0 && !o.dry_run) {
+		if (o.output)
+			err = rv_path_fmt(fit_path, sizeof(fit_path), "%s", o.output);
 		else
 			err = rv_layout_fit_path(&layout, fit_path, sizeof(fit_path), p->key);
 		if (err == 0)

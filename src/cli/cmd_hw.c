@@ -27,15 +27,16 @@ static const struct rv_option hw_options[] = {
 	{ .name = NULL },
 };
 
+static const struct rv_opts_spec hw_list_spec = { "hw list", "List the hardware profiles.",
+	                                          hw_options, 0, 0 };
+
 static int hw_list(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = { "hw list", "List the hardware profiles.",
-		                                  hw_options, 0, 0 };
 	struct hw_opts o = { 0 };
 	const char *dir;
 	char **paths;
 	size_t n;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), status = RV_EXIT_OK;
+	int rc = rv_opts_parse(&hw_list_spec, argc, argv, &o, NULL), status = RV_EXIT_OK;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -180,16 +181,17 @@ static void hw_print(const struct rv_profile *p)
 		printf("  notes            %s\n", p->notes);
 }
 
+static const struct rv_opts_spec hw_show_spec = {
+	"hw show KEY|FILE", "Show every number of a hardware profile with its provenance.",
+	hw_options, 1, 1
+};
+
 static int hw_show(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"hw show KEY|FILE", "Show every number of a hardware profile with its provenance.",
-		hw_options, 1, 1
-	};
 	struct hw_opts o = { 0 };
 	struct rv_args args;
 	struct rv_profile *p;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, &args);
+	int rc = rv_opts_parse(&hw_show_spec, argc, argv, &o, &args);
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -247,19 +249,20 @@ static int lint_one(struct rv_profile **out, const char *path)
 	return err;
 }
 
+static const struct rv_opts_spec hw_lint_spec = {
+	"hw lint [FILE...]",
+	"Check hardware profiles and fit files with the real loaders (default: every profile in "
+	"the hardware folder and its fit file).",
+	hw_options, 0, -1
+};
+
 static int hw_lint(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"hw lint [FILE...]",
-		"Check hardware profiles and fit files with the real loaders (default: "
-		"every profile in the hardware folder and its fit file).",
-		hw_options, 0, -1
-	};
 	struct hw_opts o = { 0 };
 	struct rv_args args;
 	char **paths = NULL;
 	size_t n = 0, bad = 0;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, &args);
+	int rc = rv_opts_parse(&hw_lint_spec, argc, argv, &o, &args);
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -292,15 +295,15 @@ static int hw_lint(int argc, char **argv)
 }
 
 /* clang-format off */
-static const struct rv_cmd hw_cmds[] = {
-	{ "list", hw_list, "List the hardware profiles" },
-	{ "show", hw_show, "Show a profile's numbers and their provenance" },
-	{ "lint", hw_lint, "Check profiles with the real loader" },
-	{ NULL, NULL, NULL },
+const struct rv_cmd rv_hw_cmds[] = {
+	{ "list", hw_list, "List the hardware profiles", &hw_list_spec, NULL },
+	{ "show", hw_show, "Show a profile's numbers and their provenance", &hw_show_spec, NULL },
+	{ "lint", hw_lint, "Check profiles with the real loader", &hw_lint_spec, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */
 
 int rv_cmd_hw(int argc, char **argv)
 {
-	return rv_cli_dispatch("hw", hw_cmds, argc, argv);
+	return rv_cli_dispatch("hw", rv_hw_cmds, argc, argv);
 }

@@ -36,13 +36,14 @@ static const char *const predict_formats[] = { "text", "json", "csv", NULL };
 	  .flags = RV_OPT_REQUIRED },                                                          \
 	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add" req,           \
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, op),                    \
-	  .flags = req_flag },                                                                 \
+	  .flags = req_flag, .values = RV_VALUES_OP },                                         \
 	{ .name = "shape", .metavar = "S", .help = "MxKxN, BxINxOUT or N" req,                 \
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, shape),                 \
 	  .flags = req_flag },                                                                 \
 	{ .name = "dtype", .metavar = "D",                                                     \
 	  .help = "element type (default: the profile's default dtype)",                       \
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype) },               \
+	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype),                 \
+	  .values = RV_VALUES_DTYPE },                                                         \
 	{ .name = "hardware-dir", .metavar = "DIR", .help = "folder of hardware profiles",     \
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hdir) },                \
 	{ .name = "format", .metavar = "F", .help = format_help,                               \
@@ -106,18 +107,19 @@ static void title(const struct model_args *a)
 	printf("%s %s %s %s", a->p->key, rv_op_name(a->op), shape, rv_dtype_name(a->dtype));
 }
 
+const struct rv_opts_spec rv_classify_spec = {
+	"classify --hw KEY --op OP --shape S [--dtype D]",
+	"Classify one shape's regime on a target and show the numbers behind it.", classify_options,
+	0, 0
+};
+
 int rv_cmd_classify(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"classify --hw KEY --op OP --shape S [--dtype D]",
-		"Classify one shape's regime on a target and show the numbers behind it.",
-		classify_options, 0, 0
-	};
 	struct model_opts o = { 0 };
 	struct model_args a;
 	struct rv_classification c;
 	char x[48], y[48];
-	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL);
+	int rc = rv_opts_parse(&rv_classify_spec, argc, argv, &o, NULL);
 
 	if (rc != RV_OPT_RUN || (rc = model_load(&a, &o, "classify")) != RV_OPT_RUN)
 		return rc;
@@ -261,27 +263,28 @@ static int predict_csv(const struct model_opts *o)
 	return err < 0 ? rv_cli_fail("predict") : RV_EXIT_OK;
 }
 
+const struct rv_opts_spec rv_predict_spec = {
+	"predict --hw KEY (--op OP --shape S [--dtype D] [--format text|json] | "
+	"--format csv [--op OP] [--purpose P] [-o FILE])",
+	"Predict latency and energy of one shape on a target, with the terms "
+	"behind them; or, with --format csv, the built-in model's predictions of "
+	"every entry the sweeps label for the target.",
+	predict_options, 0, 0
+};
+
 int rv_cmd_predict(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"predict --hw KEY (--op OP --shape S [--dtype D] [--format text|json] | "
-		"--format csv [--op OP] [--purpose P] [-o FILE])",
-		"Predict latency and energy of one shape on a target, with the terms "
-		"behind them; or, with --format csv, the built-in model's predictions of "
-		"every entry the sweeps label for the target.",
-		predict_options, 0, 0
-	};
 	struct model_opts o = { .purpose = -1 };
 	struct model_args a;
 	struct rv_prediction r;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), err;
+	int rc = rv_opts_parse(&rv_predict_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
 	if (o.format == 2)
 		return predict_csv(&o);
 	if (!o.op || !o.shape)
-		return rv_opts_usage(&spec, "predict",
+		return rv_opts_usage(&rv_predict_spec, "predict",
 		                     !o.op ? "--op is required" : "--shape is required");
 	if ((rc = model_load(&a, &o, "predict")) != RV_OPT_RUN)
 		return rc;

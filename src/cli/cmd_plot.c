@@ -2,6 +2,7 @@
 /* roofval plot (roofline, compare, heatmap) and roofval report: pictures of
  * the validation of committed baselines, as SVG (PNG through rsvg-convert),
  * and an HTML page with the tables and every picture. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,124 +15,91 @@
 #include "report/report.h"
 #include "sweep/sweep.h"
 
-enum { OPT_HW, OPT_OP, OPT_PURPOSE, OPT_OUTPUT, OPT_PNG, OPT_BDIR, OPT_SDIR, OPT_HDIR, OPT_NOFIT };
-
-static const struct rv_opt plot_opts[] = {
-	{ "hw", 0, "KEY", "hardware key: roofline one, compare two, heatmap any (default: all)" },
-	{ "op", 0, "OP", "matmul, linear or vector_add; repeat for several (default: every op)" },
-	{ "purpose", 0, "P", "calibration or validation records only (default: both)" },
-	{ "output", 'o', "FILE", "where the SVG goes ('-': standard output); default below" },
-	{ "png", 0, NULL, "also write FILE.png with rsvg-convert (apt-get install librsvg2-bin)" },
-	{ "baseline-dir", 0, "DIR",
-	  "baseline folder (default: $ROOFVAL_BASELINE_DIR, else results/baselines/); compare: "
-	  "give one per --hw, in the same order, when they differ" },
-	{ "sweep-dir", 0, "DIR",
-	  "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/); compare: one per --hw as "
-	  "--baseline-dir" },
-	{ "hardware-dir", 0, "DIR",
-	  "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)" },
-	{ "no-fit", 0, NULL, "ignore hardware/<key>.fit.json: the hand-edited profile alone" },
-	{ NULL, 0, NULL, NULL },
+/* The options of the plots and of the report; plot_check() reads them. */
+struct plot_opts {
+	struct rv_opt_list hw, op, bdir, sdir;
+	const char *purpose, *output, *hdir;
+	int png, no_fit;
 };
 
-#define MAX_VALUES 16
+/* clang-format off */
+static const struct rv_option plot_options[] = {
+	{ .name = "hw", .metavar = "KEY",
+	  .help = "hardware key: roofline one, compare two, heatmap any (default: all)",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, hw) },
+	{ .name = "op", .metavar = "OP",
+	  .help = "matmul, linear or vector_add; repeat for several (default: every op)",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, op),
+	  .values = RV_VALUES_OP },
+	{ .name = "purpose", .metavar = "P",
+	  .help = "calibration or validation records only (default: both)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, purpose),
+	  .values = RV_VALUES_PURPOSE },
+	{ .name = "output", .short_name = 'o', .metavar = "FILE",
+	  .help = "where the SVG goes ('-': standard output); default below",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, output) },
+	{ .name = "png",
+	  .help = "also write FILE.png with rsvg-convert (apt-get install librsvg2-bin)",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, png) },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "baseline folder (default: $ROOFVAL_BASELINE_DIR, else results/baselines/); "
+	          "compare: give one per --hw, in the same order, when they differ",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, bdir) },
+	{ .name = "sweep-dir", .metavar = "DIR",
+	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/); compare: one per "
+	          "--hw as --baseline-dir",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, sdir) },
+	{ .name = "hardware-dir", .metavar = "DIR",
+	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, hdir) },
+	{ .name = "no-fit",
+	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, no_fit) },
+	{ .name = NULL },
+};
+/* clang-format on */
 
-/* Every value given to --name, in order: rv_opt_parse() keeps only the last.
- * Reads "--name VALUE" and "--name=VALUE" (after rv_opt_parse() accepted
- * argv, so each such option has its value). Returns the count, or -1 when
- * there are more than max. */
-static int opt_values(const char **out, int max, int argc, char **argv, const char *name)
-{
-	size_t len = strlen(name);
-	int n = 0;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *value;
-
-		if (strcmp(a, "--") == 0)
-			break;
-		if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, name, len) != 0)
-			continue;
-		if (a[2 + len] == '=')
-			value = a + 3 + len;
-		else if (a[2 + len] == '\0' && i + 1 < argc)
-			value = argv[++i];
-		else
-			continue;
-		if (n == max)
-			return -1;
-		out[n++] = value;
-	}
-	return n;
-}
-
-static int plot_usage(const struct rv_cmd_spec *spec, const char *what)
-{
-	fprintf(stderr, "roofval: %s\nusage: roofval %s [options]\n", what, spec->usage);
-	return RV_EXIT_USAGE;
-}
-
-/* The options every plot shares, checked. */
+/* What the options of a plot say, checked. */
 struct plot_args {
-	const char *hw[MAX_VALUES];
-	int n_hw;
-	enum rv_op op[RV_OP_COUNT];
-	int n_ops;
-	unsigned ops; /* bits of the ops, RV_PLOT_ALL_OPS when none was given */
-	int purpose;  /* -1: both */
-	const char *bdir[2], *sdir[2], *hdir; /* as given (NULL: the default) */
-	int n_bdir, n_sdir;
-	unsigned fit_flags;
-	const char *output;
-	int png;
+	enum rv_op op[RV_OP_COUNT]; /* each op given, once, in order */
+	size_t n_ops;
+	int purpose; /* -1: both */
 };
 
-static int plot_args(struct plot_args *a, const struct rv_cmd_spec *spec,
-                     const struct rv_opt_result *res, int argc, char **argv, const char *name)
+/* The checks the table cannot make: the ops, the purpose, the folders and
+ * --png. 0 to go on, else the exit status. */
+static int plot_check(struct plot_args *a, const struct plot_opts *o,
+                      const struct rv_opts_spec *spec, const char *name)
 {
-	const char *ops[MAX_VALUES];
+	unsigned seen = 0;
 	char what[512];
-	int n;
 
 	memset(a, 0, sizeof(*a));
 	a->purpose = -1;
-	a->n_hw = opt_values(a->hw, MAX_VALUES, argc, argv, "hw");
-	n = opt_values(ops, MAX_VALUES, argc, argv, "op");
-	a->n_bdir = opt_values(a->bdir, 2, argc, argv, "baseline-dir");
-	a->n_sdir = opt_values(a->sdir, 2, argc, argv, "sweep-dir");
-	if (a->n_hw < 0 || n < 0)
-		return plot_usage(spec, "too many --hw or --op options");
-	if (a->n_bdir < 0 || a->n_sdir < 0)
-		return plot_usage(spec, "--baseline-dir and --sweep-dir go at most once per --hw, "
-		                        "two at most");
-	for (int i = 0; i < n; i++) {
+	if (o->bdir.n > 2 || o->sdir.n > 2)
+		return rv_opts_usage(spec, name,
+		                     "--baseline-dir and --sweep-dir go at most once per --hw, "
+		                     "two at most");
+	for (size_t i = 0; i < o->op.n; i++) {
 		enum rv_op op;
 
-		if (rv_op_parse(ops[i], &op) < 0) {
-			(void)snprintf(what, sizeof(what), "%s: %s", name, rv_error_last());
-			return plot_usage(spec, what);
-		}
-		if (!(a->ops & (1u << op)))
+		if (rv_op_parse(o->op.items[i], &op) < 0)
+			return rv_opts_usage(spec, name, rv_error_last());
+		if (!(seen & (1u << op)))
 			a->op[a->n_ops++] = op;
-		a->ops |= 1u << op;
+		seen |= 1u << op;
 	}
-	if (res->value[OPT_PURPOSE]) {
+	if (o->purpose) {
 		enum rv_purpose p;
 
-		if (rv_purpose_parse(res->value[OPT_PURPOSE], &p) < 0) {
-			(void)snprintf(what, sizeof(what), "%s: %s", name, rv_error_last());
-			return plot_usage(spec, what);
-		}
+		if (rv_purpose_parse(o->purpose, &p) < 0)
+			return rv_opts_usage(spec, name, rv_error_last());
 		a->purpose = (int)p;
 	}
-	a->output = res->value[OPT_OUTPUT];
-	a->png = res->value[OPT_PNG] != NULL;
-	if (a->png && a->output && strcmp(a->output, "-") == 0) {
-		(void)snprintf(what, sizeof(what), "%s: --png needs a file, not '-'", name);
-		return plot_usage(spec, what);
+	if (o->png && o->output && strcmp(o->output, "-") == 0) {
+		(void)snprintf(what, sizeof(what), "--png needs a file, not '-'");
+		return rv_opts_usage(spec, name, what);
 	}
-	a->hdir = res->value[OPT_HDIR];
-	a->fit_flags = res->value[OPT_NOFIT] ? 0 : RV_PROFILE_FIT;
 	return 0;
 }
 
@@ -158,166 +126,173 @@ static int plot_write(const struct rv_buf *svg, const char *path, int png)
 }
 
 /* Options to one library call, then the file. */
-static int plot_run(const struct plot_args *a, enum rv_plot_kind kind, const char *name)
+static int plot_run(const struct plot_opts *o, const struct plot_args *a, enum rv_plot_kind kind,
+                    const char *name)
 {
-	const struct rv_plot_opts o = {
-		kind,       a->hw,       (size_t)a->n_hw,   a->op,   (size_t)a->n_ops,
-		a->purpose, a->bdir,     (size_t)a->n_bdir, a->sdir, (size_t)a->n_sdir,
-		a->hdir,    a->fit_flags
+	const struct rv_plot_opts po = {
+		kind,          o->hw.items, o->hw.n,       a->op,
+		a->n_ops,      a->purpose,  o->bdir.items, o->bdir.n,
+		o->sdir.items, o->sdir.n,   o->hdir,       o->no_fit ? 0 : RV_PROFILE_FIT
 	};
 	struct rv_buf svg = RV_BUF_INIT;
 	char path[RV_PATH_MAX];
-	int err = rv_plot_draw(&svg, &o);
+	int err = rv_plot_draw(&svg, &po);
 
-	if (err == 0 && !a->output)
-		err = rv_plot_file_name(path, sizeof(path), kind, a->n_hw > 0 ? a->hw[0] : NULL,
-		                        a->n_hw > 1 ? a->hw[1] : NULL);
+	if (err == 0 && !o->output)
+		err = rv_plot_file_name(path, sizeof(path), kind,
+		                        o->hw.n > 0 ? o->hw.items[0] : NULL,
+		                        o->hw.n > 1 ? o->hw.items[1] : NULL);
 	if (err == 0)
-		err = plot_write(&svg, a->output ? a->output : path, a->png);
+		err = plot_write(&svg, o->output ? o->output : path, o->png);
 	rv_buf_free(&svg);
 	return err < 0 ? rv_cli_fail(name) : RV_EXIT_OK;
 }
 
+static const struct rv_opts_spec roofline_spec = {
+	"plot roofline --hw KEY [--op OP ...] [--output FILE.svg] [--png]",
+	"Draw the roofline of a target: operational intensity (FLOP/byte) against FLOP/s, a roof "
+	"per memory tier and per dtype from the profile's sustained numbers with their ridge "
+	"points, and every measured record of the target's baselines (a marker per op, a colour "
+	"per regime label, hollow when the latency missed its band) joined to its prediction (a "
+	"cross). Default output: <hw>_roofline.svg in the current folder.",
+	plot_options, 0, 0
+};
+
+static const struct rv_opts_spec compare_spec = {
+	"plot compare --hw A --hw B [--op OP ...] [--output FILE.svg] [--png]",
+	"Draw two targets on one figure: predicted against measured latency of every record "
+	"(log-log, with y = x and the narrowest and widest latency bands), and both rooflines "
+	"side by side on the same axes. Default output: compare_<A>_<B>.svg in the current "
+	"folder.",
+	plot_options, 0, 0
+};
+
+static const struct rv_opts_spec heatmap_spec = {
+	"plot heatmap [--hw KEY ...] [--op OP ...] [--output FILE.svg] [--png]",
+	"Draw the validate heatmap: a row per (hardware, op), a column per regime label, cells "
+	"coloured by the share of records passing every check and labelled like the text "
+	"report's cells. Default: every target with a baseline, both purposes; output "
+	"heatmap.svg in the current folder.",
+	plot_options, 0, 0
+};
+
+/* The three plots: the parse, the checks of the kind, the picture. */
+static int plot_kind(const struct rv_opts_spec *spec, enum rv_plot_kind kind, const char *name,
+                     int argc, char **argv)
+{
+	struct plot_opts o = { 0 };
+	struct plot_args a;
+	int rc = rv_opts_parse(spec, argc, argv, &o, NULL);
+
+	if (rc != RV_OPT_RUN)
+		return rc;
+	rc = plot_check(&a, &o, spec, name);
+	if (rc == 0 && kind == RV_PLOT_ROOFLINE && o.hw.n != 1)
+		rc = rv_opts_usage(spec, name, "give one --hw KEY (plot compare takes two)");
+	if (rc == 0 && kind == RV_PLOT_COMPARE &&
+	    (o.hw.n != 2 || strcmp(o.hw.items[0], o.hw.items[1]) == 0))
+		rc = rv_opts_usage(spec, name, "give two different targets, --hw A --hw B");
+	if (rc == 0 && kind == RV_PLOT_HEATMAP && (o.bdir.n > 1 || o.sdir.n > 1))
+		rc = rv_opts_usage(spec, name, "one --baseline-dir and one --sweep-dir");
+	if (rc == 0)
+		rc = plot_run(&o, &a, kind, name);
+	rv_opts_free(spec, &o);
+	return rc;
+}
+
 static int plot_roofline(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"plot roofline --hw KEY [--op OP ...] [--output FILE.svg] [--png]",
-		"Draw the roofline of a target: operational intensity (FLOP/byte) against FLOP/s, "
-		"a roof per memory tier and per dtype from the profile's sustained numbers with "
-		"their ridge points, and every measured record of the target's baselines (a marker "
-		"per op, a colour per regime label, hollow when the latency missed its band) "
-		"joined to its prediction (a cross). Default output: <hw>_roofline.svg in the "
-		"current folder.",
-		plot_opts, 0, 0
-	};
-	struct rv_opt_result res;
-	struct plot_args a;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
-
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if ((rc = plot_args(&a, &spec, &res, argc, argv, "plot roofline")) != 0)
-		return rc;
-	if (a.n_hw != 1)
-		return plot_usage(&spec,
-		                  "plot roofline: give one --hw KEY (plot compare takes two)");
-	return plot_run(&a, RV_PLOT_ROOFLINE, "plot roofline");
+	return plot_kind(&roofline_spec, RV_PLOT_ROOFLINE, "plot roofline", argc, argv);
 }
 
 static int plot_compare(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"plot compare --hw A --hw B [--op OP ...] [--output FILE.svg] [--png]",
-		"Draw two targets on one figure: predicted against measured latency of every "
-		"record (log-log, with y = x and the narrowest and widest latency bands), and both "
-		"rooflines side by side on the same axes. Default output: compare_<A>_<B>.svg in "
-		"the current folder.",
-		plot_opts, 0, 0
-	};
-	struct rv_opt_result res;
-	struct plot_args a;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
-
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if ((rc = plot_args(&a, &spec, &res, argc, argv, "plot compare")) != 0)
-		return rc;
-	if (a.n_hw != 2 || strcmp(a.hw[0], a.hw[1]) == 0)
-		return plot_usage(&spec, "plot compare: give two different targets, --hw A --hw B");
-	return plot_run(&a, RV_PLOT_COMPARE, "plot compare");
+	return plot_kind(&compare_spec, RV_PLOT_COMPARE, "plot compare", argc, argv);
 }
 
 static int plot_heatmap(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"plot heatmap [--hw KEY ...] [--op OP ...] [--output FILE.svg] [--png]",
-		"Draw the validate heatmap: a row per (hardware, op), a column per regime label, "
-		"cells coloured by the share of records passing every check and labelled like "
-		"the text report's cells. Default: every target with a baseline, both purposes; "
-		"output heatmap.svg in the current folder.",
-		plot_opts, 0, 0
-	};
-	struct rv_opt_result res;
-	struct plot_args a;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
-
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if ((rc = plot_args(&a, &spec, &res, argc, argv, "plot heatmap")) != 0)
-		return rc;
-	if (a.n_bdir > 1 || a.n_sdir > 1)
-		return plot_usage(&spec, "plot heatmap: one --baseline-dir and one --sweep-dir");
-	return plot_run(&a, RV_PLOT_HEATMAP, "plot heatmap");
+	return plot_kind(&heatmap_spec, RV_PLOT_HEATMAP, "plot heatmap", argc, argv);
 }
 
 /* clang-format off */
-static const struct rv_cmd plot_cmds[] = {
-	{ "roofline", plot_roofline, "A target's roofline with its measured and predicted points" },
-	{ "compare",  plot_compare,  "Two targets: predicted against measured latency, and rooflines" },
-	{ "heatmap",  plot_heatmap,  "The validate heatmap as a picture" },
-	{ NULL, NULL, NULL },
+const struct rv_cmd rv_plot_cmds[] = {
+	{ "roofline", plot_roofline, "A target's roofline with its measured and predicted points", &roofline_spec, NULL },
+	{ "compare",  plot_compare,  "Two targets: predicted against measured latency, and rooflines", &compare_spec, NULL },
+	{ "heatmap",  plot_heatmap,  "The validate heatmap as a picture", &heatmap_spec, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */
 
 int rv_cmd_plot(int argc, char **argv)
 {
-	return rv_cli_dispatch("plot", plot_cmds, argc, argv);
+	return rv_cli_dispatch("plot", rv_plot_cmds, argc, argv);
 }
 
 /* roofval report. */
 
-enum { ROPT_OUTPUT, ROPT_BDIR, ROPT_SDIR, ROPT_HDIR, ROPT_NOFIT };
+/* clang-format off */
+static const struct rv_option report_options[] = {
+	{ .name = "output", .short_name = 'o', .metavar = "DIR",
+	  .help = "folder for index.html and its pictures (made when missing)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, output) },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "a baseline folder to add to the committed one ($ROOFVAL_BASELINE_DIR, else "
+	          "results/baselines/); repeat for several",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, bdir) },
+	{ .name = "sweep-dir", .metavar = "DIR",
+	  .help = "the sweeps of the n-th --baseline-dir (default: $ROOFVAL_SWEEP_DIR, else "
+	          "sweeps/)",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, sdir) },
+	{ .name = "hardware-dir", .metavar = "DIR",
+	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, hdir) },
+	{ .name = "no-fit",
+	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, no_fit) },
+	{ .name = NULL },
+};
+/* clang-format on */
 
-static const struct rv_opt report_opts[] = {
-	{ "output", 'o', "DIR", "folder for index.html and its pictures (made when missing)" },
-	{ "baseline-dir", 0, "DIR",
-	  "a baseline folder to add to the committed one ($ROOFVAL_BASELINE_DIR, else "
-	  "results/baselines/); repeat for several" },
-	{ "sweep-dir", 0, "DIR",
-	  "the sweeps of the n-th --baseline-dir (default: $ROOFVAL_SWEEP_DIR, else sweeps/)" },
-	{ "hardware-dir", 0, "DIR",
-	  "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)" },
-	{ "no-fit", 0, NULL, "ignore hardware/<key>.fit.json: the hand-edited profile alone" },
-	{ NULL, 0, NULL, NULL },
+const struct rv_opts_spec rv_report_spec = {
+	"report --output DIR [--baseline-dir DIR [--sweep-dir DIR]] ...",
+	"Write DIR/index.html: the validation of every committed baseline (and of every baseline "
+	"folder given, the n-th --sweep-dir with the n-th --baseline-dir) as tables, the "
+	"heatmap, each target's roofline and comparisons of the targets, as SVG files beside "
+	"it. Opens from disk; the same inputs give the same bytes.",
+	report_options, 0, 0
 };
 
 int rv_cmd_report(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"report --output DIR [--baseline-dir DIR [--sweep-dir DIR]] ...",
-		"Write DIR/index.html: the validation of every committed baseline (and of every "
-		"baseline folder given, the n-th --sweep-dir with the n-th --baseline-dir) as "
-		"tables, the heatmap, each target's roofline and comparisons of the targets, as "
-		"SVG files beside it. Opens from disk; the same inputs give the same bytes.",
-		report_opts, 0, 0
-	};
-	struct rv_opt_result res;
-	const char *bdirs[MAX_VALUES], *sdirs[MAX_VALUES];
-	struct rv_report_html_opts o;
+	struct plot_opts o = { 0 };
+	struct rv_report_html_opts ro;
 	struct rv_report_html_result done;
-	int n_b, n_s;
-	int rc = rv_opt_parse(&spec, argc, argv, &res);
+	int rc = rv_opts_parse(&rv_report_spec, argc, argv, &o, NULL);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[ROPT_OUTPUT] || !*res.value[ROPT_OUTPUT])
-		return plot_usage(&spec, "report: --output DIR is required");
-	n_b = opt_values(bdirs, MAX_VALUES, argc, argv, "baseline-dir");
-	n_s = opt_values(sdirs, MAX_VALUES, argc, argv, "sweep-dir");
-	if (n_b < 0 || n_s < 0)
-		return plot_usage(&spec, "report: too many --baseline-dir or --sweep-dir options");
-	if (n_s > n_b)
-		return plot_usage(&spec, "report: a --sweep-dir goes with a --baseline-dir");
-	o = (struct rv_report_html_opts){ res.value[ROPT_OUTPUT],
-		                          bdirs,
-		                          (size_t)n_b,
-		                          sdirs,
-		                          (size_t)n_s,
-		                          res.value[ROPT_HDIR],
-		                          res.value[ROPT_NOFIT] ? 0 : RV_PROFILE_FIT };
-	if (rv_report_html(&o, &done) < 0)
-		return rv_cli_fail("report");
-	printf("wrote %s/index.html with %zu pictures of %zu targets\n", o.output_dir,
-	       done.n_pictures, done.n_targets);
-	return RV_EXIT_OK;
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (!o.output || !*o.output)
+		rc = rv_opts_usage(&rv_report_spec, "report", "--output DIR is required");
+	else if (o.sdir.n > o.bdir.n)
+		rc = rv_opts_usage(&rv_report_spec, "report",
+		                   "a --sweep-dir goes with a --baseline-dir");
+	if (rc == RV_OPT_RUN) {
+		ro = (struct rv_report_html_opts){ o.output,
+			                           o.bdir.items,
+			                           o.bdir.n,
+			                           o.sdir.items,
+			                           o.sdir.n,
+			                           o.hdir,
+			                           o.no_fit ? 0 : RV_PROFILE_FIT };
+		if (rv_report_html(&ro, &done) < 0) {
+			rc = rv_cli_fail("report");
+		} else {
+			printf("wrote %s/index.html with %zu pictures of %zu targets\n",
+			       ro.output_dir, done.n_pictures, done.n_targets);
+			rc = RV_EXIT_OK;
+		}
+	}
+	rv_opts_free(&rv_report_spec, &o);
+	return rc;
 }

@@ -76,16 +76,17 @@ static const struct rv_option validate_options[] = {
 };
 /* clang-format on */
 
+const struct rv_opts_spec rv_validate_spec = {
+	"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
+	"[--output FILE]",
+	"Predict every labelled shape of a sweep, compare with the baseline and "
+	"score each record in the band of its regime. Exit status 3 when a "
+	"record fails.",
+	validate_options, 0, 0
+};
+
 int rv_cmd_validate(int argc, char **argv)
 {
-	static const struct rv_opts_spec spec = {
-		"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
-		"[--output FILE]",
-		"Predict every labelled shape of a sweep, compare with the baseline and "
-		"score each record in the band of its regime. Exit status 3 when a "
-		"record fails.",
-		validate_options, 0, 0
-	};
 	struct validate_opts o = { .op = -1, .purpose = -1 };
 	struct rv_validation v;
 	struct rv_buf out = RV_BUF_INIT;
@@ -94,24 +95,25 @@ int rv_cmd_validate(int argc, char **argv)
 	struct rv_layout_filter filter;
 	struct rv_layout_model *models = NULL;
 	size_t n_models = 0;
-	int rc = rv_opts_parse(&spec, argc, argv, &o, NULL), err = 0;
+	int rc = rv_opts_parse(&rv_validate_spec, argc, argv, &o, NULL), err = 0;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
 	if (!o.all == !o.hw) {
-		rv_opts_free(&spec, &o);
-		return rv_opts_usage(&spec, "validate", "give either --hw KEY or --all");
+		rv_opts_free(&rv_validate_spec, &o);
+		return rv_opts_usage(&rv_validate_spec, "validate",
+		                     "give either --hw KEY or --all");
 	}
 	if (o.with_builtin && o.predictions.n + o.commands.n == 0) {
-		rv_opts_free(&spec, &o);
+		rv_opts_free(&rv_validate_spec, &o);
 		return rv_opts_usage(
-		        &spec, "validate",
+		        &rv_validate_spec, "validate",
 		        "--with-builtin adds the built-in model to --predictions or "
 		        "--model-cmd; without them the built-in model is the one scored");
 	}
 	models = calloc(o.predictions.n + o.commands.n + 1, sizeof(*models));
 	if (!models) {
-		rv_opts_free(&spec, &o);
+		rv_opts_free(&rv_validate_spec, &o);
 		return rv_cli_fail("validate");
 	}
 	if (o.with_builtin)
@@ -132,7 +134,7 @@ int rv_cmd_validate(int argc, char **argv)
 		err = rv_layout_validate_models(&layout, &v, &filter, models, n_models, NULL);
 	rv_layout_close(&layout);
 	free(models);
-	rv_opts_free(&spec, &o);
+	rv_opts_free(&rv_validate_spec, &o);
 	if (err == 0)
 		err = rv_report_render(&out, &v, (enum rv_format)o.format);
 	if (err == 0 && o.output)

@@ -57,6 +57,150 @@ OPT_CHOICE(rv_opt_choice_purpose, enum rv_purpose, rv_purpose_parse)
 OPT_CHOICE(rv_opt_choice_dtype, enum rv_dtype, rv_dtype_parse)
 OPT_CHOICE(rv_opt_choice_format, enum rv_format, rv_format_parse)
 
+enum rv_opt_values rv_option_values(const struct rv_option *o)
+{
+	const char *m = o->metavar ? o->metavar : "";
+
+	if (o->values != RV_VALUES_AUTO)
+		return o->values;
+	if (o->type == RV_OPT_FLAG)
+		return RV_VALUES_NONE;
+	if (o->type == RV_OPT_CHOICE) {
+		if (o->parse == rv_opt_choice_op)
+			return RV_VALUES_OP;
+		if (o->parse == rv_opt_choice_purpose)
+			return RV_VALUES_PURPOSE;
+		if (o->parse == rv_opt_choice_dtype)
+			return RV_VALUES_DTYPE;
+		if (o->parse == rv_opt_choice_format)
+			return RV_VALUES_FORMAT;
+		return o->choices ? RV_VALUES_CHOICES : RV_VALUES_NONE;
+	}
+	if (strcmp(m, "KEY") == 0)
+		return RV_VALUES_HW;
+	if (strncmp(m, "FILE", 4) == 0)
+		return RV_VALUES_FILE;
+	if (strcmp(m, "DIR") == 0)
+		return RV_VALUES_DIR;
+	return RV_VALUES_NONE;
+}
+
+void rv_opt_value_names(enum rv_opt_values kind, const struct rv_option *o,
+                        void (*fn)(const char *name, void *ctx), void *ctx)
+{
+	switch (kind) {
+	case RV_VALUES_OP:
+		for (int i = 0; i < RV_OP_COUNT; i++)
+			fn(rv_op_name((enum rv_op)i), ctx);
+		return;
+	case RV_VALUES_PURPOSE:
+		for (int i = 0; i < RV_PURPOSE_COUNT; i++)
+			fn(rv_purpose_name((enum rv_purpose)i), ctx);
+		return;
+	case RV_VALUES_DTYPE:
+		for (int i = 0; i < RV_DTYPE_COUNT; i++)
+			fn(rv_dtype_name((enum rv_dtype)i), ctx);
+		return;
+	case RV_VALUES_FORMAT:
+		for (int i = 0; i < RV_FORMAT_COUNT; i++)
+			fn(rv_format_name((enum rv_format)i), ctx);
+		return;
+	case RV_VALUES_CHOICES:
+		for (size_t i = 0; o && o->choices && o->choices[i]; i++)
+			fn(o->choices[i], ctx);
+		return;
+	case RV_VALUES_AUTO:
+	case RV_VALUES_NONE:
+	case RV_VALUES_FILE:
+	case RV_VALUES_DIR:
+	case RV_VALUES_HW:
+	case RV_VALUES_COMMAND:
+		return;
+	}
+}
+
+/* Whether word is a whole word of text (between non-letters). */
+static int has_word(const char *text, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+		int before = p == text || !(p[-1] >= 'A' && p[-1] <= 'Z');
+		int after = !(p[len] >= 'A' && p[len] <= 'Z');
+
+		if (before && after)
+			return 1;
+	}
+	return 0;
+}
+
+enum rv_opt_values rv_opts_args_values(const struct rv_opts_spec *spec)
+{
+	if (spec->max_args == 0)
+		return RV_VALUES_NONE;
+	if (has_word(spec->usage, "KEY"))
+		return RV_VALUES_HW;
+	if (has_word(spec->usage, "COMMAND") || strstr(spec->usage, "[command"))
+		return RV_VALUES_COMMAND;
+	if (has_word(spec->usage, "DIR") && !has_word(spec->usage, "FILE"))
+		return RV_VALUES_DIR;
+	return RV_VALUES_FILE;
+}
+
+struct names_ctx {
+	char *out;
+	size_t size, len;
+	int n;
+};
+
+static void names_add(const char *name, void *ctx)
+{
+	struct names_ctx *c = ctx;
+
+	if (c->len < c->size)
+		c->len += (size_t)snprintf(c->out + c->len, c->size - c->len, "%s%s",
+		                           c->n++ ? ", " : "", name);
+}
+
+static void double_range(char *out, size_t size, const struct rv_option *o);
+
+void rv_option_facts(char *out, size_t size, const struct rv_option *o)
+{
+	struct names_ctx c = { out, size, 0, 0 };
+	unsigned long long hi = o->umax ? o->umax : o->type == RV_OPT_UINT ? UINT_MAX : UINT64_MAX;
+	char range[96];
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	switch (o->type) {
+	case RV_OPT_CHOICE:
+		c.len = (size_t)snprintf(out, size, "choice: ");
+		rv_opt_value_names(rv_option_values(o), o, names_add, &c);
+		break;
+	case RV_OPT_UINT:
+	case RV_OPT_U64:
+		c.len = (size_t)snprintf(out, size, "%s from %llu to %llu",
+		                         rv_opt_type_name(o->type), o->umin, hi);
+		break;
+	case RV_OPT_DOUBLE:
+		double_range(range, sizeof(range), o);
+		c.len = (size_t)snprintf(out, size, "double%s", range);
+		break;
+	case RV_OPT_LIST:
+		c.len = (size_t)snprintf(out, size, "list: repeat for several");
+		break;
+	case RV_OPT_FLAG:
+	case RV_OPT_STRING:
+		c.len = (size_t)snprintf(out, size, "%s", rv_opt_type_name(o->type));
+		break;
+	}
+	if (o->def && o->type != RV_OPT_FLAG && c.len < size)
+		c.len += (size_t)snprintf(out + c.len, size - c.len, "; default %s", o->def);
+	if ((o->flags & RV_OPT_REQUIRED) && c.len < size)
+		(void)snprintf(out + c.len, size - c.len, "; required");
+}
+
 static void help_line(char short_name, const char *name, const char *metavar, const char *help)
 {
 	char left[64];
