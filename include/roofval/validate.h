@@ -19,8 +19,8 @@ typedef struct rv_validate_opts {
 	                        roofval validate --all (a sweep labelling nothing
 	                        for a target is then skipped) */
 	/* A predictions CSV (docs/predictions-csv.md) to validate instead of
-	 * the built-in model; NULL: the built-in model. Not yet supported by
-	 * this version of the library: RV_ENOTSUP. */
+	 * the built-in model, with exactly its rules; NULL: the built-in
+	 * model. */
 	const char *predictions;
 } rv_validate_opts;
 
@@ -31,8 +31,8 @@ typedef struct rv_validate_opts {
  * not NULL, *len its length. When passed is not NULL it receives 1 when
  * every scored record passed, else 0. Errors: RV_EPARSE for an unknown
  * format, op or purpose; RV_ENOENT when there is no baseline to validate
- * (or the one asked for is missing); RV_ENOTSUP for opts->predictions; the
- * loaders' errors for malformed files; RV_ENOMEM. */
+ * (or the one asked for is missing); the loaders' errors for malformed
+ * files (a predictions file's with file:line:column); RV_ENOMEM. */
 RV_API int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *format,
                             char **report, size_t *len, int *passed);
 

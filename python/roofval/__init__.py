@@ -18,6 +18,7 @@ import ctypes
 import ctypes.util
 import json
 import os
+import shutil
 import tempfile
 
 __all__ = ["RoofvalError", "predict", "predict_batch", "predict_sweep", "validate",
@@ -264,22 +265,23 @@ def _write_predictions(f, predictions):
         w.writerow([row.get(k) or "" for k in fields])
 
 
-def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, **dirs):
+def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, name="python",
+             **dirs):
     """Validates a model against the baselines (a folder; None: the default)
     and returns the JSON report (schema roofval.report/1) as a dict.
     predictions: None for the built-in model, a predictions CSV path, or a
     list of dicts with the CSV's columns (hardware, op, shape, dtype,
     latency_s, energy_j or energy_J, regime: what predict() returns will
     do); see docs/predictions-csv.md. hw, op and
-    purpose narrow what is validated (None: everything). Raises
-    RoofvalError (code RV_ENOTSUP for predictions where the library does not
-    validate them yet)."""
+    purpose narrow what is validated (None: everything); name is the model's
+    name in the report when predictions is a list. Raises RoofvalError."""
     tmp = None
     if isinstance(predictions, (list, tuple)):
-        fd, tmp = tempfile.mkstemp(prefix="roofval-", suffix=".csv")
-        with os.fdopen(fd, "w", newline="") as f:
+        tmp = tempfile.mkdtemp(prefix="roofval-")
+        path = os.path.join(tmp, name + ".csv")
+        with open(path, "w", newline="", encoding="utf-8") as f:
             _write_predictions(f, predictions)
-        predictions = tmp
+        predictions = path
     try:
         with _Data(dirs.get("hardware_dir"), dirs.get("sweep_dir"), baselines) as d:
             opts = _ValidateOpts(_b(hw), _b(op), _b(purpose), _b(predictions))
@@ -294,4 +296,4 @@ def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, *
                 _libc.free(text)
     finally:
         if tmp:
-            os.unlink(tmp)
+            shutil.rmtree(tmp, ignore_errors=True)

@@ -233,6 +233,7 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 {
 	static const rv_validate_opts all = { NULL, NULL, NULL, NULL };
 	struct rv_layout_filter filter = { NULL, -1, -1 };
+	struct rv_layout_model model = { NULL, NULL, NULL, 0 };
 	struct rv_validation v;
 	struct rv_buf out = RV_BUF_INIT;
 	struct rv_summary sum = { 0 };
@@ -255,14 +256,11 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 			return err;
 		filter.purpose = (int)pu;
 	}
-	if (opts->predictions)
-		return rv_error_set(RV_ENOTSUP,
-		                    "%s: validating a predictions file is not supported by "
-		                    "this version of libroofval",
-		                    opts->predictions);
 	filter.hw = opts->hw;
 	memset(&v, 0, sizeof(v));
-	err = rv_layout_validate(&d->layout, &v, &filter, NULL);
+	model.predictions = opts->predictions;
+	err = rv_layout_validate_models(&d->layout, &v, &filter, &model, opts->predictions ? 1 : 0,
+	                                NULL);
 	if (err == 0)
 		err = rv_report_render(&out, &v, f);
 	if (err == 0)
