@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/key.h"
 #include "core/strnum.h"
 #include "core/vec.h"
 
@@ -257,17 +258,6 @@ void rv_row_format(char out[RV_ROW_CELL], const struct rv_baseline_row *r, enum 
 	}
 }
 
-static int key_valid(const char *s)
-{
-	if (!s || !*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
-			return 0;
-	return 1;
-}
-
 /* 0x followed by 1 to 16 hex digits. */
 static int parse_hex(const char *s, uint64_t *out)
 {
@@ -311,7 +301,7 @@ int rv_row_check(const struct rv_baseline_row *r, enum rv_col c, const char *tex
 	if (d->type == RV_CT_KEY) {
 		const char *s = *(char *const *)cfield_of(r, c);
 
-		if (key_valid(s))
+		if (rv_hw_key_valid(s))
 			return 0;
 		(void)snprintf(why, why_size, "'%s' is not a hardware key (letters, digits, _ - .)",
 		               s ? s : "");

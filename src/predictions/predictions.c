@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/key.h"
 #include "core/strnum.h"
 #include "core/vec.h"
 #include "io/csv.h"
@@ -132,17 +133,6 @@ struct rv_prediction_row *rv_predictions_find(const struct rv_prediction_set *se
 	return NULL;
 }
 
-static int valid_hw(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
-			return 0;
-	return 1;
-}
-
 static int check_header(const struct rv_csv_record *rec, const char *name, long *regime_col)
 {
 	*regime_col = -1;
@@ -207,7 +197,7 @@ static int parse_row(struct rv_prediction_row *r, const struct rv_csv_record *re
 		                    "%s:%u: %zu fields, but the header has %zu columns; give every "
 		                    "row one field per column (quote a field that holds a comma)",
 		                    name, rec->line, rec->n, n_cols);
-	if (!valid_hw(f[COL_HW]))
+	if (!rv_hw_key_valid(f[COL_HW]))
 		return rv_error_set(RV_EPARSE,
 		                    "%s:%u:%u: hardware: '%s' is not a hardware key (letters, "
 		                    "digits, _ - .)",

@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "core/datadir.h"
 #include "core/error.h"
+#include "core/key.h"
 #include "io/file.h"
 #include "io/json.h"
 
@@ -112,14 +113,6 @@ static int sweep_extra(char **out, json_t *obj, const char *const *known)
 	return err;
 }
 
-/* A hardware key as used in sweeps and baselines. */
-static int sweep_valid_hw(const char *s)
-{
-	return *s &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
-	               strlen(s);
-}
-
 static int sweep_list(struct rv_json_doc *d, json_t *root, const char *key, struct rv_sweep_list *l)
 {
 	json_t *arr = json_object_get(root, key), *v;
@@ -138,7 +131,7 @@ static int sweep_list(struct rv_json_doc *d, json_t *root, const char *key, stru
 	json_array_foreach(arr, i, v)
 	{
 		rv_json_path_index(path, sizeof(path), key, i);
-		if (!json_is_string(v) || !sweep_valid_hw(json_string_value(v)))
+		if (!json_is_string(v) || !rv_hw_key_valid(json_string_value(v)))
 			return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
 			                     "expected a hardware key (letters, digits, _ - .)");
 		l->items[i] = rv_strdup(json_string_value(v));
@@ -201,7 +194,7 @@ static int sweep_entry(struct rv_sweep *s, struct rv_json_doc *d, json_t *obj, s
 		struct rv_sweep_label *l = &e->labels[e->n_labels];
 
 		rv_json_path_key(lab, sizeof(lab), sub, hw);
-		if (!sweep_valid_hw(hw))
+		if (!rv_hw_key_valid(hw))
 			return rv_json_error(d, lab, RV_JSON_AT_KEY, RV_EPARSE,
 			                     "'%s' is not a hardware key", hw);
 		if (!json_is_string(v) || rv_regime_parse(json_string_value(v), &l->regime) < 0)
