@@ -8,29 +8,28 @@ cd "$(dirname "$0")/../src"
 # module: the modules it may include. Lower layers first.
 declare -A may=(
 	[core]=""
-	[io]="core"
 	[data]="core"
-	[hw]="core io data kernel capture meter model"
+	[io]="core data"
+	[hw]="core io data"
 	[sweep]="core io data hw model"
 	[model]="core data hw sweep"
-	[kernel]="core model"
-	[meter]="core"
-	[capture]="core io data kernel meter hw sweep layout model"
 	[predictions]="core io data hw sweep model"
 	[layout]="core io data hw sweep model predictions"
-	[report]="core data hw model sweep layout predictions"
-	[plot]="core io data hw model report sweep layout predictions"
-	[api]="core io data hw sweep model layout predictions report"
+	[kernel]="core model"
+	[meter]="core"
+	[capture]="core io data hw sweep model layout kernel meter"
+	[report]="core io data hw sweep model predictions layout plot"
+	[plot]="core io data hw sweep model predictions layout report"
+	[api]="core io data hw sweep model predictions layout kernel meter capture report plot"
 	[cli]="*"
 )
-# Files held to a stricter rule than their module: file: the modules it may include.
+# Files held to another rule than their module's: file: the modules it may include.
 declare -A file_may=(
 	[sweep/sweep.c]="core io data"
 	[sweep/sweep.h]="core io data"
-	[hw/profile.c]="core io data"
-	[hw/profile.h]="core io data"
-	[hw/fit.c]="core io data"
-	[hw/fit.h]="core io data"
+	[sweep/edit.c]="core io data hw model layout"
+	[hw/probe.c]="core io data kernel model"
+	[hw/probe.h]="core io data kernel model"
 )
 
 bad=0
