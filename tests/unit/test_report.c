@@ -120,7 +120,7 @@ static void test_report__golden_json(void **state)
 	rv_validation_free(&v);
 }
 
-/* Expected JSON types: s string, i integer, r real, R real or null, b
+/* Expected JSON types: s string, S string or null, i integer, r real, R real or null, b
  * boolean, B boolean or null, o object, a array. */
 struct key_type {
 	const char *key;
@@ -132,6 +132,8 @@ static int has_type(const json_t *j, char type)
 	switch (type) {
 	case 's':
 		return json_is_string(j);
+	case 'S':
+		return json_is_string(j) || json_is_null(j);
 	case 'i':
 		return json_is_integer(j);
 	case 'r':
@@ -171,8 +173,8 @@ static void check_keys(const json_t *obj, const char *where, const struct key_ty
 static void test_report__json_schema(void **state)
 {
 	static const struct key_type root_keys[] = {
-		{ "schema", 's' }, { "summary", 'o' }, { "sources", 'a' },
-		{ "cells", 'a' },  { "records", 'a' },
+		{ "schema", 's' },  { "summary", 'o' }, { "sources", 'a' }, { "cells", 'a' },
+		{ "records", 'a' }, { "models", 'a' },  { "missing", 'a' },
 	};
 	static const struct key_type summary_keys[] = {
 		{ "records", 'i' },
@@ -182,6 +184,10 @@ static void test_report__json_schema(void **state)
 		{ "skipped_unsupported", 'i' },
 		{ "skipped_ambiguous", 'i' },
 		{ "energy_scored", 'i' },
+		{ "labelled", 'i' },
+		{ "rows_found", 'i' },
+		{ "skipped_no_prediction", 'i' },
+		{ "unlabelled_predictions", 'i' },
 		{ "latency", 'o' },
 		{ "energy", 'o' },
 	};
@@ -196,8 +202,11 @@ static void test_report__json_schema(void **state)
 		{ "regime", 's' },         { "n_total", 'i' },
 		{ "n_pass", 'i' },         { "n_fail_regime", 'i' },
 		{ "n_fail_latency", 'i' }, { "n_fail_energy", 'i' },
+		{ "model", 's' },          { "median_latency_ape", 'R' },
 	};
 	static const struct key_type record_keys[] = {
+		{ "model", 's' },
+		{ "regime_model", 'S' },
 		{ "hardware", 's' },
 		{ "op", 's' },
 		{ "shape", 's' },
@@ -216,8 +225,8 @@ static void test_report__json_schema(void **state)
 		{ "pass", 'b' },
 		{ "tolerance_latency", 'r' },
 		{ "tolerance_energy", 'r' },
-		{ "bottleneck_layer", 's' },
-		{ "binding_tier", 's' },
+		{ "bottleneck_layer", 'S' },
+		{ "binding_tier", 'S' },
 		{ "notes", 's' },
 	};
 	struct rv_validation v;
