@@ -286,10 +286,13 @@ static void md_against(struct rv_buf *b, const struct rv_report__ctx *c)
 	rv_report__put_line(b, c->against_name, 1);
 	rv_buf_printf(b,
 	              "\n\n%zu records in both, %zu of the earlier run not validated now; cells "
-	              "change past %.1f points of median |latency error|. ",
+	              "change past %.1f points of median \\|latency error\\|: ",
 	              cmp->n_matched, cmp->n_old_only, cmp->points);
-	rv_buf_printf(b, "%s%zu improvements.\n", cmp->n_regressions ? "" : "No regressions; ",
-	              cmp->n_improvements);
+	if (cmp->n_regressions == 0)
+		rv_buf_puts(b, "no regressions");
+	else
+		rv_buf_printf(b, "**%zu regressions**", cmp->n_regressions);
+	rv_buf_printf(b, ", %zu improvements.\n", cmp->n_improvements);
 	if (cmp->n_changes == 0)
 		return;
 	rv_buf_puts(b, "\n| change | model | hardware | op | shape or regime | dtype | what |\n"

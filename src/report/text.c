@@ -573,9 +573,10 @@ static int text_against(struct rv_buf *b, const struct rv_report__ctx *c)
 	              "change past %.1f points of median |latency error|\n",
 	              cmp->n_matched, cmp->n_old_only, cmp->points);
 	if (cmp->n_regressions == 0)
-		rv_buf_puts(b, "  no regressions\n");
-	if (cmp->n_improvements == 0)
-		rv_buf_puts(b, "  no improvements\n");
+		rv_buf_puts(b, "  no regressions");
+	else
+		rv_buf_printf(b, "  %zu regressions", cmp->n_regressions);
+	rv_buf_printf(b, ", %zu improvements\n", cmp->n_improvements);
 	for (size_t i = 0; i < cmp->n_changes; i++) {
 		char(*row)[TABLE_CELL] = table_row(&t);
 
