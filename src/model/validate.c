@@ -351,6 +351,57 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 	return err;
 }
 
+int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < src->n_models && err == 0; i++) {
+		struct rv_model_counts *mc;
+
+		if ((err = rv_validation_add_model(dst, src->models[i])) < 0)
+			break;
+		mc = counts_of(dst, src->models[i]);
+		if (mc && src->model_counts) {
+			mc->labelled += src->model_counts[i].labelled;
+			mc->rows_found += src->model_counts[i].rows_found;
+			mc->skipped_no_baseline += src->model_counts[i].skipped_no_baseline;
+			mc->skipped_unsupported += src->model_counts[i].skipped_unsupported;
+			mc->skipped_ambiguous += src->model_counts[i].skipped_ambiguous;
+		}
+	}
+	if (err == 0)
+		err = rv_vec_reserve(&dst->records, &dst->cap_records,
+		                     dst->n_records + src->n_records, sizeof(*dst->records));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->missing, &dst->cap_missing,
+		                     dst->n_missing + src->n_missing, sizeof(*dst->missing));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->sources, &dst->cap_sources,
+		                     dst->n_sources + src->n_sources, sizeof(*dst->sources));
+	if (err < 0)
+		return err;
+	if (src->n_records > 0)
+		memcpy(dst->records + dst->n_records, src->records,
+		       src->n_records * sizeof(*src->records));
+	dst->n_records += src->n_records;
+	if (src->n_missing > 0)
+		memcpy(dst->missing + dst->n_missing, src->missing,
+		       src->n_missing * sizeof(*src->missing));
+	dst->n_missing += src->n_missing;
+	for (size_t i = 0; i < src->n_sources; i++)
+		dst->sources[dst->n_sources++] = src->sources[i];
+	dst->labelled += src->labelled;
+	dst->rows_found += src->rows_found;
+	dst->skipped_no_baseline += src->skipped_no_baseline;
+	dst->skipped_unsupported += src->skipped_unsupported;
+	dst->skipped_ambiguous += src->skipped_ambiguous;
+	dst->unlabelled_predictions += src->unlabelled_predictions;
+	src->n_records = src->n_missing = src->n_sources = 0;
+	src->labelled = src->rows_found = src->skipped_no_baseline = 0;
+	src->skipped_unsupported = src->skipped_ambiguous = src->unlabelled_predictions = 0;
+	return 0;
+}
+
 /* Fills acc from the n relative errors in err (reordered). */
 static void accuracy_of(struct rv_accuracy *acc, double *err, size_t n)
 {

@@ -145,6 +145,11 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 /* Adds model to v's list of models (once). RV_ENOMEM. */
 int rv_validation_add_model(struct rv_validation *v, const char *model);
 void rv_validation_free(struct rv_validation *v);
+/* Moves everything of src into dst (records, entries without a prediction
+ * and sources appended, models added once, counts summed) and empties src
+ * (rv_validation_free() it still). RV_ENOMEM (then src keeps what was not
+ * moved). */
+int rv_validation_take(struct rv_validation *dst, struct rv_validation *src);
 
 /* Totals and accuracy over all records of v (of the model called model only,
  * when not NULL: then labelled, rows_found and the skips are that model's;

@@ -88,5 +88,13 @@ struct rv_report_html_result {
  * RV_REPORT_MAX_TARGETS targets; the loaders' and writers' errors. */
 #define RV_REPORT_MAX_TARGETS 64
 int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_result *out);
+/* rv_report_html() of the n_models models (rv_layout_validate_models();
+ * none: the built-in model): given only predictions, the report holds that
+ * model alone; with several, each model's summary, the models side by side,
+ * their disagreements and a heatmap panel per model. (Not fields of struct
+ * rv_report_html_opts while callers fill it by position.) */
+struct rv_layout_model;
+int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
+                          size_t n_models, struct rv_report_html_result *out);
 
 #endif
