@@ -619,32 +619,36 @@ static int entry_cmp(const struct rv_record *a, const struct rv_record *b)
 	return c;
 }
 
-/* qsort of record indices by entry, then by index (so model order holds). */
-static const struct rv_record *sort_records;
-
-static int index_cmp(const void *pa, const void *pb)
+/* qsort of pointers into one array of records by entry, then by place in
+ * the array (so run order, hence model order, holds). */
+static int record_ptr_cmp(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int c = entry_cmp(&sort_records[a], &sort_records[b]);
+	const struct rv_record *a = *(const struct rv_record *const *)pa,
+	                       *b = *(const struct rv_record *const *)pb;
+	int c = entry_cmp(a, b);
 
 	return c ? c : (a > b) - (a < b);
 }
 
-/* Record indices of v sorted by entry then run order; free() *out. */
+/* Indices of the n records sorted by entry, then run order; free() *out. */
 static int sorted_indices(const struct rv_record *records, size_t n, size_t **out)
 {
+	const struct rv_record **p = malloc((n + 1) * sizeof(*p));
 	size_t *idx = malloc((n + 1) * sizeof(*idx));
 
 	*out = NULL;
-	if (!idx)
+	if (!p || !idx) {
+		free(p);
+		free(idx);
 		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	/* Not reentrant (a file-scope pointer); validation runs on one thread. */
-	sort_records = records;
+		p[i] = &records[i];
 	if (n > 1)
-		qsort(idx, n, sizeof(*idx), index_cmp);
-	sort_records = NULL;
+		qsort(p, n, sizeof(*p), record_ptr_cmp);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (size_t)(p[i] - records);
+	free(p);
 	*out = idx;
 	return 0;
 }

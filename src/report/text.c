@@ -130,7 +130,8 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 	(void)snprintf(counts[1], sizeof(counts[1]), "%zu", s->passed);
 	(void)snprintf(counts[2], sizeof(counts[2]), "%zu", s->failed);
 	(void)snprintf(counts[3], sizeof(counts[3]), "%zu",
-	               s->skipped_no_baseline + s->skipped_unsupported + s->skipped_ambiguous);
+	               s->skipped_no_baseline + s->skipped_unsupported + s->skipped_ambiguous +
+	                       s->skipped_no_prediction);
 	for (int i = 0; i < 4; i++)
 		w_count = max_size(w_count, strlen(counts[i]));
 	for (int q = 0; q < 2; q++) {
@@ -167,8 +168,11 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 	put_right(b, counts[3], w_count);
 	rv_buf_printf(b,
 	              "  not scored: %zu without a baseline row, %zu unsupported, %zu labelled "
-	              "ambiguous\n",
+	              "ambiguous",
 	              s->skipped_no_baseline, s->skipped_unsupported, s->skipped_ambiguous);
+	if (s->skipped_no_prediction > 0)
+		rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
+	rv_buf_putc(b, '\n');
 	for (int q = 0; q < 2; q++) {
 		rv_buf_puts(b, "  ");
 		put_left(b, names[q], LABEL_WIDTH);
