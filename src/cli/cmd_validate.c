@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* roofval validate: score the model against committed baselines. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static const struct rv_option validate_options[] = {
 	  .help = "with --against: percentage points a cell's median |latency error| may grow "
 	          "(default 2)",
 	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct validate_opts, regression_points),
-	  .def = "2", .flags = RV_OPT_RANGE, .min = 0, .max = 100,
+	  .flags = RV_OPT_RANGE, .min = 0, .max = 100,
 	  .what = "a number of percentage points" },
 	{ .name = NULL },
 };
@@ -99,7 +100,8 @@ int rv_cmd_validate(int argc, char **argv)
 		"record could be scored.",
 		validate_options, 0, 0
 	};
-	struct validate_opts o = { .op = -1, .purpose = -1 };
+	/* regression_points NAN: not given (2 with --against). */
+	struct validate_opts o = { .op = -1, .purpose = -1, .regression_points = (double)NAN };
 	struct rv_validation v;
 	struct rv_report_gate gate;
 	struct rv_layout layout;
@@ -121,6 +123,13 @@ int rv_cmd_validate(int argc, char **argv)
 		        "--with-builtin adds the built-in model to --predictions or "
 		        "--model-cmd; without them the built-in model is the one scored");
 	}
+	if (!isnan(o.regression_points) && !o.against) {
+		rv_opts_free(&spec, &o);
+		return rv_opts_usage(&spec, "validate",
+		                     "--regression-points goes with --against OLD.json");
+	}
+	if (isnan(o.regression_points))
+		o.regression_points = 2.0;
 	models = calloc(o.predictions.n + o.commands.n + 1, sizeof(*models));
 	if (!models) {
 		rv_opts_free(&spec, &o);

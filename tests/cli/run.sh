@@ -542,6 +542,7 @@ if [ -d "$ref/baselines" ]; then
 	check 0 "" "no regressions" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/worse.json" --format markdown
 	check 3 "" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/old.json" --regression-points 0 --predictions "$scratch/m17/worse/roofval.csv"
 	check 2 "regression-points" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/old.json" --regression-points -1
+	check 2 "--regression-points goes with --against OLD.json" "" -- validate "${one[@]}" "${rb[@]}" --regression-points 5
 	echo '{"schema": "something/else", "records": []}' >"$scratch/m17/other.json"
 	check 1 "not a roofval.report/1 report" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/m17/other.json"
 	echo 'not json' >"$scratch/m17/garbage.json"
