@@ -194,7 +194,8 @@ struct rv_comparison {
 	size_t n_matched;  /* records found in both */
 	size_t n_old_only; /* records of the earlier run not validated now */
 	size_t n_regressions, n_improvements;
-	struct rv_change *changes; /* regressions first, then improvements; each in record order */
+	/* Regressions (records in run order, then cells), then improvements alike. */
+	struct rv_change *changes;
 	size_t n_changes, cap_changes;
 };
 
