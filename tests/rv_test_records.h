@@ -31,7 +31,9 @@ static inline void rv_test_add_record(struct rv_validation *v, const struct rv_t
 	}
 	r = &v->records[v->n_records++];
 	memset(r, 0, sizeof(*r));
+	(void)snprintf(r->model, sizeof(r->model), "%s", RV_BUILTIN_MODEL);
 	(void)snprintf(r->hardware, sizeof(r->hardware), "%s", sp->hardware);
+	r->regime_model = RV_REGIME_COUNT; /* a model that gives no verdict of its own */
 	r->op = sp->op;
 	assert_int_equal(rv_shape_parse(sp->shape, sp->op, &r->shape), 0);
 	r->dtype = sp->dtype;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* roofval validate: score the model against committed baselines. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
-#include "io/file.h"
 #include "layout/layout.h"
 #include "model/validate.h"
 #include "report/report.h"
@@ -21,6 +21,8 @@ struct validate_opts {
 	struct rv_opt_list predictions, commands;
 	double model_timeout_s;
 	int with_builtin;
+	const char *against;
+	double regression_points;
 };
 
 /* clang-format off */
@@ -72,37 +74,48 @@ static const struct rv_option validate_options[] = {
 	{ .name = "with-builtin",
 	  .help = "with --predictions or --model-cmd: score the built-in model beside them",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, with_builtin) },
+	{ .name = "against", .metavar = "OLD.json",
+	  .help = "a regression gate: compare with this earlier JSON report; exit status 3 when "
+	          "a record that passed there fails now or a cell's median |error| grew past "
+	          "--regression-points, else 0",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, against) },
+	{ .name = "regression-points", .metavar = "P",
+	  .help = "with --against: percentage points a cell's median |latency error| may grow "
+	          "(default 2)",
+	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct validate_opts, regression_points),
+	  .flags = RV_OPT_RANGE, .min = 0, .max = 100,
+	  .what = "a number of percentage points" },
 	{ .name = NULL },
 };
 /* clang-format on */
 
 const struct rv_opts_spec rv_validate_spec = {
 	"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
-	"[--output FILE]",
+	"[--output FILE] [--against OLD.json]",
 	"Predict every labelled shape of a sweep, compare with the baseline and "
 	"score each record in the band of its regime. Exit status 3 when a "
-	"record fails.",
+	"record fails (with --against: when a regression is found); 1 when no "
+	"record could be scored.",
 	validate_options, 0, 0
 };
 
 int rv_cmd_validate(int argc, char **argv)
 {
-	struct validate_opts o = { .op = -1, .purpose = -1 };
+	/* regression_points NAN: not given (2 with --against). */
+	struct validate_opts o = { .op = -1, .purpose = -1, .regression_points = (double)NAN };
 	struct rv_validation v;
-	struct rv_buf out = RV_BUF_INIT;
-	struct rv_summary sum = { 0 };
+	struct rv_report_gate gate;
 	struct rv_layout layout;
 	struct rv_layout_filter filter;
 	struct rv_layout_model *models = NULL;
 	size_t n_models = 0;
-	int rc = rv_opts_parse(&rv_validate_spec, argc, argv, &o, NULL), err = 0;
+	int rc = rv_opts_parse(&rv_validate_spec, argc, argv, &o, NULL), err = 0, verdict = 0;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
 	if (!o.all == !o.hw) {
 		rv_opts_free(&rv_validate_spec, &o);
-		return rv_opts_usage(&rv_validate_spec, "validate",
-		                     "give either --hw KEY or --all");
+		return rv_opts_usage(&rv_validate_spec, "validate", "give either --hw KEY or --all");
 	}
 	if (o.with_builtin && o.predictions.n + o.commands.n == 0) {
 		rv_opts_free(&rv_validate_spec, &o);
@@ -111,6 +124,13 @@ int rv_cmd_validate(int argc, char **argv)
 		        "--with-builtin adds the built-in model to --predictions or "
 		        "--model-cmd; without them the built-in model is the one scored");
 	}
+	if (!isnan(o.regression_points) && !o.against) {
+		rv_opts_free(&rv_validate_spec, &o);
+		return rv_opts_usage(&rv_validate_spec, "validate",
+		                     "--regression-points goes with --against OLD.json");
+	}
+	if (isnan(o.regression_points))
+		o.regression_points = 2.0;
 	models = calloc(o.predictions.n + o.commands.n + 1, sizeof(*models));
 	if (!models) {
 		rv_opts_free(&rv_validate_spec, &o);
@@ -134,18 +154,13 @@ int rv_cmd_validate(int argc, char **argv)
 		err = rv_layout_validate_models(&layout, &v, &filter, models, n_models, NULL);
 	rv_layout_close(&layout);
 	free(models);
+	gate = (struct rv_report_gate){ (enum rv_format)o.format, o.output, o.against,
+		                        o.regression_points };
+	if (err == 0)
+		err = rv_report_validation(&v, &gate, &verdict);
 	rv_opts_free(&rv_validate_spec, &o);
-	if (err == 0)
-		err = rv_report_render(&out, &v, (enum rv_format)o.format);
-	if (err == 0 && o.output)
-		err = rv_file_write_atomic(o.output, out.data, out.len);
-	else if (err == 0)
-		(void)fwrite(rv_buf_str(&out), 1, out.len, stdout);
-	if (err == 0)
-		err = rv_validation_summary(&v, &sum);
-	rv_buf_free(&out);
 	rv_validation_free(&v);
 	if (err < 0)
 		return rv_cli_fail("validate");
-	return sum.failed ? RV_EXIT_MISMATCH : RV_EXIT_OK;
+	return verdict ? RV_EXIT_MISMATCH : RV_EXIT_OK;
 }

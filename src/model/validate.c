@@ -47,6 +47,7 @@ void rv_validation_free(struct rv_validation *v)
 	for (size_t i = 0; i < v->n_models; i++)
 		free(v->models[i]);
 	free(v->models);
+	free(v->model_counts);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -224,11 +225,23 @@ int rv_validation_add_model(struct rv_validation *v, const char *model)
 	for (size_t i = 0; i < v->n_models; i++)
 		if (strcmp(v->models[i], model) == 0)
 			return 0;
+	if ((err = rv_vec_reserve(&v->model_counts, &v->cap_model_counts, v->n_models + 1,
+	                          sizeof(*v->model_counts))) < 0)
+		return err;
+	memset(&v->model_counts[v->n_models], 0, sizeof(*v->model_counts));
 	if (!(copy = rv_strdup(model)))
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	if ((err = rv_vec_push(&v->models, &v->n_models, &v->cap_models, &copy, sizeof(copy))) < 0)
 		free(copy);
 	return err;
+}
+
+static struct rv_model_counts *counts_of(const struct rv_validation *v, const char *model)
+{
+	for (size_t i = 0; i < v->n_models; i++)
+		if (strcmp(v->models[i], model) == 0)
+			return v->model_counts ? &v->model_counts[i] : NULL;
+	return NULL;
 }
 
 static int add_missing(struct rv_validation *v, const char *model, const char *hw, enum rv_op op,
@@ -251,6 +264,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 {
 	ptrdiff_t *match = NULL;
 	char source[1024];
+	struct rv_model_counts before, *mc;
 	int err;
 
 	if (!model)
@@ -264,6 +278,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		return err;
 	if ((err = rv_match_rows(&match, s, b, p->key)) < 0)
 		return err;
+	before = (struct rv_model_counts){ v->labelled, v->rows_found, v->skipped_no_baseline,
+		                           v->skipped_unsupported, v->skipped_ambiguous };
 	for (size_t i = 0; i < s->n_entries && err == 0; i++) {
 		const struct rv_sweep_entry *e = &s->entries[i];
 		const struct rv_sweep_label *label = rv_sweep_label_scoreable(e, p->key);
@@ -324,7 +340,66 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		err = add_record(v, &r);
 	}
 	free(match);
+	/* What this run counted, the model's too. */
+	if ((mc = counts_of(v, model->model)) != NULL) {
+		mc->labelled += v->labelled - before.labelled;
+		mc->rows_found += v->rows_found - before.rows_found;
+		mc->skipped_no_baseline += v->skipped_no_baseline - before.skipped_no_baseline;
+		mc->skipped_unsupported += v->skipped_unsupported - before.skipped_unsupported;
+		mc->skipped_ambiguous += v->skipped_ambiguous - before.skipped_ambiguous;
+	}
 	return err;
+}
+
+int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < src->n_models && err == 0; i++) {
+		struct rv_model_counts *mc;
+
+		if ((err = rv_validation_add_model(dst, src->models[i])) < 0)
+			break;
+		mc = counts_of(dst, src->models[i]);
+		if (mc && src->model_counts) {
+			mc->labelled += src->model_counts[i].labelled;
+			mc->rows_found += src->model_counts[i].rows_found;
+			mc->skipped_no_baseline += src->model_counts[i].skipped_no_baseline;
+			mc->skipped_unsupported += src->model_counts[i].skipped_unsupported;
+			mc->skipped_ambiguous += src->model_counts[i].skipped_ambiguous;
+		}
+	}
+	if (err == 0)
+		err = rv_vec_reserve(&dst->records, &dst->cap_records,
+		                     dst->n_records + src->n_records, sizeof(*dst->records));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->missing, &dst->cap_missing,
+		                     dst->n_missing + src->n_missing, sizeof(*dst->missing));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->sources, &dst->cap_sources,
+		                     dst->n_sources + src->n_sources, sizeof(*dst->sources));
+	if (err < 0)
+		return err;
+	if (src->n_records > 0)
+		memcpy(dst->records + dst->n_records, src->records,
+		       src->n_records * sizeof(*src->records));
+	dst->n_records += src->n_records;
+	if (src->n_missing > 0)
+		memcpy(dst->missing + dst->n_missing, src->missing,
+		       src->n_missing * sizeof(*src->missing));
+	dst->n_missing += src->n_missing;
+	for (size_t i = 0; i < src->n_sources; i++)
+		dst->sources[dst->n_sources++] = src->sources[i];
+	dst->labelled += src->labelled;
+	dst->rows_found += src->rows_found;
+	dst->skipped_no_baseline += src->skipped_no_baseline;
+	dst->skipped_unsupported += src->skipped_unsupported;
+	dst->skipped_ambiguous += src->skipped_ambiguous;
+	dst->unlabelled_predictions += src->unlabelled_predictions;
+	src->n_records = src->n_missing = src->n_sources = 0;
+	src->labelled = src->rows_found = src->skipped_no_baseline = 0;
+	src->skipped_unsupported = src->skipped_ambiguous = src->unlabelled_predictions = 0;
+	return 0;
 }
 
 /* Fills acc from the n relative errors in err (reordered). */
@@ -365,6 +440,15 @@ int rv_validation_summary_of(const struct rv_validation *v, const char *model,
 	out->skipped_no_baseline = v->skipped_no_baseline;
 	out->skipped_unsupported = v->skipped_unsupported;
 	out->skipped_ambiguous = v->skipped_ambiguous;
+	if (model && counts_of(v, model)) {
+		const struct rv_model_counts *mc = counts_of(v, model);
+
+		out->labelled = mc->labelled;
+		out->rows_found = mc->rows_found;
+		out->skipped_no_baseline = mc->skipped_no_baseline;
+		out->skipped_unsupported = mc->skipped_unsupported;
+		out->skipped_ambiguous = mc->skipped_ambiguous;
+	}
 	for (size_t i = 0; i < v->n_missing; i++)
 		out->skipped_no_prediction += !model || strcmp(v->missing[i].model, model) == 0;
 	for (size_t i = 0; i < v->n_records; i++) {
@@ -393,6 +477,41 @@ int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out)
 	return rv_validation_summary_of(v, NULL, out);
 }
 
+/* The models of v in order: v->models, then any other of a record. */
+static int model_order(const struct rv_validation *v, const char ***out, size_t *n_out)
+{
+	const char **names = NULL;
+	size_t n = 0, cap = 0;
+	int err = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	for (size_t i = 0; i < v->n_models && err == 0; i++) {
+		const char *m = v->models[i];
+
+		err = rv_vec_push(&names, &n, &cap, &m, sizeof(m));
+	}
+	for (size_t i = 0; i < v->n_records && err == 0; i++) {
+		const char *m = v->records[i].model;
+		int known = 0;
+
+		/* Records of one model come together: test the previous first. */
+		if (i > 0 && strcmp(v->records[i - 1].model, m) == 0)
+			continue;
+		for (size_t k = 0; k < n && !known; k++)
+			known = strcmp(names[k], m) == 0;
+		if (!known)
+			err = rv_vec_push(&names, &n, &cap, &m, sizeof(m));
+	}
+	if (err < 0) {
+		free(names);
+		return err;
+	}
+	*out = names;
+	*n_out = n;
+	return 0;
+}
+
 static int cell_cmp(const void *pa, const void *pb)
 {
 	const struct rv_cell *a = pa, *b = pb;
@@ -403,25 +522,25 @@ static int cell_cmp(const void *pa, const void *pb)
 	return c ? c : (int)a->regime - (int)b->regime;
 }
 
-int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, size_t *n_out)
+/* Appends to cells (n so far) the cells of the records of model m, sorted. */
+static int model_cells(const struct rv_validation *v, const char *m, struct rv_cell *cells,
+                       size_t *n_io, double *errs)
 {
-	struct rv_cell *cells = calloc(v->n_records + 1, sizeof(*cells));
-	size_t n = 0;
+	size_t first = *n_io, n = *n_io;
 
-	*out = NULL;
-	*n_out = 0;
-	if (!cells)
-		return rv_error_set(RV_ENOMEM, "out of memory");
 	for (size_t i = 0; i < v->n_records; i++) {
 		const struct rv_record *r = &v->records[i];
 		struct rv_cell *c = NULL;
 
-		for (size_t j = 0; j < n && !c; j++)
+		if (strcmp(r->model, m) != 0)
+			continue;
+		for (size_t j = first; j < n && !c; j++)
 			if (cells[j].op == r->op && cells[j].regime == r->regime_label &&
 			    strcmp(cells[j].hardware, r->hardware) == 0)
 				c = &cells[j];
 		if (!c) {
 			c = &cells[n++];
+			(void)snprintf(c->model, sizeof(c->model), "%s", r->model);
 			(void)snprintf(c->hardware, sizeof(c->hardware), "%s", r->hardware);
 			c->op = r->op;
 			c->regime = r->regime_label;
@@ -432,9 +551,270 @@ int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, siz
 		c->n_fail_latency += (size_t)!r->pass_latency;
 		c->n_fail_energy += (size_t)(r->pass_energy == RV_CHECK_FAIL);
 	}
-	if (n > 1)
-		qsort(cells, n, sizeof(*cells), cell_cmp);
+	if (n - first > 1)
+		qsort(cells + first, n - first, sizeof(*cells), cell_cmp);
+	/* The median |latency error| of each cell, over its records. */
+	for (size_t j = first; j < n; j++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < v->n_records; i++) {
+			const struct rv_record *r = &v->records[i];
+
+			if (r->op == cells[j].op && r->regime_label == cells[j].regime &&
+			    strcmp(r->model, m) == 0 && strcmp(r->hardware, cells[j].hardware) == 0)
+				errs[k++] = fabs(r->latency_err);
+		}
+		cells[j].median_latency_ape = k > 0 ? rv_median(errs, k) : (double)NAN;
+	}
+	*n_io = n;
+	return 0;
+}
+
+int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, size_t *n_out)
+{
+	struct rv_cell *cells = calloc(v->n_records + 1, sizeof(*cells));
+	double *errs = malloc((v->n_records + 1) * sizeof(*errs));
+	const char **models = NULL;
+	size_t n = 0, n_models = 0;
+	int err = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	if (!cells || !errs)
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	if (err == 0)
+		err = model_order(v, &models, &n_models);
+	for (size_t k = 0; k < n_models && err == 0; k++)
+		err = model_cells(v, models[k], cells, &n, errs);
+	free(models);
+	free(errs);
+	if (err < 0) {
+		free(cells);
+		return err;
+	}
 	*out = cells;
 	*n_out = n;
 	return 0;
+}
+
+int rv_record_same_entry(const struct rv_record *a, const struct rv_record *b)
+{
+	return a->op == b->op && a->dtype == b->dtype && a->shape.ndim == b->shape.ndim &&
+	       memcmp(a->shape.dim, b->shape.dim, a->shape.ndim * sizeof(a->shape.dim[0])) == 0 &&
+	       strcmp(a->hardware, b->hardware) == 0;
+}
+
+static int entry_cmp(const struct rv_record *a, const struct rv_record *b)
+{
+	int c = strcmp(a->hardware, b->hardware);
+
+	if (!c)
+		c = strcmp(rv_op_name(a->op), rv_op_name(b->op));
+	if (!c)
+		c = (int)a->dtype - (int)b->dtype;
+	if (!c)
+		c = (int)a->shape.ndim - (int)b->shape.ndim;
+	for (unsigned d = 0; !c && d < a->shape.ndim; d++)
+		c = a->shape.dim[d] < b->shape.dim[d] ? -1 : a->shape.dim[d] > b->shape.dim[d];
+	return c;
+}
+
+/* qsort of pointers into one array of records by entry, then by place in
+ * the array (so run order, hence model order, holds). */
+static int record_ptr_cmp(const void *pa, const void *pb)
+{
+	const struct rv_record *a = *(const struct rv_record *const *)pa,
+	                       *b = *(const struct rv_record *const *)pb;
+	int c = entry_cmp(a, b);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Indices of the n records sorted by entry, then run order; free() *out. */
+static int sorted_indices(const struct rv_record *records, size_t n, size_t **out)
+{
+	const struct rv_record **p = malloc((n + 1) * sizeof(*p));
+	size_t *idx = malloc((n + 1) * sizeof(*idx));
+
+	*out = NULL;
+	if (!p || !idx) {
+		free(p);
+		free(idx);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i] = &records[i];
+	if (n > 1)
+		qsort(p, n, sizeof(*p), record_ptr_cmp);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (size_t)(p[i] - records);
+	free(p);
+	*out = idx;
+	return 0;
+}
+
+int rv_validation_disagreements(const struct rv_validation *v, size_t **out, size_t *n_out)
+{
+	size_t *idx = NULL, n = 0;
+	int err = sorted_indices(v->records, v->n_records, &idx);
+
+	*out = NULL;
+	*n_out = 0;
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < v->n_records;) {
+		size_t j = i + 1;
+		int pass = rv_record_passed(&v->records[idx[i]]), mixed = 0;
+
+		while (j < v->n_records &&
+		       rv_record_same_entry(&v->records[idx[i]], &v->records[idx[j]])) {
+			mixed |= rv_record_passed(&v->records[idx[j]]) != pass;
+			j++;
+		}
+		/* Kept in place: the array only shrinks. */
+		for (size_t k = i; mixed && k < j; k++)
+			idx[n++] = idx[k];
+		i = j;
+	}
+	*out = idx;
+	*n_out = n;
+	return 0;
+}
+
+static int add_change(struct rv_comparison *c, const struct rv_change *ch)
+{
+	return rv_vec_push(&c->changes, &c->n_changes, &c->cap_changes, ch, sizeof(*ch));
+}
+
+/* The record changes between old and now, in now's record order. */
+static int compare_records(struct rv_comparison *out, const struct rv_validation *old,
+                           const struct rv_validation *now, int regression)
+{
+	size_t *idx = NULL;
+	int err = sorted_indices(old->records, old->n_records, &idx);
+
+	/* Each record of now is looked up among old's, sorted by entry. */
+	for (size_t i = 0; i < now->n_records && err == 0; i++) {
+		const struct rv_record *r = &now->records[i], *o = NULL;
+		size_t lo = 0, hi = old->n_records;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (entry_cmp(&old->records[idx[mid]], r) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k < old->n_records && !o; k++) {
+			const struct rv_record *c = &old->records[idx[k]];
+
+			if (!rv_record_same_entry(c, r))
+				break;
+			if (strcmp(c->model, r->model) == 0)
+				o = c;
+		}
+		if (!o)
+			continue;
+		if (regression)
+			out->n_matched++;
+		if (rv_record_passed(o) == rv_record_passed(r) || rv_record_passed(o) != regression)
+			continue;
+		struct rv_change ch;
+
+		memset(&ch, 0, sizeof(ch));
+		ch.kind = RV_CHANGE_RECORD;
+		ch.regression = regression;
+		(void)snprintf(ch.model, sizeof(ch.model), "%s", r->model);
+		(void)snprintf(ch.hardware, sizeof(ch.hardware), "%s", r->hardware);
+		ch.op = r->op;
+		ch.shape = r->shape;
+		ch.dtype = r->dtype;
+		ch.regime = r->regime_label;
+		ch.old_value = o->latency_err;
+		ch.new_value = r->latency_err;
+		err = add_change(out, &ch);
+		if (regression)
+			out->n_regressions++;
+		else
+			out->n_improvements++;
+	}
+	free(idx);
+	return err;
+}
+
+/* The cell changes of more than points between old's and now's cells. */
+static int compare_cells(struct rv_comparison *out, const struct rv_cell *oc, size_t n_old,
+                         const struct rv_cell *nc, size_t n_now, int regression)
+{
+	double limit = out->points / 100.0;
+	int err = 0;
+
+	for (size_t i = 0; i < n_now && err == 0; i++) {
+		for (size_t j = 0; j < n_old && err == 0; j++) {
+			double grew;
+			struct rv_change ch;
+
+			if (oc[j].op != nc[i].op || oc[j].regime != nc[i].regime ||
+			    strcmp(oc[j].model, nc[i].model) != 0 ||
+			    strcmp(oc[j].hardware, nc[i].hardware) != 0)
+				continue;
+			grew = nc[i].median_latency_ape - oc[j].median_latency_ape;
+			if (!isfinite(grew) || (regression ? grew <= limit : -grew <= limit))
+				break;
+			memset(&ch, 0, sizeof(ch));
+			ch.kind = RV_CHANGE_CELL;
+			ch.regression = regression;
+			(void)snprintf(ch.model, sizeof(ch.model), "%s", nc[i].model);
+			(void)snprintf(ch.hardware, sizeof(ch.hardware), "%s", nc[i].hardware);
+			ch.op = nc[i].op;
+			ch.regime = nc[i].regime;
+			ch.old_value = oc[j].median_latency_ape;
+			ch.new_value = nc[i].median_latency_ape;
+			err = add_change(out, &ch);
+			if (regression)
+				out->n_regressions++;
+			else
+				out->n_improvements++;
+			break;
+		}
+	}
+	return err;
+}
+
+int rv_validation_compare(const struct rv_validation *old, const struct rv_validation *now,
+                          double points, struct rv_comparison *out)
+{
+	struct rv_cell *oc = NULL, *nc = NULL;
+	size_t n_old = 0, n_now = 0;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!isfinite(points) || points < 0)
+		return rv_error_set(RV_ERANGE,
+		                    "the regression points must be a number >= 0, not %g", points);
+	out->points = points;
+	err = rv_validation_cells(old, &oc, &n_old);
+	if (err == 0)
+		err = rv_validation_cells(now, &nc, &n_now);
+	for (int regression = 1; regression >= 0 && err == 0; regression--) {
+		err = compare_records(out, old, now, regression);
+		if (err == 0)
+			err = compare_cells(out, oc, n_old, nc, n_now, regression);
+	}
+	if (err == 0)
+		out->n_old_only =
+		        old->n_records -
+		        (out->n_matched <= old->n_records ? out->n_matched : old->n_records);
+	free(oc);
+	free(nc);
+	if (err < 0)
+		rv_comparison_free(out);
+	return err;
+}
+
+void rv_comparison_free(struct rv_comparison *c)
+{
+	free(c->changes);
+	memset(c, 0, sizeof(*c));
 }

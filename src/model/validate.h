@@ -67,12 +67,14 @@ struct rv_record {
 	char notes[192];  /* why energy was not scored, and similar */
 };
 
-/* One heatmap cell: a (hardware, op, regime label). */
+/* One heatmap cell: a (model, hardware, op, regime label). */
 struct rv_cell {
+	char model[RV_MODEL_NAME_MAX];
 	char hardware[64];
 	enum rv_op op;
 	enum rv_regime regime;
 	size_t n_total, n_pass, n_fail_regime, n_fail_latency, n_fail_energy;
+	double median_latency_ape; /* median |latency error| of its records (a fraction) */
 };
 
 /* Accuracy over a set of relative errors. */
@@ -101,6 +103,12 @@ struct rv_summary {
 	struct rv_accuracy latency, energy;
 };
 
+/* What one model's runs counted (the fields of struct rv_validation's totals). */
+struct rv_model_counts {
+	size_t labelled, rows_found;
+	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
+};
+
 struct rv_validation {
 	struct rv_record *records; /* in run order: model, (hardware, op, purpose), sweep order */
 	size_t n_records, cap_records;
@@ -110,6 +118,8 @@ struct rv_validation {
 	size_t n_missing, cap_missing;
 	char **models; /* the models validated, in run order */
 	size_t n_models, cap_models;
+	struct rv_model_counts *model_counts; /* models[i]'s counts; the fields above sum them */
+	size_t cap_model_counts;
 	size_t unlabelled_predictions; /* a predictions file's rows no sweep labels */
 	char **sources; /* "hw op purpose: sweep file + baseline file" lines, for reports */
 	size_t n_sources, cap_sources;
@@ -135,14 +145,69 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 /* Adds model to v's list of models (once). RV_ENOMEM. */
 int rv_validation_add_model(struct rv_validation *v, const char *model);
 void rv_validation_free(struct rv_validation *v);
+/* Moves everything of src into dst (records, entries without a prediction
+ * and sources appended, models added once, counts summed) and empties src
+ * (rv_validation_free() it still). RV_ENOMEM (then src keeps what was not
+ * moved). */
+int rv_validation_take(struct rv_validation *dst, struct rv_validation *src);
 
 /* Totals and accuracy over all records of v (of the model called model only,
- * when not NULL). RV_ENOMEM. */
+ * when not NULL: then labelled, rows_found and the skips are that model's;
+ * over several models they are summed, an entry counted once per model).
+ * RV_ENOMEM. */
 int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out);
 int rv_validation_summary_of(const struct rv_validation *v, const char *model,
                              struct rv_summary *out);
-/* The heatmap cells, sorted by (hardware, op, regime); free() the array. */
+/* The heatmap cells, sorted by (model, hardware, op, regime), the models in
+ * the order of v->models (then of first record); free() the array. */
 int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, size_t *n);
+
+/* The records on which models disagree: for an entry (hardware, op, shape,
+ * dtype) one model's record passes and another's fails. *idx gets the
+ * indices into v->records of the records of every such entry, an entry's
+ * records next to each other (in model order), entries sorted by
+ * (hardware, op, dtype, shape); *n their count. free() *idx. RV_ENOMEM. */
+int rv_validation_disagreements(const struct rv_validation *v, size_t **idx, size_t *n);
+/* Whether records a and b are of the same entry (hardware, op, shape, dtype). */
+int rv_record_same_entry(const struct rv_record *a, const struct rv_record *b);
+
+/* A change between an earlier validation and this one (rv_validation_compare). */
+enum rv_change_kind {
+	RV_CHANGE_RECORD, /* a record (model, hardware, op, shape, dtype) passed and fails, or back */
+	RV_CHANGE_CELL,   /* a cell's median |latency error| moved by more than the points */
+};
+
+struct rv_change {
+	enum rv_change_kind kind;
+	int regression; /* 1: worse now; 0: better now (an improvement) */
+	char model[RV_MODEL_NAME_MAX];
+	char hardware[64];
+	enum rv_op op;
+	struct rv_shape shape;       /* RV_CHANGE_RECORD only */
+	enum rv_dtype dtype;         /* RV_CHANGE_RECORD only */
+	enum rv_regime regime;       /* the regime label (of the record or the cell) */
+	double old_value, new_value; /* a record: its latency error; a cell: median |error| */
+};
+
+struct rv_comparison {
+	double points;     /* the cell threshold, in percentage points */
+	size_t n_matched;  /* records found in both */
+	size_t n_old_only; /* records of the earlier run not validated now */
+	size_t n_regressions, n_improvements;
+	/* Regressions (records in run order, then cells), then improvements alike. */
+	struct rv_change *changes;
+	size_t n_changes, cap_changes;
+};
+
+/* Compares validation now with an earlier one, old (rv_report_load_json()
+ * rebuilds one from a JSON report): a record that passed in old and fails
+ * now is a regression, the reverse an improvement; a (model, hardware, op,
+ * regime) cell of both whose median |latency error| grew by more than
+ * points percentage points is a regression, one that shrank by more an
+ * improvement. RV_ENOMEM; RV_ERANGE for points not finite or negative. */
+int rv_validation_compare(const struct rv_validation *old, const struct rv_validation *now,
+                          double points, struct rv_comparison *out);
+void rv_comparison_free(struct rv_comparison *c);
 /* Whether a record passes every check (energy passes when not scored). */
 int rv_record_passed(const struct rv_record *r);
 

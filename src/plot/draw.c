@@ -25,19 +25,41 @@ static int open_layout(struct rv_layout *l, const struct rv_plot_opts *o, size_t
 	                      o->fit_flags);
 }
 
+/* Validates the models of o over f into a validation of its own (a model
+ * is validated once per validation) and moves its records into v. */
+struct models {
+	const struct rv_layout_model *models;
+	size_t n;
+};
+
+static int take_records(struct rv_layout *l, struct rv_validation *v,
+                        const struct rv_layout_filter *f, const struct models *o,
+                        size_t *n_baselines)
+{
+	struct rv_validation one;
+	int err;
+
+	memset(&one, 0, sizeof(one));
+	err = rv_layout_validate_models(l, &one, f, o->models, o->n, n_baselines);
+	if (err == 0)
+		err = rv_validation_take(v, &one);
+	rv_validation_free(&one);
+	return err;
+}
+
 /* Appends the records of hw (NULL: every target) for the ops asked. */
 static int load_records(struct rv_layout *l, struct rv_validation *v, const struct rv_plot_opts *o,
-                        const char *hw)
+                        const struct models *m, const char *hw)
 {
 	struct rv_layout_filter f = { hw, -1, o->purpose };
 	size_t total = 0, n;
 	int err = 0;
 
 	if (o->n_ops == 0)
-		return rv_layout_validate(l, v, &f, NULL);
+		return take_records(l, v, &f, m, NULL);
 	for (size_t i = 0; err == 0 && i < o->n_ops; i++) {
 		f.op = (int)o->ops[i];
-		err = rv_layout_validate(l, v, &f, &n);
+		err = take_records(l, v, &f, m, &n);
 		total += n;
 	}
 	if (err == 0 && total == 0)
@@ -60,6 +82,13 @@ static unsigned ops_bits(const struct rv_plot_opts *o)
 
 int rv_plot_draw(struct rv_buf *out, const struct rv_plot_opts *o)
 {
+	return rv_plot_draw_models(out, o, NULL, 0);
+}
+
+int rv_plot_draw_models(struct rv_buf *out, const struct rv_plot_opts *o,
+                        const struct rv_layout_model *models, size_t n_models)
+{
+	const struct models m = { models, n_models };
 	struct rv_layout l[2];
 	struct rv_validation v[2];
 	const struct rv_profile *p[2] = { NULL, NULL };
@@ -76,16 +105,16 @@ int rv_plot_draw(struct rv_buf *out, const struct rv_plot_opts *o)
 		err = open_layout(&l[i], o, i);
 	if (o->kind == RV_PLOT_HEATMAP) {
 		if (err == 0 && o->n_hw == 0)
-			err = load_records(&l[0], &v[0], o, NULL);
+			err = load_records(&l[0], &v[0], o, &m, NULL);
 		for (size_t i = 0; i < o->n_hw && err == 0; i++)
-			err = load_records(&l[0], &v[0], o, o->hw[i]);
+			err = load_records(&l[0], &v[0], o, &m, o->hw[i]);
 		if (err == 0)
 			err = rv_plot_heatmap(out, &v[0]);
 	} else {
 		for (size_t i = 0; i < n_layouts && err == 0; i++) {
 			err = rv_layout_profile(&l[i], &p[i], o->hw[i]);
 			if (err == 0)
-				err = load_records(&l[i], &v[i], o, o->hw[i]);
+				err = load_records(&l[i], &v[i], o, &m, o->hw[i]);
 		}
 		if (err == 0 && o->kind == RV_PLOT_ROOFLINE)
 			err = rv_plot_roofline(out, p[0], &v[0], ops_bits(o));

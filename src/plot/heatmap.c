@@ -81,50 +81,28 @@ static double heat_scale(struct rv_buf *b, double x, double y)
 	return y + 34;
 }
 
-int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v)
+/* The header row at top - 8 and the rows of cells[0..n) from top; returns
+ * the y under the last row. */
+static double heat_panel(struct rv_buf *out, const struct rv_cell *cells, size_t n, double left,
+                         double hw_w, double grid_x, double top)
 {
 	const struct rv_svg_font head = { 12, NULL, RV_SVG_MIDDLE, 1, 0 };
 	const struct rv_svg_font row_hw = { 12, NULL, RV_SVG_START, 1, 0 };
 	const struct rv_svg_font row_op = { 12, NULL, RV_SVG_START, 0, 0 };
-	const struct rv_svg_font note = { 11, "#555555", RV_SVG_START, 0, 0 };
 	const struct rv_svg_pen group = { "#777777", 1, NULL, 0 };
-	struct rv_cell *cells = NULL;
 	struct rv_report__row row;
-	size_t n_cells = 0, n_rows = 0;
-	double hw_w = rv_svg_text_width(&row_hw, "hardware"),
-	       op_w = rv_svg_text_width(&row_op, "vector_add");
-	double left = 20, top = 92, width, height, grid_x, y;
 	const char *prev_hw = NULL;
-	int err;
+	double y = top;
 
-	if ((err = rv_validation_cells(v, &cells, &n_cells)) < 0)
-		return err;
-	for (size_t i = 0; i < n_cells;) {
-		i = rv_report__row_at(&row, cells, n_cells, i);
-		hw_w = fmax(hw_w, rv_svg_text_width(&row_hw, row.hardware));
-		op_w = fmax(op_w, rv_svg_text_width(&row_op, rv_op_name(row.op)));
-		n_rows++;
-	}
-	hw_w += 18;
-	op_w += 18;
-	grid_x = left + hw_w + op_w;
-	width = fmax(grid_x + RV_REPORT_COLUMNS * CELL_W_PX + 20, 760);
-	/* The scale and the two notes below the grid take 124 px. */
-	height = top + (double)(n_rows ? n_rows : 1) * CELL_H_PX + 124;
-	rv_svg_begin(out, width, height, "Validation heatmap");
-	rv_plot__title(out, width, "Validation heatmap",
-	               "records by hardware, op and regime label, coloured by the share that "
-	               "passed every check");
 	rv_svg_text(out, &row_hw, left, top - 8, "hardware");
 	rv_svg_text(out, &row_hw, left + hw_w, top - 8, "op");
 	for (int c = 0; c < RV_REPORT_COLUMNS; c++)
 		rv_svg_text(out, &head, grid_x + (c + 0.5) * CELL_W_PX, top - 8,
 		            rv_regime_name(rv_report__column_regime[c]));
-	y = top;
-	if (n_rows == 0)
+	if (n == 0)
 		rv_svg_text(out, &row_op, left, y + 24, "No records.");
-	for (size_t i = 0; i < n_cells;) {
-		i = rv_report__row_at(&row, cells, n_cells, i);
+	for (size_t i = 0; i < n;) {
+		i = rv_report__row_at(&row, cells, n, i);
 		if (!prev_hw || strcmp(prev_hw, row.hardware) != 0) {
 			rv_svg_line(out, &group, left, y, grid_x + RV_REPORT_COLUMNS * CELL_W_PX,
 			            y);
@@ -135,6 +113,77 @@ int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v)
 		for (int c = 0; c < RV_REPORT_COLUMNS; c++)
 			heat_cell(out, grid_x + c * CELL_W_PX, y, row.cell[c]);
 		y += CELL_H_PX;
+	}
+	return y;
+}
+
+/* The end of the cells of the model of cells[i]. */
+static size_t model_end(const struct rv_cell *cells, size_t n, size_t i)
+{
+	size_t j = i;
+
+	while (j < n && strcmp(cells[j].model, cells[i].model) == 0)
+		j++;
+	return j;
+}
+
+#define PANEL_TITLE_PX 30.0 /* a model's name above its panel */
+#define PANEL_GAP_PX   24.0 /* between one panel's last row and the next title */
+
+int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v)
+{
+	const struct rv_svg_font row_hw = { 12, NULL, RV_SVG_START, 1, 0 };
+	const struct rv_svg_font row_op = { 12, NULL, RV_SVG_START, 0, 0 };
+	const struct rv_svg_font note = { 11, "#555555", RV_SVG_START, 0, 0 };
+	const struct rv_svg_font title = { 13, NULL, RV_SVG_START, 1, 0 };
+	struct rv_cell *cells = NULL;
+	struct rv_report__row row;
+	size_t n_cells = 0, n_rows = 0, n_panels = 0;
+	double hw_w = rv_svg_text_width(&row_hw, "hardware"),
+	       op_w = rv_svg_text_width(&row_op, "vector_add");
+	double left = 20, top = 92, width, height, grid_x, y;
+	int err;
+
+	if ((err = rv_validation_cells(v, &cells, &n_cells)) < 0)
+		return err;
+	for (size_t i = 0; i < n_cells;) {
+		i = rv_report__row_at(&row, cells, n_cells, i);
+		hw_w = fmax(hw_w, rv_svg_text_width(&row_hw, row.hardware));
+		op_w = fmax(op_w, rv_svg_text_width(&row_op, rv_op_name(row.op)));
+		n_rows++;
+	}
+	for (size_t i = 0; i < n_cells; i = model_end(cells, n_cells, i))
+		n_panels++;
+	hw_w += 18;
+	op_w += 18;
+	grid_x = left + hw_w + op_w;
+	width = fmax(grid_x + RV_REPORT_COLUMNS * CELL_W_PX + 20, 760);
+	/* The scale and the two notes below the grid take 124 px. */
+	height = top + (double)(n_rows ? n_rows : 1) * CELL_H_PX + 124;
+	if (n_panels > 1)
+		height += (double)n_panels * PANEL_TITLE_PX + (double)(n_panels - 1) * PANEL_GAP_PX;
+	rv_svg_begin(out, width, height, "Validation heatmap");
+	rv_plot__title(out, width, "Validation heatmap",
+	               n_panels > 1 ? "records by model, hardware, op and regime label, coloured "
+	                              "by the share that passed every check"
+	                            : "records by hardware, op and regime label, coloured by the "
+	                              "share that passed every check");
+	if (n_panels <= 1) {
+		y = heat_panel(out, cells, n_cells, left, hw_w, grid_x, top);
+	} else {
+		y = top - 8; /* where the one panel's header would be */
+		for (size_t i = 0; i < n_cells;) {
+			size_t j = model_end(cells, n_cells, i);
+			char text[RV_MODEL_NAME_MAX + 16];
+
+			(void)snprintf(text, sizeof(text), "model: %s", cells[i].model);
+			rv_svg_text(out, &title, left, y + 14, text);
+			y = heat_panel(out, cells + i, j - i, left, hw_w, grid_x,
+			               y + PANEL_TITLE_PX + 8);
+			i = j;
+			if (i < n_cells)
+				y += PANEL_GAP_PX - 8;
+		}
 	}
 	y = heat_scale(out, left, y + 36);
 	rv_svg_text(out, &note, left, y + 14,

@@ -129,11 +129,13 @@ static void html_summary(struct rv_buf *out, const struct rv_summary *s, int ski
 	rv_buf_puts(out, "</table>\n");
 }
 
-static void html_record(struct rv_buf *out, const struct rv_record *r)
+static void html_record(struct rv_buf *out, const struct rv_record *r, int models)
 {
 	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
 
 	rv_buf_puts(out, "<tr>");
+	if (models)
+		td(out, r->model, 0, 0);
 	td(out, rv_op_name(r->op), 0, 0);
 	(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 	td(out, shape, 0, 0);
@@ -192,16 +194,108 @@ int rv_plot_html_validation(struct rv_buf *out, const struct rv_validation *v, c
 	if (hw && n > 0) {
 		rv_buf_printf(out,
 		              "<details>\n<summary>every record (%zu, %zu failed)</summary>\n"
-		              "<table>\n<tr><th>op</th><th>shape</th><th>dtype</th><th>regime "
+		              "<table>\n<tr>%s<th>op</th><th>shape</th><th>dtype</th><th>regime "
 		              "label</th><th>measured regime</th><th>predicted ms</th>"
 		              "<th>measured ms</th><th>latency error</th><th>tolerance</th>"
 		              "<th>energy error</th><th>binding</th><th>verdict</th><th>notes</th>"
 		              "</tr>\n",
-		              n, s.failed);
+		              n, s.failed, v->n_models > 1 ? "<th>model</th>" : "");
 		for (size_t i = 0; i < n; i++)
-			html_record(out, &sub.records[i]);
+			html_record(out, &sub.records[i], v->n_models > 1);
 		rv_buf_puts(out, "</table>\n</details>\n");
 	}
 	free(sub.records);
 	return rv_buf_check(out);
+}
+
+int rv_plot_html_models(struct rv_buf *out, const struct rv_validation *v)
+{
+	struct rv_cell *cells = NULL;
+	struct rv_report__side side;
+	size_t n_cells = 0, *idx = NULL, n_idx = 0;
+	char text[RV_REPORT_NUM_SIZE * 2], shape[64];
+	int err;
+
+	memset(&side, 0, sizeof(side));
+	if (v->n_models < 2)
+		return 0;
+	for (size_t m = 0; m < v->n_models; m++) {
+		struct rv_summary s;
+
+		if ((err = rv_validation_summary_of(v, v->models[m], &s)) < 0)
+			return err;
+		rv_plot_html_heading(out, 3, v->models[m]);
+		html_summary(out, &s, 0);
+	}
+	err = rv_validation_cells(v, &cells, &n_cells);
+	if (err == 0)
+		err = rv_report__side_of(&side, cells, n_cells);
+	if (err == 0)
+		err = rv_validation_disagreements(v, &idx, &n_idx);
+	if (err < 0)
+		goto done;
+	rv_plot_html_heading(out, 3, "Models side by side");
+	rv_plot_html_para(out, "Records within the latency band of their total and the median "
+	                       "|latency error| per hardware, op and regime label; the better "
+	                       "model has more records within band, then the lower median.");
+	rv_buf_puts(out, "<table>\n<tr><th>hardware</th><th>op</th><th>regime</th>");
+	for (size_t m = 0; m < side.n_models; m++) {
+		rv_buf_puts(out, "<th>");
+		rv_svg_escape(out, side.models[m]);
+		rv_buf_puts(out, "</th>");
+	}
+	rv_buf_puts(out, "<th>better</th></tr>\n");
+	for (size_t k = 0; k < side.n_rows; k++) {
+		const struct rv_report__vs *vs = &side.rows[k];
+
+		rv_buf_puts(out, "<tr>");
+		td(out, vs->hardware, 0, 0);
+		td(out, rv_op_name(vs->op), 0, 0);
+		td(out, rv_regime_name(vs->regime), 0, 0);
+		for (size_t m = 0; m < side.n_models; m++) {
+			const struct rv_cell *c = vs->cell[m];
+			char pct[RV_REPORT_NUM_SIZE];
+
+			if (!c) {
+				td(out, "-", 1, 0);
+				continue;
+			}
+			rv_report__percent(pct, sizeof(pct), c->median_latency_ape, 0);
+			(void)snprintf(text, sizeof(text), "%zu/%zu %s", rv_report__within_band(c),
+			               c->n_total, pct);
+			td(out, text, 1, 0);
+		}
+		td(out, vs->better >= 0 ? side.models[vs->better] : "-", 0, 0);
+		rv_buf_puts(out, "</tr>\n");
+	}
+	rv_buf_puts(out, "</table>\n");
+	rv_plot_html_heading(out, 3, "Disagreements");
+	if (n_idx == 0)
+		rv_plot_html_para(out, "None: on every entry the models pass or fail alike.");
+	else
+		rv_buf_puts(out, "<table>\n<tr><th>hardware</th><th>op</th><th>shape</th>"
+		                 "<th>dtype</th><th>model</th><th>latency error</th>"
+		                 "<th>verdict</th></tr>\n");
+	for (size_t i = 0; i < n_idx; i++) {
+		const struct rv_record *r = &v->records[idx[i]];
+
+		rv_buf_puts(out, "<tr>");
+		td(out, r->hardware, 0, 0);
+		td(out, rv_op_name(r->op), 0, 0);
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		td(out, shape, 0, 0);
+		td(out, rv_dtype_name(r->dtype), 0, 0);
+		td(out, r->model, 0, 0);
+		rv_report__percent(text, sizeof(text), r->latency_err, 1);
+		td(out, text, 1, !r->pass_latency);
+		td(out, rv_record_passed(r) ? "pass" : "FAIL", 0, !rv_record_passed(r));
+		rv_buf_puts(out, "</tr>\n");
+	}
+	if (n_idx > 0)
+		rv_buf_puts(out, "</table>\n");
+done:
+	free(cells);
+	free(idx);
+	rv_report__side_free(&side);
+	return err < 0 ? err : rv_buf_check(out);
 }

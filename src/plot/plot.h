@@ -37,7 +37,8 @@ int rv_plot_compare(struct rv_buf *out, const struct rv_profile *a, const struct
 
 /* The validate heatmap as a picture: a row per (hardware, op), a column per
  * regime label, cells coloured by pass rate and labelled as the text
- * report's cells ("12:R1/L3") with the pass count. RV_ENOMEM. */
+ * report's cells ("12:R1/L3") with the pass count; with records of several
+ * models, one panel per model, one under the other. RV_ENOMEM. */
 int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v);
 
 /* Renders the SVG file svg_path to a PNG at png_path (written atomically)
@@ -57,8 +58,13 @@ void rv_plot_html_figure(struct rv_buf *out, const char *src, const char *captio
  * summary and accuracy, then every record with its checks, failed ones
  * marked. RV_ENOMEM. */
 int rv_plot_html_validation(struct rv_buf *out, const struct rv_validation *v, const char *hw);
+/* With records of several models: each model's summary, the models side by
+ * side per (hardware, op, regime label) with the better one, and the
+ * entries they disagree on; nothing for one model. RV_ENOMEM. */
+int rv_plot_html_models(struct rv_buf *out, const struct rv_validation *v);
 
 /* A plot of committed baselines, as roofval plot draws it. */
+struct rv_layout_model;
 enum rv_plot_kind { RV_PLOT_ROOFLINE, RV_PLOT_COMPARE, RV_PLOT_HEATMAP };
 
 struct rv_plot_opts {
@@ -86,6 +92,12 @@ struct rv_plot_opts {
  * o->kind into out. RV_ERROR when o->n_hw does not fit the kind; RV_ENOENT
  * when a target has no baseline of the ops asked; the loaders' errors. */
 int rv_plot_draw(struct rv_buf *out, const struct rv_plot_opts *o);
+/* rv_plot_draw() of the n_models models (rv_layout_validate_models(); none:
+ * the built-in model): given only predictions, the plot holds that model
+ * alone; the heatmap gets a panel per model. (Not fields of struct
+ * rv_plot_opts while callers fill it by position.) */
+int rv_plot_draw_models(struct rv_buf *out, const struct rv_plot_opts *o,
+                        const struct rv_layout_model *models, size_t n_models);
 
 /* The file name a plot goes to by default: <hw>_roofline.svg,
  * compare_<a>_<b>.svg, heatmap.svg. RV_ERANGE when it does not fit. */

@@ -16,6 +16,7 @@
 #include "plot/plot.h"
 #include "plot/svg.h"
 #include "report/report.h"
+#include "report/report_internal.h"
 
 /* Every pair is compared up to this many targets; beyond, each with the next. */
 #define REPORT_ALL_PAIRS 4
@@ -76,9 +77,17 @@ static int report_take(struct report *r, struct rv_validation *set, size_t set_i
 			return err;
 		set->sources[i] = NULL;
 	}
+	for (size_t i = 0; i < set->n_models; i++)
+		if ((err = rv_validation_add_model(&r->v, set->models[i])) < 0)
+			return err;
+	for (size_t i = 0; i < set->n_missing; i++)
+		if ((err = rv_vec_push(&r->v.missing, &r->v.n_missing, &r->v.cap_missing,
+		                       &set->missing[i], sizeof(set->missing[i]))) < 0)
+			return err;
 	r->v.skipped_no_baseline += set->skipped_no_baseline;
 	r->v.skipped_unsupported += set->skipped_unsupported;
 	r->v.skipped_ambiguous += set->skipped_ambiguous;
+	r->v.unlabelled_predictions += set->unlabelled_predictions;
 	return 0;
 }
 
@@ -159,12 +168,19 @@ static int report_pictures(struct report *r, struct rv_buf *html, const char *di
 /* The page before its pictures: the sources, the notes, the summary. */
 static int report_head(struct rv_buf *html, const struct report *r)
 {
+	size_t n_sources = 0;
+
+	for (size_t i = 0; i < r->v.n_sources; i++)
+		n_sources += !rv_report__source_repeated(&r->v, i);
 	rv_plot_html_begin(html, "roofval validation report");
 	rv_buf_printf(html,
 	              "<details>\n<summary>%zu baselines and sweeps validated (calibration "
 	              "and validation records)</summary>\n<ul>\n",
-	              r->v.n_sources);
+	              n_sources);
 	for (size_t i = 0; i < r->v.n_sources; i++) {
+		/* Several models over the same files: each file once. */
+		if (rv_report__source_repeated(&r->v, i))
+			continue;
 		rv_buf_puts(html, "<li>");
 		rv_svg_escape(html, r->v.sources[i]);
 		rv_buf_puts(html, "</li>\n");
@@ -179,6 +195,8 @@ static int report_head(struct rv_buf *html, const struct report *r)
 		p += len + (p[len] == '\n');
 	}
 	rv_plot_html_heading(html, 2, "Summary");
+	if (r->v.n_models > 1)
+		return rv_plot_html_models(html, &r->v);
 	return rv_plot_html_validation(html, &r->v, NULL);
 }
 
@@ -217,6 +235,12 @@ static int report_sets(struct rv_layout **out, size_t *n_out, const struct rv_re
 
 int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_result *out)
 {
+	return rv_report_html_models(o, NULL, 0, out);
+}
+
+int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
+                          size_t n_models, struct rv_report_html_result *out)
+{
 	struct rv_layout *sets = NULL;
 	struct report r;
 	struct rv_buf html = RV_BUF_INIT;
@@ -232,7 +256,7 @@ int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_re
 		size_t n_base = 0;
 
 		memset(&set, 0, sizeof(set));
-		err = rv_layout_validate(&sets[s], &set, &all, &n_base);
+		err = rv_layout_validate_models(&sets[s], &set, &all, models, n_models, &n_base);
 		if (err == RV_ENOENT && s == 0 && n_base == 0) {
 			/* A checkout without baselines still reports the folders given. */
 			rv_buf_printf(&r.notes, "No baselines in %s.\n", sets[s].baseline_dir);

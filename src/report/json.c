@@ -3,8 +3,10 @@
  * cell with raw numbers, latencies in ms, energies in J, errors and
  * tolerances as fractions. A value that is NaN or infinite (not measured,
  * not scored) is written as null: JSON has no NaN. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +14,9 @@
 #include "core/error.h"
 #include "core/op.h"
 #include "core/regime.h"
+#include "core/vec.h"
 #include "model/predict.h"
+#include "report/report.h"
 #include "report/report_internal.h"
 
 #define REPORT_SCHEMA "roofval.report/1"
@@ -78,9 +82,15 @@ static json_t *accuracy(const struct rv_accuracy *a, int *bad)
 	return o;
 }
 
-static json_t *summary(const struct rv_summary *s, int *bad)
+static json_t *summary(const struct rv_summary *s, const struct rv_validation *v, int *bad)
 {
 	json_t *o = json_object();
+
+	put(o, "labelled", count(s->labelled), bad);
+	put(o, "rows_found", count(s->rows_found), bad);
+	put(o, "skipped_no_prediction", count(s->skipped_no_prediction), bad);
+	if (v)
+		put(o, "unlabelled_predictions", count(v->unlabelled_predictions), bad);
 
 	put(o, "records", count(s->records), bad);
 	put(o, "passed", count(s->passed), bad);
@@ -98,9 +108,11 @@ static json_t *cell(const struct rv_cell *c, int *bad)
 {
 	json_t *o = json_object();
 
+	put(o, "model", string(c->model), bad);
 	put(o, "hardware", string(c->hardware), bad);
 	put(o, "op", string(rv_op_name(c->op)), bad);
 	put(o, "regime", string(rv_regime_name(c->regime)), bad);
+	put(o, "median_latency_ape", number(c->median_latency_ape), bad);
 	put(o, "n_total", count(c->n_total), bad);
 	put(o, "n_pass", count(c->n_pass), bad);
 	put(o, "n_fail_regime", count(c->n_fail_regime), bad);
@@ -115,12 +127,17 @@ static json_t *record(const struct rv_record *r, int *bad)
 	char shape[64];
 
 	(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+	put(o, "model", string(r->model), bad);
 	put(o, "hardware", string(r->hardware), bad);
 	put(o, "op", string(rv_op_name(r->op)), bad);
 	put(o, "shape", string(shape), bad);
 	put(o, "dtype", string(rv_dtype_name(r->dtype)), bad);
 	put(o, "regime_predicted", string(rv_regime_name(r->regime_label)), bad);
 	put(o, "regime_measured", string(rv_regime_name(r->regime_measured)), bad);
+	put(o, "regime_model",
+	    r->regime_model < RV_REGIME_COUNT ? string(rv_regime_name(r->regime_model))
+	                                      : json_null(),
+	    bad);
 	put(o, "latency_predicted_ms", number(r->latency_pred_s * 1e3), bad);
 	put(o, "latency_measured_ms", number(r->latency_meas_s * 1e3), bad);
 	put(o, "energy_predicted_j", number(r->energy_pred_J), bad);
@@ -133,8 +150,10 @@ static json_t *record(const struct rv_record *r, int *bad)
 	put(o, "pass", json_boolean(rv_record_passed(r)), bad);
 	put(o, "tolerance_latency", number(r->band.latency), bad);
 	put(o, "tolerance_energy", number(r->band.energy), bad);
-	put(o, "bottleneck_layer", string(rv_bound_name(r->binding)), bad);
-	put(o, "binding_tier", string(rv_bound_name(r->binding_tier)), bad);
+	put(o, "bottleneck_layer",
+	    r->binding >= 0 ? string(rv_bound_name(r->binding)) : json_null(), bad);
+	put(o, "binding_tier",
+	    r->binding_tier >= 0 ? string(rv_bound_name(r->binding_tier)) : json_null(), bad);
 	put(o, "notes", string(r->notes), bad);
 	return o;
 }
@@ -172,23 +191,171 @@ static int json_records(struct rv_buf *out, const struct rv_validation *v)
 	return 0;
 }
 
-int rv_report__json(struct rv_buf *out, const struct rv_validation *v, const struct rv_summary *s,
-                    const struct rv_cell *cells, size_t n_cells)
+/* An entry's identity: hardware, op, shape, dtype. */
+static void entry(json_t *o, const char *hw, enum rv_op op, const struct rv_shape *sh,
+                  enum rv_dtype dtype, int *bad)
+{
+	char shape[64];
+
+	(void)rv_shape_format(shape, sizeof(shape), sh);
+	put(o, "hardware", string(hw), bad);
+	put(o, "op", string(rv_op_name(op)), bad);
+	put(o, "shape", string(shape), bad);
+	put(o, "dtype", string(rv_dtype_name(dtype)), bad);
+}
+
+static json_t *missing(const struct rv_validation *v, int *bad)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->n_missing && !*bad; i++) {
+		const struct rv_missing *m = &v->missing[i];
+		json_t *o = json_object();
+
+		put(o, "model", string(m->model), bad);
+		entry(o, m->hardware, m->op, &m->shape, m->dtype, bad);
+		append(a, o, bad);
+	}
+	return a;
+}
+
+static json_t *side_by_side(const struct rv_report__side *sd, int *bad)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; k < sd->n_rows && !*bad; k++) {
+		const struct rv_report__vs *vs = &sd->rows[k];
+		json_t *o = json_object(), *models = json_array();
+
+		put(o, "hardware", string(vs->hardware), bad);
+		put(o, "op", string(rv_op_name(vs->op)), bad);
+		put(o, "regime", string(rv_regime_name(vs->regime)), bad);
+		put(o, "better", vs->better >= 0 ? string(sd->models[vs->better]) : json_null(),
+		    bad);
+		for (size_t m = 0; m < sd->n_models; m++) {
+			const struct rv_cell *c = vs->cell[m];
+			json_t *one = json_object();
+
+			put(one, "model", string(sd->models[m]), bad);
+			put(one, "n_total", count(c ? c->n_total : 0), bad);
+			put(one, "within_band", count(rv_report__within_band(c)), bad);
+			put(one, "n_pass", count(c ? c->n_pass : 0), bad);
+			put(one, "median_latency_ape",
+			    c ? number(c->median_latency_ape) : json_null(), bad);
+			append(models, one, bad);
+		}
+		put(o, "models", models, bad);
+		append(a, o, bad);
+	}
+	return a;
+}
+
+static json_t *disagreements(const struct rv_report__ctx *c, int *bad)
+{
+	const struct rv_validation *v = c->v;
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->n_disagree && !*bad;) {
+		const struct rv_record *r = &v->records[c->disagree[i]];
+		json_t *o = json_object(), *recs = json_array();
+
+		entry(o, r->hardware, r->op, &r->shape, r->dtype, bad);
+		for (; i < c->n_disagree && rv_record_same_entry(r, &v->records[c->disagree[i]]);
+		     i++) {
+			const struct rv_record *q = &v->records[c->disagree[i]];
+			json_t *one = json_object();
+
+			put(one, "model", string(q->model), bad);
+			put(one, "pass", json_boolean(rv_record_passed(q)), bad);
+			put(one, "latency_error", number(q->latency_err), bad);
+			append(recs, one, bad);
+		}
+		put(o, "records", recs, bad);
+		append(a, o, bad);
+	}
+	return a;
+}
+
+static json_t *against(const struct rv_report__ctx *c, int *bad)
+{
+	const struct rv_comparison *cmp = c->against;
+	json_t *o = json_object(), *changes = json_array();
+
+	put(o, "report", string(c->against_name), bad);
+	put(o, "points", number(cmp->points), bad);
+	put(o, "matched", count(cmp->n_matched), bad);
+	put(o, "old_only", count(cmp->n_old_only), bad);
+	put(o, "regressions", count(cmp->n_regressions), bad);
+	put(o, "improvements", count(cmp->n_improvements), bad);
+	for (size_t i = 0; i < cmp->n_changes && !*bad; i++) {
+		const struct rv_change *ch = &cmp->changes[i];
+		json_t *one = json_object();
+
+		put(one, "kind", string(ch->kind == RV_CHANGE_RECORD ? "record" : "cell"), bad);
+		put(one, "regression", json_boolean(ch->regression), bad);
+		put(one, "model", string(ch->model), bad);
+		if (ch->kind == RV_CHANGE_RECORD) {
+			entry(one, ch->hardware, ch->op, &ch->shape, ch->dtype, bad);
+			put(one, "old_latency_error", number(ch->old_value), bad);
+			put(one, "new_latency_error", number(ch->new_value), bad);
+		} else {
+			put(one, "hardware", string(ch->hardware), bad);
+			put(one, "op", string(rv_op_name(ch->op)), bad);
+			put(one, "old_median_latency_ape", number(ch->old_value), bad);
+			put(one, "new_median_latency_ape", number(ch->new_value), bad);
+		}
+		put(one, "regime", string(rv_regime_name(ch->regime)), bad);
+		append(changes, one, bad);
+	}
+	put(o, "changes", changes, bad);
+	return o;
+}
+
+int rv_report__json(struct rv_buf *out, const struct rv_report__ctx *c)
 {
 	/* The records go where this empty array is written. */
 	static const char placeholder[] = "\n  \"records\": []";
+	const struct rv_validation *v = c->v;
 	json_t *root = json_object(), *sources = json_array(), *jcells = json_array(),
-	       *records = json_array();
+	       *records = json_array(), *models = json_array();
 	char *text = NULL, *at;
 	int bad = 0, err;
 
 	put(root, "schema", string(REPORT_SCHEMA), &bad);
-	put(root, "summary", summary(s, &bad), &bad);
+	put(root, "summary", summary(c->s, v, &bad), &bad);
 	for (size_t i = 0; i < v->n_sources; i++)
-		append(sources, string(v->sources[i]), &bad);
+		if (!rv_report__source_repeated(v, i))
+			append(sources, string(v->sources[i]), &bad);
 	put(root, "sources", sources, &bad);
-	for (size_t i = 0; i < n_cells; i++)
-		append(jcells, cell(&cells[i], &bad), &bad);
+	for (size_t i = 0; i < v->n_models; i++)
+		append(models, string(v->models[i]), &bad);
+	put(root, "models", models, &bad);
+	put(root, "missing", missing(v, &bad), &bad);
+	if (v->n_models > 1) {
+		json_t *by = json_array();
+
+		for (size_t m = 0; m < v->n_models && !bad; m++) {
+			struct rv_summary s;
+			json_t *one;
+
+			if (rv_validation_summary_of(v, v->models[m], &s) < 0) {
+				bad = 1;
+				break;
+			}
+			one = summary(&s, NULL, &bad);
+			put(one, "model", string(v->models[m]), &bad);
+			append(by, one, &bad);
+		}
+		put(root, "by_model", by, &bad);
+	}
+	if (c->side->n_models > 1) {
+		put(root, "side_by_side", side_by_side(c->side, &bad), &bad);
+		put(root, "disagreements", disagreements(c, &bad), &bad);
+	}
+	if (c->against)
+		put(root, "against", against(c, &bad), &bad);
+	for (size_t i = 0; i < c->n_cells; i++)
+		append(jcells, cell(&c->cells[i], &bad), &bad);
 	put(root, "cells", jcells, &bad);
 	put(root, "records", records, &bad);
 	if (!bad)
@@ -210,5 +377,114 @@ int rv_report__json(struct rv_buf *out, const struct rv_validation *v, const str
 		rv_buf_putc(out, '\n');
 	}
 	free(text);
+	return err;
+}
+
+/* A string member of o, or NULL. */
+static const char *member_string(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* Rebuilds record i of a report's records from o. */
+static int load_record(struct rv_record *r, json_t *o, const char *path, size_t i)
+{
+	const char *model = member_string(o, "model"), *hw = member_string(o, "hardware"),
+	           *op = member_string(o, "op"), *shape = member_string(o, "shape"),
+	           *dtype = member_string(o, "dtype"),
+	           *label = member_string(o, "regime_predicted"),
+	           *meas = member_string(o, "regime_measured");
+	json_t *err = json_object_get(o, "latency_error"), *pass = json_object_get(o, "pass");
+	json_t *pr = json_object_get(o, "pass_regime"), *pl = json_object_get(o, "pass_latency"),
+	       *pe = json_object_get(o, "pass_energy");
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(o) || !hw || !op || !shape || !dtype || !label ||
+	    !json_is_number(err) || !json_is_boolean(pass))
+		return rv_error_set(RV_EPARSE,
+		                    "%s: record %zu lacks hardware, op, shape, dtype, "
+		                    "regime_predicted, latency_error or pass: not a %s report",
+		                    path, i + 1, REPORT_SCHEMA);
+	if (rv_op_parse(op, &r->op) < 0 || rv_shape_parse(shape, r->op, &r->shape) < 0 ||
+	    rv_dtype_parse(dtype, &r->dtype) < 0 || rv_regime_parse(label, &r->regime_label) < 0) {
+		char why[256];
+
+		(void)snprintf(why, sizeof(why), "%s", rv_error_last());
+		return rv_error_set(RV_EPARSE, "%s: record %zu: %s", path, i + 1, why);
+	}
+	r->regime_measured = r->regime_label;
+	if (meas && rv_regime_parse(meas, &r->regime_measured) < 0)
+		r->regime_measured = RV_REGIME_AMBIGUOUS;
+	if (strlen(model ? model : RV_BUILTIN_MODEL) >= sizeof(r->model) ||
+	    strlen(hw) >= sizeof(r->hardware))
+		return rv_error_set(RV_EPARSE, "%s: record %zu: a model or hardware name too long",
+		                    path, i + 1);
+	(void)snprintf(r->model, sizeof(r->model), "%s", model ? model : RV_BUILTIN_MODEL);
+	(void)snprintf(r->hardware, sizeof(r->hardware), "%s", hw);
+	r->regime_model = RV_REGIME_COUNT;
+	r->binding = r->binding_tier = -1;
+	r->latency_err = json_number_value(err);
+	r->energy_err = (double)NAN;
+	r->latency_pred_s = r->latency_meas_s = r->energy_pred_J = r->energy_meas_J = (double)NAN;
+	r->band = rv_band_of(r->regime_label);
+	/* The checks as the report has them; pass alone when it lacks them. */
+	r->pass_regime = json_is_boolean(pr) ? json_is_true(pr) : json_is_true(pass);
+	r->pass_latency = json_is_boolean(pl) ? json_is_true(pl) : json_is_true(pass);
+	r->pass_energy = json_is_boolean(pe) ? (json_is_true(pe) ? RV_CHECK_PASS : RV_CHECK_FAIL)
+	                                     : RV_CHECK_SKIP;
+	if (rv_record_passed(r) != json_is_true(pass)) {
+		/* The summary verdict decides: checks that disagree with it are the report's. */
+		r->pass_regime = r->pass_latency = json_is_true(pass);
+		r->pass_energy = RV_CHECK_SKIP;
+	}
+	return 0;
+}
+
+int rv_report_load_json(struct rv_validation *old, const char *path)
+{
+	json_error_t jerr;
+	json_t *root, *records, *models;
+	const char *schema;
+	int err = 0;
+
+	memset(old, 0, sizeof(*old));
+	root = json_load_file(path, 0, &jerr);
+	if (!root) {
+		FILE *f = fopen(path, "rb");
+
+		if (!f)
+			return rv_error_errno(errno, "cannot read the earlier report %s", path);
+		fclose(f);
+		return rv_error_set(RV_EPARSE, "%s:%d:%d: not a %s report: %s", path, jerr.line,
+		                    jerr.column, REPORT_SCHEMA, jerr.text);
+	}
+	schema = member_string(root, "schema");
+	records = json_object_get(root, "records");
+	if (!schema || strcmp(schema, REPORT_SCHEMA) != 0 || !json_is_array(records)) {
+		err = rv_error_set(RV_EPARSE, "%s: not a %s report (%s)", path, REPORT_SCHEMA,
+		                   !schema                              ? "no \"schema\""
+		                   : strcmp(schema, REPORT_SCHEMA) != 0 ? "another \"schema\""
+		                                                        : "no \"records\" array");
+		json_decref(root);
+		return err;
+	}
+	models = json_object_get(root, "models");
+	for (size_t i = 0; json_is_array(models) && i < json_array_size(models) && err == 0; i++) {
+		const char *m = json_string_value(json_array_get(models, i));
+
+		if (m)
+			err = rv_validation_add_model(old, m);
+	}
+	for (size_t i = 0; i < json_array_size(records) && err == 0; i++) {
+		struct rv_record r;
+
+		err = load_record(&r, json_array_get(records, i), path, i);
+		if (err == 0)
+			err = rv_vec_push(&old->records, &old->n_records, &old->cap_records, &r,
+			                  sizeof(r));
+		if (err == 0)
+			err = rv_validation_add_model(old, r.model);
+	}
+	json_decref(root);
 	return err;
 }

@@ -2,20 +2,40 @@
 /* The markdown report, for a pull request: the text report's content as a
  * heading, summary and accuracy tables, the heatmap as a table and the
  * failed records as a table, with the failed checks in bold. */
+#include <string.h>
+
 #include "core/dtype.h"
 #include "core/op.h"
 #include "core/regime.h"
 #include "model/predict.h"
 #include "report/report_internal.h"
 
-static void md_summary(struct rv_buf *b, const struct rv_summary *s)
+static void md_summary(struct rv_buf *b, const struct rv_summary *s, const char *model,
+                       const struct rv_validation *v)
 {
 	const struct rv_accuracy *a[2] = { &s->latency, &s->energy };
 	const char *names[2] = { "latency", "energy" };
 	char t[3][RV_REPORT_NUM_SIZE];
 
-	rv_buf_puts(b, "## Summary\n\n"
-	               "| records | passed | failed | skipped: no baseline | skipped: unsupported "
+	rv_buf_puts(b, "## Summary");
+	if (model) {
+		rv_buf_puts(b, " of ");
+		rv_report__put_line(b, model, 1);
+	}
+	rv_buf_puts(b, "\n\n");
+	if (v->n_models > 0 || s->labelled > 0 || s->skipped_no_prediction > 0) {
+		rv_buf_printf(b,
+		              "Coverage: %zu entries labelled, %zu with a baseline row, %zu scored",
+		              s->labelled, s->rows_found, s->records);
+		if (s->skipped_no_prediction > 0)
+			rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
+		if (v->unlabelled_predictions > 0)
+			rv_buf_printf(b, "; %zu predictions for shapes no sweep labels%s",
+			              v->unlabelled_predictions,
+			              v->n_models > 1 ? " (the files together)" : "");
+		rv_buf_puts(b, ".\n\n");
+	}
+	rv_buf_puts(b, "| records | passed | failed | skipped: no baseline | skipped: unsupported "
 	               "| skipped: ambiguous |\n"
 	               "|---:|---:|---:|---:|---:|---:|\n");
 	rv_buf_printf(b, "| %zu | %zu | %zu | %zu | %zu | %zu |\n\n", s->records, s->passed,
@@ -36,12 +56,17 @@ static void md_summary(struct rv_buf *b, const struct rv_summary *s)
 	}
 }
 
-static void md_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n)
+static void md_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n, const char *model)
 {
 	struct rv_report__row row;
 	char text[RV_REPORT_CELL_SIZE];
 
-	rv_buf_puts(b, "## Heatmap\n\n");
+	rv_buf_puts(b, "## Heatmap");
+	if (model) {
+		rv_buf_puts(b, " of ");
+		rv_report__put_line(b, model, 1);
+	}
+	rv_buf_puts(b, "\n\n");
 	if (n == 0) {
 		rv_buf_puts(b, "No records.\n");
 		return;
@@ -89,7 +114,8 @@ static void md_quantity(struct rv_buf *b, double pred, double meas, double err, 
 	rv_buf_printf(b, " %s | %s | %s%s%s (%s) |", p, m, bold, e, bold, t);
 }
 
-static void md_failures(struct rv_buf *b, const struct rv_validation *v, const struct rv_summary *s)
+static void md_failures(struct rv_buf *b, const struct rv_validation *v, const struct rv_summary *s,
+                        int models)
 {
 	char shape[64], text[RV_REPORT_NUM_SIZE * 2];
 
@@ -98,11 +124,15 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 		return;
 	}
 	rv_buf_printf(b, "## Failures (%zu of %zu records)\n\n", s->failed, s->records);
-	rv_buf_puts(b,
-	            "| hardware | op | shape | dtype | regime: label -> measured "
-	            "| predicted ms | measured ms | latency error (tolerance) "
-	            "| predicted mJ | measured mJ | energy error (tolerance) | binding | notes |\n"
-	            "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+	if (models)
+		rv_buf_puts(b, "| model ");
+	rv_buf_puts(
+	        b, "| hardware | op | shape | dtype | regime: label -> measured "
+	           "| predicted ms | measured ms | latency error (tolerance) "
+	           "| predicted mJ | measured mJ | energy error (tolerance) | binding | notes |\n");
+	if (models)
+		rv_buf_puts(b, "|---");
+	rv_buf_puts(b, "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
 	for (size_t i = 0; i < v->n_records; i++) {
 		const struct rv_record *r = &v->records[i];
 		const char *bold = r->pass_regime ? "" : "**";
@@ -110,14 +140,22 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 		if (rv_record_passed(r))
 			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		if (models) {
+			rv_buf_puts(b, "| ");
+			rv_report__put_line(b, r->model, 1);
+			rv_buf_putc(b, ' ');
+		}
 		rv_buf_puts(b, "| ");
 		rv_report__put_line(b, r->hardware, 1);
-		rv_buf_printf(b, " | %s | %s | %s | %s%s -> %s%s%s |", rv_op_name(r->op), shape,
+		rv_buf_printf(b, " | %s | %s | %s | %s%s -> %s%s%s%s%s |", rv_op_name(r->op), shape,
 		              rv_dtype_name(r->dtype), bold, rv_regime_name(r->regime_label),
 		              rv_regime_name(r->regime_measured), bold,
 		              r->pass_regime && r->regime_label != r->regime_measured
 		                      ? " (counts as a match)"
-		                      : "");
+		                      : "",
+		              r->regime_model < RV_REGIME_COUNT ? "; the model said " : "",
+		              r->regime_model < RV_REGIME_COUNT ? rv_regime_name(r->regime_model)
+		                                                : "");
 		md_quantity(b, r->latency_pred_s * 1e3, r->latency_meas_s * 1e3, r->latency_err,
 		            r->band.latency, !r->pass_latency);
 		if (r->pass_energy == RV_CHECK_SKIP)
@@ -132,23 +170,211 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 	}
 }
 
-int rv_report__markdown(struct rv_buf *out, const struct rv_validation *v,
-                        const struct rv_summary *s, const struct rv_cell *cells, size_t n_cells)
+static void md_missing(struct rv_buf *b, const struct rv_validation *v)
 {
+	size_t shown = v->n_missing < RV_REPORT_MISSING_MAX ? v->n_missing : RV_REPORT_MISSING_MAX;
+	char shape[64];
+
+	if (v->n_missing == 0)
+		return;
+	rv_buf_printf(b,
+	              "\n## Without a prediction (%zu entries with a baseline row)\n\n"
+	              "| model | hardware | op | shape | dtype |\n|---|---|---|---|---|\n",
+	              v->n_missing);
+	for (size_t i = 0; i < shown; i++) {
+		const struct rv_missing *m = &v->missing[i];
+
+		(void)rv_shape_format(shape, sizeof(shape), &m->shape);
+		rv_buf_puts(b, "| ");
+		rv_report__put_line(b, m->model, 1);
+		rv_buf_puts(b, " | ");
+		rv_report__put_line(b, m->hardware, 1);
+		rv_buf_printf(b, " | %s | %s | %s |\n", rv_op_name(m->op), shape,
+		              rv_dtype_name(m->dtype));
+	}
+	if (v->n_missing > shown)
+		rv_buf_printf(b, "\n... and %zu more (--format json lists them all)\n",
+		              v->n_missing - shown);
+}
+
+static void md_side(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_report__side *sd = c->side;
+	const struct rv_validation *v = c->v;
+	char pct[RV_REPORT_NUM_SIZE], shape[64];
+	size_t groups = 0, shown = 0;
+
+	rv_buf_puts(b, "\n## Models side by side\n\nRecords within the latency band of their "
+	               "total, and the median |latency error|, per hardware, op and regime "
+	               "label. Better: more records within band, then the lower median.\n\n"
+	               "| hardware | op | regime |");
+	for (size_t m = 0; m < sd->n_models; m++) {
+		rv_buf_putc(b, ' ');
+		rv_report__put_line(b, sd->models[m], 1);
+		rv_buf_puts(b, " |");
+	}
+	rv_buf_puts(b, " better |\n|---|---|---|");
+	for (size_t m = 0; m < sd->n_models; m++)
+		rv_buf_puts(b, "---:|");
+	rv_buf_puts(b, "---|\n");
+	for (size_t k = 0; k < sd->n_rows; k++) {
+		const struct rv_report__vs *vs = &sd->rows[k];
+
+		rv_buf_puts(b, "| ");
+		rv_report__put_line(b, vs->hardware, 1);
+		rv_buf_printf(b, " | %s | %s |", rv_op_name(vs->op), rv_regime_name(vs->regime));
+		for (size_t m = 0; m < sd->n_models; m++) {
+			const struct rv_cell *cl = vs->cell[m];
+
+			if (!cl) {
+				rv_buf_puts(b, " - |");
+				continue;
+			}
+			rv_report__percent(pct, sizeof(pct), cl->median_latency_ape, 0);
+			rv_buf_printf(b, " %zu/%zu %s |", rv_report__within_band(cl), cl->n_total,
+			              pct);
+		}
+		rv_buf_puts(b, " ");
+		rv_report__put_line(b, vs->better >= 0 ? sd->models[vs->better] : "-", 1);
+		rv_buf_puts(b, " |\n");
+	}
+	for (size_t i = 0; i < c->n_disagree; i++)
+		groups += i == 0 || !rv_record_same_entry(&v->records[c->disagree[i - 1]],
+		                                          &v->records[c->disagree[i]]);
+	if (groups == 0) {
+		rv_buf_puts(b, "\n## Disagreements\n\nNone: on every entry the models pass or fail "
+		               "alike.\n");
+		return;
+	}
+	rv_buf_printf(b,
+	              "\n## Disagreements (%zu entries)\n\nEntries that one model passes and "
+	              "another fails, with each model's latency error.\n\n"
+	              "| hardware | op | shape | dtype | verdicts |\n|---|---|---|---|---|\n",
+	              groups);
+	for (size_t i = 0; i < c->n_disagree && shown < RV_REPORT_MISSING_MAX; shown++) {
+		const struct rv_record *r = &v->records[c->disagree[i]];
+
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		rv_buf_puts(b, "| ");
+		rv_report__put_line(b, r->hardware, 1);
+		rv_buf_printf(b, " | %s | %s | %s |", rv_op_name(r->op), shape,
+		              rv_dtype_name(r->dtype));
+		for (size_t k = 0;
+		     i < c->n_disagree && rv_record_same_entry(r, &v->records[c->disagree[i]]);
+		     i++, k++) {
+			const struct rv_record *q = &v->records[c->disagree[i]];
+
+			rv_report__percent(pct, sizeof(pct), q->latency_err, 1);
+			rv_buf_puts(b, k ? ", " : " ");
+			rv_report__put_line(b, q->model, 1);
+			rv_buf_printf(b, " %s (%s)", rv_record_passed(q) ? "pass" : "**FAIL**",
+			              pct);
+		}
+		rv_buf_puts(b, " |\n");
+	}
+	if (groups > shown)
+		rv_buf_printf(b, "\n... and %zu more (--format json lists them all)\n",
+		              groups - shown);
+}
+
+static void md_against(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_comparison *cmp = c->against;
+	char a[RV_REPORT_NUM_SIZE], z[RV_REPORT_NUM_SIZE], shape[64];
+
+	rv_buf_puts(b, "\n## Against ");
+	rv_report__put_line(b, c->against_name, 1);
+	rv_buf_printf(b,
+	              "\n\n%zu records in both, %zu of the earlier run not validated now; cells "
+	              "change past %.1f points of median \\|latency error\\|: ",
+	              cmp->n_matched, cmp->n_old_only, cmp->points);
+	if (cmp->n_regressions == 0)
+		rv_buf_puts(b, "no regressions");
+	else
+		rv_buf_printf(b, "**%zu regressions**", cmp->n_regressions);
+	rv_buf_printf(b, ", %zu improvements.\n", cmp->n_improvements);
+	if (cmp->n_changes == 0)
+		return;
+	rv_buf_puts(b, "\n| change | model | hardware | op | shape or regime | dtype | what |\n"
+	               "|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < cmp->n_changes; i++) {
+		const struct rv_change *ch = &cmp->changes[i];
+		int rec = ch->kind == RV_CHANGE_RECORD;
+
+		rv_buf_printf(b, "| %s | ", ch->regression ? "**regression**" : "improvement");
+		rv_report__put_line(b, ch->model, 1);
+		rv_buf_puts(b, " | ");
+		rv_report__put_line(b, ch->hardware, 1);
+		(void)rv_shape_format(shape, sizeof(shape), &ch->shape);
+		rv_report__percent(a, sizeof(a), ch->old_value, rec);
+		rv_report__percent(z, sizeof(z), ch->new_value, rec);
+		if (rec)
+			rv_buf_printf(b,
+			              " | %s | %s | %s | %s, now %s (latency error %s -> %s) |\n",
+			              rv_op_name(ch->op), shape, rv_dtype_name(ch->dtype),
+			              ch->regression ? "passed" : "failed",
+			              ch->regression ? "fails" : "passes", a, z);
+		else
+			rv_buf_printf(b, " | %s | %s | - | median \\|latency error\\| %s -> %s |\n",
+			              rv_op_name(ch->op), rv_regime_name(ch->regime), a, z);
+	}
+}
+
+int rv_report__markdown(struct rv_buf *out, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+	int several = c->side->n_models > 1 || v->n_models > 1;
+
 	rv_buf_puts(out, "# roofval validation report\n\n");
+	if (v->n_models > 1 || (v->n_models == 1 && strcmp(v->models[0], RV_BUILTIN_MODEL) != 0)) {
+		rv_report__models_line(out, v);
+		rv_buf_puts(out, "\n\n");
+	}
 	if (v->n_sources > 0) {
 		rv_buf_puts(out, "Sources:\n\n");
 		for (size_t i = 0; i < v->n_sources; i++) {
+			if (rv_report__source_repeated(v, i))
+				continue;
 			rv_buf_puts(out, "- ");
 			rv_report__put_line(out, v->sources[i], 0);
 			rv_buf_putc(out, '\n');
 		}
 		rv_buf_putc(out, '\n');
 	}
-	md_summary(out, s);
+	if (!several) {
+		md_summary(out, c->s, NULL, v);
+	} else {
+		for (size_t m = 0; m < v->n_models; m++) {
+			struct rv_summary s;
+			int err = rv_validation_summary_of(v, v->models[m], &s);
+
+			if (err < 0)
+				return err;
+			if (m)
+				rv_buf_putc(out, '\n');
+			md_summary(out, &s, v->models[m], v);
+		}
+	}
+	md_missing(out, v);
 	rv_buf_putc(out, '\n');
-	md_heatmap(out, cells, n_cells);
+	if (c->side->n_models <= 1) {
+		md_heatmap(out, c->cells, c->n_cells, NULL);
+	} else {
+		for (size_t i = 0; i < c->n_cells;) {
+			size_t j = i;
+
+			while (j < c->n_cells && strcmp(c->cells[j].model, c->cells[i].model) == 0)
+				j++;
+			if (i > 0)
+				rv_buf_putc(out, '\n');
+			md_heatmap(out, c->cells + i, j - i, c->cells[i].model);
+			i = j;
+		}
+		md_side(out, c);
+	}
+	if (c->against)
+		md_against(out, c);
 	rv_buf_putc(out, '\n');
-	md_failures(out, v, s);
+	md_failures(out, v, c->s, several);
 	return 0;
 }

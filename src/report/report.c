@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "io/file.h"
 #include "model/predict.h"
 #include "report/report_internal.h"
 
@@ -44,33 +45,116 @@ const char *rv_format_name(enum rv_format f)
 
 int rv_report_render(struct rv_buf *out, const struct rv_validation *v, enum rv_format f)
 {
+	return rv_report_render_opts(out, v, f, NULL);
+}
+
+int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enum rv_format f,
+                          const struct rv_report_opts *o)
+{
 	struct rv_summary s;
 	struct rv_cell *cells = NULL;
-	size_t n_cells = 0;
+	struct rv_report__side side;
+	struct rv_report__ctx c;
+	size_t *disagree = NULL, n_disagree = 0;
 	int err;
 
+	memset(&side, 0, sizeof(side));
 	if ((unsigned)f >= RV_FORMAT_COUNT)
 		return rv_error_set(RV_EPARSE, "unknown report format %d", (int)f);
+	memset(&c, 0, sizeof(c));
 	err = rv_validation_summary(v, &s);
 	if (err == 0)
-		err = rv_validation_cells(v, &cells, &n_cells);
-	if (err < 0)
+		err = rv_validation_cells(v, &cells, &c.n_cells);
+	if (err == 0)
+		err = rv_report__side_of(&side, cells, c.n_cells);
+	if (err == 0 && side.n_models > 1)
+		err = rv_validation_disagreements(v, &disagree, &n_disagree);
+	if (err < 0) {
+		free(cells);
+		rv_report__side_free(&side);
 		return err;
+	}
+	c.v = v;
+	c.s = &s;
+	c.cells = cells;
+	c.side = &side;
+	c.disagree = disagree;
+	c.n_disagree = n_disagree;
+	c.against = o ? o->against : NULL;
+	c.against_name = o && o->against_name ? o->against_name : "the earlier report";
 	switch (f) {
 	case RV_FORMAT_TEXT:
-		err = rv_report__text(out, v, &s, cells, n_cells);
+		err = rv_report__text(out, &c);
 		break;
 	case RV_FORMAT_MARKDOWN:
-		err = rv_report__markdown(out, v, &s, cells, n_cells);
+		err = rv_report__markdown(out, &c);
 		break;
 	default:
-		err = rv_report__json(out, v, &s, cells, n_cells);
+		err = rv_report__json(out, &c);
 		break;
 	}
 	free(cells);
+	free(disagree);
+	rv_report__side_free(&side);
 	if (err < 0)
 		return err;
 	return rv_buf_check(out);
+}
+
+/* None scored: what was found, and what to do. */
+static int nothing_scored(const struct rv_validation *v, const struct rv_summary *s)
+{
+	if (s->rows_found > 0 && s->skipped_no_prediction > 0)
+		return rv_error_set(
+		        RV_ENOENT,
+		        "nothing scored: %zu entries labelled, %zu with a baseline row, "
+		        "0 scored (%zu without a prediction%s); give predictions for "
+		        "these entries (hardware, op, shape, dtype as the sweep has them)",
+		        s->labelled, s->rows_found, s->skipped_no_prediction,
+		        v->unlabelled_predictions ? ", and rows for shapes no sweep labels" : "");
+	return rv_error_set(RV_ENOENT,
+	                    "nothing scored: %zu entries labelled, %zu with a baseline row, 0 "
+	                    "scored; capture baselines of the labelled shapes, or choose the "
+	                    "targets, ops and purpose that have them (--hw, --op, --purpose)",
+	                    s->labelled, s->rows_found);
+}
+
+int rv_report_validation(const struct rv_validation *v, const struct rv_report_gate *g,
+                         int *verdict)
+{
+	struct rv_validation old;
+	struct rv_comparison cmp;
+	struct rv_report_opts o = { NULL, g->against_path };
+	struct rv_summary s;
+	struct rv_buf out = RV_BUF_INIT;
+	int err;
+
+	*verdict = 0;
+	memset(&old, 0, sizeof(old));
+	memset(&cmp, 0, sizeof(cmp));
+	if ((err = rv_validation_summary(v, &s)) < 0)
+		return err;
+	if (s.records == 0)
+		return nothing_scored(v, &s);
+	if (g->against_path) {
+		err = rv_report_load_json(&old, g->against_path);
+		if (err == 0)
+			err = rv_validation_compare(&old, v, g->regression_points, &cmp);
+		o.against = &cmp;
+	}
+	if (err == 0)
+		err = rv_report_render_opts(&out, v, g->format, &o);
+	if (err == 0 && g->output)
+		err = rv_file_write_atomic(g->output, out.data, out.len);
+	else if (err == 0 && fwrite(rv_buf_str(&out), 1, out.len, stdout) != out.len)
+		err = rv_error_set(RV_EIO, "cannot write the report to standard output");
+	if (err == 0)
+		*verdict =
+		        g->against_path ? (cmp.n_regressions > 0 ? 3 : 0) : (s.failed > 0 ? 3 : 0);
+	rv_buf_free(&out);
+	rv_comparison_free(&cmp);
+	rv_validation_free(&old);
+	return err;
 }
 
 static int column_of(enum rv_regime r)
@@ -89,12 +173,14 @@ size_t rv_report__row_at(struct rv_report__row *row, const struct rv_cell *cells
 	memset(row, 0, sizeof(*row));
 	if (i >= n)
 		return n;
+	row->model = cells[i].model;
 	row->hardware = cells[i].hardware;
 	row->op = cells[i].op;
 	for (j = i; j < n; j++) {
 		int col;
 
-		if (cells[j].op != row->op || strcmp(cells[j].hardware, row->hardware) != 0)
+		if (cells[j].op != row->op || strcmp(cells[j].hardware, row->hardware) != 0 ||
+		    strcmp(cells[j].model, row->model) != 0)
 			break;
 		col = column_of(cells[j].regime);
 		if (col >= 0)
@@ -198,7 +284,9 @@ void rv_report__percent(char *out, size_t size, double x, int sign)
 
 void rv_report__binding(char *out, size_t size, const struct rv_record *r)
 {
-	if (r->binding == r->binding_tier)
+	if (r->binding < 0)
+		(void)snprintf(out, size, "not given");
+	else if (r->binding == r->binding_tier || r->binding_tier < 0)
 		(void)snprintf(out, size, "%s", rv_bound_name(r->binding));
 	else
 		(void)snprintf(out, size, "%s (most memory time: %s)", rv_bound_name(r->binding),
@@ -215,4 +303,133 @@ void rv_report__put_line(struct rv_buf *b, const char *s, int md)
 		else
 			rv_buf_putc(b, (char)*p);
 	}
+}
+
+int rv_report__source_repeated(const struct rv_validation *v, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (strcmp(v->sources[k], v->sources[i]) == 0)
+			return 1;
+	return 0;
+}
+
+void rv_report__models_line(struct rv_buf *b, const struct rv_validation *v)
+{
+	if (v->n_models == 0 || (v->n_models == 1 && strcmp(v->models[0], RV_BUILTIN_MODEL) == 0))
+		return;
+	rv_buf_puts(b, v->n_models == 1 ? "model: " : "models: ");
+	for (size_t i = 0; i < v->n_models; i++) {
+		if (i)
+			rv_buf_puts(b, ", ");
+		rv_report__put_line(b, v->models[i], 0);
+	}
+}
+
+size_t rv_report__within_band(const struct rv_cell *c)
+{
+	return c ? c->n_total - c->n_fail_latency : 0;
+}
+
+static int vs_cmp(const void *pa, const void *pb)
+{
+	const struct rv_report__vs *a = pa, *b = pb;
+	int c = strcmp(a->hardware, b->hardware);
+
+	if (!c)
+		c = strcmp(rv_op_name(a->op), rv_op_name(b->op));
+	return c ? c : (int)a->regime - (int)b->regime;
+}
+
+/* The better of two cells: more records within band, then the lower median. */
+static int cell_better(const struct rv_cell *a, const struct rv_cell *b)
+{
+	size_t wa = rv_report__within_band(a), wb = rv_report__within_band(b);
+
+	if (wa != wb)
+		return wa > wb ? 1 : -1;
+	if (a->median_latency_ape < b->median_latency_ape)
+		return 1;
+	return a->median_latency_ape > b->median_latency_ape ? -1 : 0;
+}
+
+int rv_report__side_of(struct rv_report__side *out, const struct rv_cell *cells, size_t n)
+{
+	memset(out, 0, sizeof(*out));
+	out->models = calloc(n + 1, sizeof(*out->models));
+	out->rows = calloc(n + 1, sizeof(*out->rows));
+	if (!out->models || !out->rows)
+		goto nomem;
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(cells[i].model, cells[i - 1].model) != 0)
+			out->models[out->n_models++] = cells[i].model;
+	out->cells = calloc(n * out->n_models + 1, sizeof(*out->cells));
+	if (!out->cells)
+		goto nomem;
+	for (size_t i = 0, m = 0; i < n; i++) {
+		struct rv_report__vs *row = NULL;
+
+		if (i > 0 && strcmp(cells[i].model, cells[i - 1].model) != 0)
+			m++;
+		for (size_t k = 0; k < out->n_rows && !row; k++)
+			if (out->rows[k].op == cells[i].op &&
+			    out->rows[k].regime == cells[i].regime &&
+			    strcmp(out->rows[k].hardware, cells[i].hardware) == 0)
+				row = &out->rows[k];
+		if (!row) {
+			row = &out->rows[out->n_rows];
+			row->hardware = cells[i].hardware;
+			row->op = cells[i].op;
+			row->regime = cells[i].regime;
+			row->cell = &out->cells[out->n_rows * out->n_models];
+			out->n_rows++;
+		}
+		row->cell[m] = &cells[i];
+	}
+	for (size_t k = 0; k < out->n_rows; k++) {
+		struct rv_report__vs *row = &out->rows[k];
+		size_t with = 0;
+
+		row->better = -1;
+		for (size_t m = 0; m < out->n_models; m++) {
+			if (!row->cell[m])
+				continue;
+			with++;
+			if (row->better < 0 ||
+			    cell_better(row->cell[m], row->cell[row->better]) > 0)
+				row->better = (int)m;
+		}
+		/* A tie with the best, or nothing to compare, names no better model. */
+		for (size_t m = 0; m < out->n_models && row->better >= 0; m++)
+			if ((int)m != row->better && row->cell[m] &&
+			    cell_better(row->cell[m], row->cell[row->better]) == 0)
+				row->better = -1;
+		if (with < 2)
+			row->better = -1;
+	}
+	/* Row storage moves with qsort; the cell pointers point into cells[]. */
+	if (out->n_rows > 1)
+		qsort(out->rows, out->n_rows, sizeof(*out->rows), vs_cmp);
+	return 0;
+nomem:
+	rv_report__side_free(out);
+	return rv_error_set(RV_ENOMEM, "out of memory");
+}
+
+void rv_report__side_free(struct rv_report__side *s)
+{
+	free(s->models);
+	free(s->rows);
+	free(s->cells);
+	memset(s, 0, sizeof(*s));
+}
+
+void rv_report__regime_text(char *out, size_t size, const struct rv_record *r)
+{
+	(void)snprintf(out, size, "%s -> %s%s%s%s", rv_regime_name(r->regime_label),
+	               rv_regime_name(r->regime_measured),
+	               r->pass_regime && r->regime_label != r->regime_measured
+	                       ? " (counts as a match)"
+	                       : "",
+	               r->regime_model < RV_REGIME_COUNT ? "; the model said " : "",
+	               r->regime_model < RV_REGIME_COUNT ? rv_regime_name(r->regime_model) : "");
 }

@@ -25,6 +25,42 @@ const char *rv_format_name(enum rv_format f);
  * was not measured or not scored; it ends with a newline. */
 int rv_report_render(struct rv_buf *out, const struct rv_validation *v, enum rv_format f);
 
+/* What else a report may hold. */
+struct rv_report_opts {
+	/* The comparison with an earlier run (rv_validation_compare()), listed as
+	 * regressions and improvements; NULL: none. */
+	const struct rv_comparison *against;
+	const char *against_name; /* the earlier report's file, as the report names it */
+};
+/* rv_report_render() with o (NULL: as rv_report_render()). */
+int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enum rv_format f,
+                          const struct rv_report_opts *o);
+
+/* Rebuilds, into *old (zeroed first; rv_validation_free() it, also on
+ * failure), the records of the JSON report at path enough to compare a run
+ * with it: model (a report without one is of the built-in model),
+ * hardware, op, shape, dtype, regime label and measured, latency error and
+ * the checks; and the report's models. RV_EPARSE, one line naming the
+ * file, for a file that is not a "roofval.report/1" report; RV_EIO, RV_ENOENT
+ * when it cannot be read; RV_ENOMEM. */
+int rv_report_load_json(struct rv_validation *old, const char *path);
+
+/* roofval validate past the validation: v checked (none scored is
+ * RV_ENOENT, one line saying what was found and what to do), compared with
+ * the report at against_path when not NULL (rv_report_load_json()), rendered
+ * in format f and written to output (atomically; NULL: standard output).
+ * *verdict gets the exit status: with against_path, 3 when there is a
+ * regression, else 0; without, 3 when a record failed, else 0. Nothing is
+ * written on an error. */
+struct rv_report_gate {
+	enum rv_format format;
+	const char *output;       /* NULL: standard output */
+	const char *against_path; /* NULL: no regression gate */
+	double regression_points; /* a cell's median |error| may grow by this much */
+};
+int rv_report_validation(const struct rv_validation *v, const struct rv_report_gate *g,
+                         int *verdict);
+
 /* The HTML report of roofval report: the validation of every baseline of
  * the default baseline folder (rv_layout_open()'s) and of each folder of
  * baseline_dirs (the i-th with the sweeps of sweep_dirs[i], the default
@@ -52,5 +88,13 @@ struct rv_report_html_result {
  * RV_REPORT_MAX_TARGETS targets; the loaders' and writers' errors. */
 #define RV_REPORT_MAX_TARGETS 64
 int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_result *out);
+/* rv_report_html() of the n_models models (rv_layout_validate_models();
+ * none: the built-in model): given only predictions, the report holds that
+ * model alone; with several, each model's summary, the models side by side,
+ * their disagreements and a heatmap panel per model. (Not fields of struct
+ * rv_report_html_opts while callers fill it by position.) */
+struct rv_layout_model;
+int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
+                          size_t n_models, struct rv_report_html_result *out);
 
 #endif

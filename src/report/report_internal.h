@@ -18,15 +18,16 @@
 extern const enum rv_regime rv_report__column_regime[RV_REPORT_COLUMNS];
 extern const char *const rv_report__column_name[RV_REPORT_COLUMNS];
 
-/* One heatmap row: a (hardware, op) with its cell per column (NULL: no records). */
+/* One heatmap row: a (model, hardware, op) with its cell per column (NULL: no records). */
 struct rv_report__row {
+	const char *model;    /* borrowed from the cells */
 	const char *hardware; /* borrowed from the cells */
 	enum rv_op op;
 	const struct rv_cell *cell[RV_REPORT_COLUMNS];
 };
 
-/* Fills row from the cells starting at index i of cells (sorted by hardware,
- * op, regime) and returns the index of the first cell of the next row. */
+/* Fills row from the cells starting at index i of cells (sorted by model,
+ * hardware, op, regime) and returns the index of the first cell of the next row. */
 size_t rv_report__row_at(struct rv_report__row *row, const struct rv_cell *cells, size_t n,
                          size_t i);
 
@@ -45,20 +46,70 @@ void rv_report__sig4(char *out, size_t size, double x);
 void rv_report__percent(char *out, size_t size, double x, int sign);
 
 /* What bounds record r: "dram" when the binding resource is the memory
- * tier with the most time, else "compute (most memory time: dram)". */
+ * tier with the most time, else "compute (most memory time: dram)"; "not
+ * given" when the model did not say (binding < 0). */
 void rv_report__binding(char *out, size_t size, const struct rv_record *r);
 
 /* Appends s on one line: CR, LF, tabs and other control bytes become spaces;
  * with md set, "|" and "\" are escaped for a markdown table cell. */
 void rv_report__put_line(struct rv_buf *b, const char *s, int md);
 
-/* The renderers: s and cells are those of v (rv_validation_summary() and
- * rv_validation_cells()). They return 0 or RV_ENOMEM. */
-int rv_report__text(struct rv_buf *out, const struct rv_validation *v, const struct rv_summary *s,
-                    const struct rv_cell *cells, size_t n_cells);
-int rv_report__markdown(struct rv_buf *out, const struct rv_validation *v,
-                        const struct rv_summary *s, const struct rv_cell *cells, size_t n_cells);
-int rv_report__json(struct rv_buf *out, const struct rv_validation *v, const struct rv_summary *s,
-                    const struct rv_cell *cells, size_t n_cells);
+/* Whether v->sources[i] is the same text as an earlier source (several
+ * models validated over the same files): reports print each source once. */
+int rv_report__source_repeated(const struct rv_validation *v, size_t i);
+
+/* The model names of a report's header: "" when v scored only the built-in
+ * model (nothing to say), else "model: NAME" or "models: A, B". */
+void rv_report__models_line(struct rv_buf *b, const struct rv_validation *v);
+
+/* The entries without a prediction that text and markdown list at most. */
+#define RV_REPORT_MISSING_MAX 20
+
+/* Several models side by side: per (hardware, op, regime label), each
+ * model's cell (NULL: no records), and the better model. */
+struct rv_report__vs {
+	const char *hardware; /* borrowed from the cells */
+	enum rv_op op;
+	enum rv_regime regime;
+	const struct rv_cell **cell; /* n_models of them, in model order */
+	int better;                  /* the better model's index; -1: a tie or one model */
+};
+struct rv_report__side {
+	const char **models; /* borrowed from the cells, in their order */
+	size_t n_models;
+	struct rv_report__vs *rows; /* sorted by (hardware, op, regime) */
+	size_t n_rows;
+	const struct rv_cell **cells; /* the storage of rows[].cell */
+};
+/* Records within the latency band of a cell. */
+size_t rv_report__within_band(const struct rv_cell *c);
+/* The side-by-side rows of cells (n_models is 1 or 0 when only one model
+ * has records: nothing to compare). RV_ENOMEM. */
+int rv_report__side_of(struct rv_report__side *out, const struct rv_cell *cells, size_t n);
+void rv_report__side_free(struct rv_report__side *s);
+
+/* The text a record's regime verdicts: "label -> measured" and, when the
+ * model gave one, "(model: NAME)". */
+void rv_report__regime_text(char *out, size_t size, const struct rv_record *r);
+
+/* What the renderers are given: v with its summary (rv_validation_summary())
+ * and cells (rv_validation_cells()), the side-by-side rows (when several
+ * models), and the comparison with an earlier run (NULL: none). */
+struct rv_report__ctx {
+	const struct rv_validation *v;
+	const struct rv_summary *s;
+	const struct rv_cell *cells;
+	size_t n_cells;
+	const struct rv_report__side *side; /* side->n_models > 1: several models */
+	const size_t *disagree;             /* rv_validation_disagreements() */
+	size_t n_disagree;
+	const struct rv_comparison *against;
+	const char *against_name;
+};
+
+/* The renderers. They return 0 or RV_ENOMEM. */
+int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c);
+int rv_report__markdown(struct rv_buf *out, const struct rv_report__ctx *c);
+int rv_report__json(struct rv_buf *out, const struct rv_report__ctx *c);
 
 #endif

@@ -3,11 +3,14 @@
  * (hardware, op) and regime, totals and accuracy, then each failed record.
  * Columns are padded to their widest entry and no line ends in a space. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/dtype.h"
+#include "core/error.h"
 #include "core/op.h"
 #include "core/regime.h"
+#include "core/vec.h"
 #include "model/predict.h"
 #include "report/report_internal.h"
 
@@ -36,14 +39,19 @@ static void put_right(struct rv_buf *b, const char *s, size_t width)
 	rv_buf_puts(b, s);
 }
 
-static void text_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n)
+static void text_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n, const char *model)
 {
 	size_t w_hw = strlen("hardware"), w_op = strlen("op"), w_col[RV_REPORT_COLUMNS];
 	struct rv_report__row row;
 	char text[RV_REPORT_CELL_SIZE];
 	size_t i;
 
-	rv_buf_puts(b, "heatmap: records by hardware, op and regime label\n");
+	rv_buf_puts(b, "heatmap");
+	if (model) {
+		rv_buf_puts(b, " of ");
+		rv_report__put_line(b, model, 0);
+	}
+	rv_buf_puts(b, ": records by hardware, op and regime label\n");
 	if (n == 0) {
 		rv_buf_puts(b, "  no records\n");
 		return;
@@ -83,6 +91,25 @@ static void text_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n
 	            "  (R regime, L latency, E energy; a record can fail more than one check)\n");
 }
 
+/* One heatmap per model (one model: the heatmap as it always was). */
+static void text_heatmaps(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	if (c->side->n_models <= 1) {
+		text_heatmap(b, c->cells, c->n_cells, NULL);
+		return;
+	}
+	for (size_t i = 0; i < c->n_cells;) {
+		size_t j = i;
+
+		while (j < c->n_cells && strcmp(c->cells[j].model, c->cells[i].model) == 0)
+			j++;
+		if (i > 0)
+			rv_buf_putc(b, '\n');
+		text_heatmap(b, c->cells + i, j - i, c->cells[i].model);
+		i = j;
+	}
+}
+
 /* The accuracy texts of one quantity: median, within 10%, within 25%. */
 static void accuracy_texts(char t[3][RV_REPORT_NUM_SIZE], const struct rv_accuracy *a)
 {
@@ -91,7 +118,8 @@ static void accuracy_texts(char t[3][RV_REPORT_NUM_SIZE], const struct rv_accura
 	rv_report__percent(t[2], RV_REPORT_NUM_SIZE, a->within_25, 0);
 }
 
-static void text_summary(struct rv_buf *b, const struct rv_summary *s)
+static void text_summary(struct rv_buf *b, const struct rv_summary *s, const char *model,
+                         const struct rv_validation *v)
 {
 	char counts[4][32], acc[2][3][RV_REPORT_NUM_SIZE];
 	const struct rv_accuracy *a[2] = { &s->latency, &s->energy };
@@ -102,7 +130,8 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s)
 	(void)snprintf(counts[1], sizeof(counts[1]), "%zu", s->passed);
 	(void)snprintf(counts[2], sizeof(counts[2]), "%zu", s->failed);
 	(void)snprintf(counts[3], sizeof(counts[3]), "%zu",
-	               s->skipped_no_baseline + s->skipped_unsupported + s->skipped_ambiguous);
+	               s->skipped_no_baseline + s->skipped_unsupported + s->skipped_ambiguous +
+	                       s->skipped_no_prediction);
 	for (int i = 0; i < 4; i++)
 		w_count = max_size(w_count, strlen(counts[i]));
 	for (int q = 0; q < 2; q++) {
@@ -111,7 +140,24 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s)
 			w_acc[k] = max_size(w_acc[k], strlen(acc[q][k]));
 	}
 
-	rv_buf_puts(b, "summary\n");
+	rv_buf_puts(b, "summary");
+	if (model) {
+		rv_buf_puts(b, " of ");
+		rv_report__put_line(b, model, 0);
+	}
+	rv_buf_putc(b, '\n');
+	/* Coverage, when the run counted it (every run through rv_validate). */
+	if (v->n_models > 0 || s->labelled > 0 || s->skipped_no_prediction > 0) {
+		rv_buf_printf(
+		        b, "  coverage %zu entries labelled, %zu with a baseline row, %zu scored",
+		        s->labelled, s->rows_found, s->records);
+		if (s->skipped_no_prediction > 0)
+			rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
+		if (!model && v->unlabelled_predictions > 0)
+			rv_buf_printf(b, "; %zu predictions for shapes no sweep labels",
+			              v->unlabelled_predictions);
+		rv_buf_putc(b, '\n');
+	}
 	rv_buf_puts(b, "  records  ");
 	put_right(b, counts[0], w_count);
 	rv_buf_puts(b, "  scored against a baseline row\n  passed   ");
@@ -122,8 +168,11 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s)
 	put_right(b, counts[3], w_count);
 	rv_buf_printf(b,
 	              "  not scored: %zu without a baseline row, %zu unsupported, %zu labelled "
-	              "ambiguous\n",
+	              "ambiguous",
 	              s->skipped_no_baseline, s->skipped_unsupported, s->skipped_ambiguous);
+	if (s->skipped_no_prediction > 0)
+		rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
+	rv_buf_putc(b, '\n');
 	for (int q = 0; q < 2; q++) {
 		rv_buf_puts(b, "  ");
 		put_left(b, names[q], LABEL_WIDTH);
@@ -143,6 +192,7 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s)
 
 /* Column widths of the failure blocks, over every failed record. */
 struct fail_widths {
+	size_t model;               /* of the identity line, 0: one model, not shown */
 	size_t hardware, op, shape; /* of the identity line */
 	size_t num, err;            /* of the numbers in the latency and energy lines */
 	size_t middle;              /* of the text before the verdict */
@@ -164,11 +214,7 @@ static void fail_middle(char *out, size_t size, const struct rv_record *r, enum 
 	int nw = (int)w->num, ew = (int)w->err;
 
 	if (line == LINE_REGIME) {
-		(void)snprintf(out, size, "%s -> %s%s", rv_regime_name(r->regime_label),
-		               rv_regime_name(r->regime_measured),
-		               r->pass_regime && r->regime_label != r->regime_measured
-		                       ? " (counts as a match)"
-		                       : "");
+		rv_report__regime_text(out, size, r);
 		return;
 	}
 	if (line == LINE_ENERGY && !energy_scored(r)) {
@@ -189,7 +235,7 @@ static void fail_middle(char *out, size_t size, const struct rv_record *r, enum 
 	               nw, meas, unit, ew, err);
 }
 
-static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v)
+static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v, int models)
 {
 	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
 
@@ -204,6 +250,8 @@ static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v)
 		if (rv_record_passed(r))
 			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		if (models)
+			w->model = max_size(w->model, strlen(r->model));
 		w->hardware = max_size(w->hardware, strlen(r->hardware));
 		w->op = max_size(w->op, strlen(rv_op_name(r->op)));
 		w->shape = max_size(w->shape, strlen(shape));
@@ -254,7 +302,7 @@ static void fail_line_put(struct rv_buf *b, const struct rv_record *r, enum fail
 }
 
 static void text_failures(struct rv_buf *b, const struct rv_validation *v,
-                          const struct rv_summary *s)
+                          const struct rv_summary *s, int models)
 {
 	struct fail_widths w;
 	char shape[64], text[RV_REPORT_NUM_SIZE * 2];
@@ -264,7 +312,7 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 		return;
 	}
 	rv_buf_printf(b, "failures (%zu of %zu records)\n", s->failed, s->records);
-	fail_widths_of(&w, v);
+	fail_widths_of(&w, v, models);
 	for (size_t i = 0; i < v->n_records; i++) {
 		const struct rv_record *r = &v->records[i];
 
@@ -272,6 +320,8 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		rv_buf_puts(b, "\n  ");
+		if (models)
+			put_left(b, r->model, w.model + 2);
 		put_left(b, r->hardware, w.hardware + 2);
 		put_left(b, rv_op_name(r->op), w.op + 2);
 		put_left(b, shape, w.shape + 2);
@@ -284,10 +334,13 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 		rv_buf_putc(b, '\n');
 		for (int line = 0; line < LINE_COUNT; line++)
 			fail_line_put(b, r, (enum fail_line)line, &w);
-		rv_buf_puts(b, "    ");
-		put_left(b, "binding", LABEL_WIDTH);
-		rv_report__binding(text, sizeof(text), r);
-		rv_buf_printf(b, "%s\n", text);
+		/* The binding resource, when the model said it. */
+		if (r->binding >= 0) {
+			rv_buf_puts(b, "    ");
+			put_left(b, "binding", LABEL_WIDTH);
+			rv_report__binding(text, sizeof(text), r);
+			rv_buf_printf(b, "%s\n", text);
+		}
 		if (r->notes[0]) {
 			rv_buf_puts(b, "    ");
 			put_left(b, "notes", LABEL_WIDTH);
@@ -297,20 +350,293 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 	}
 }
 
-int rv_report__text(struct rv_buf *out, const struct rv_validation *v, const struct rv_summary *s,
-                    const struct rv_cell *cells, size_t n_cells)
+/* A table of text cells, columns padded to their widest, no trailing space. */
+#define TABLE_COLUMNS 8
+#define TABLE_CELL    160
+struct table {
+	char (*cell)[TABLE_COLUMNS][TABLE_CELL];
+	size_t n, cap;
+	int bad;
+};
+
+static char (*table_row(struct table *t))[TABLE_CELL]
 {
+	char row[TABLE_COLUMNS][TABLE_CELL];
+
+	memset(row, 0, sizeof(row));
+	if (t->bad || rv_vec_push(&t->cell, &t->n, &t->cap, &row, sizeof(row)) < 0) {
+		t->bad = 1;
+		return NULL;
+	}
+	return t->cell[t->n - 1];
+}
+
+static int table_put(struct rv_buf *b, struct table *t, const char *indent)
+{
+	size_t w[TABLE_COLUMNS] = { 0 };
+	int err = t->bad ? rv_error_set(RV_ENOMEM, "out of memory") : 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		for (int c = 0; c < TABLE_COLUMNS; c++)
+			w[c] = max_size(w[c], strlen(t->cell[i][c]));
+	for (size_t i = 0; i < t->n && err == 0; i++) {
+		int last = TABLE_COLUMNS - 1;
+
+		while (last > 0 && !t->cell[i][last][0])
+			last--;
+		rv_buf_puts(b, indent);
+		for (int c = 0; c <= last; c++) {
+			if (!w[c])
+				continue;
+			put_left(b, t->cell[i][c], c < last ? w[c] + 2 : 0);
+		}
+		rv_buf_putc(b, '\n');
+	}
+	free(t->cell);
+	memset(t, 0, sizeof(*t));
+	return err;
+}
+
+/* "<hardware> <op> <shape> <dtype>" cells of an entry, from column at. */
+static void entry_cells(char (*row)[TABLE_CELL], int at, const char *hw, enum rv_op op,
+                        const struct rv_shape *shape, enum rv_dtype dtype)
+{
+	(void)snprintf(row[at], TABLE_CELL, "%s", hw);
+	(void)snprintf(row[at + 1], TABLE_CELL, "%s", rv_op_name(op));
+	(void)rv_shape_format(row[at + 2], TABLE_CELL, shape);
+	(void)snprintf(row[at + 3], TABLE_CELL, "%s", rv_dtype_name(dtype));
+}
+
+static int text_missing(struct rv_buf *b, const struct rv_validation *v)
+{
+	struct table t = { 0 };
+	size_t shown = v->n_missing < RV_REPORT_MISSING_MAX ? v->n_missing : RV_REPORT_MISSING_MAX;
+	int err;
+
+	if (v->n_missing == 0)
+		return 0;
+	rv_buf_printf(b, "\nwithout a prediction (%zu entries with a baseline row)\n",
+	              v->n_missing);
+	for (size_t i = 0; i < shown; i++) {
+		const struct rv_missing *m = &v->missing[i];
+		char(*row)[TABLE_CELL] = table_row(&t);
+
+		if (!row)
+			break;
+		(void)snprintf(row[0], TABLE_CELL, "%s", m->model);
+		entry_cells(row, 1, m->hardware, m->op, &m->shape, m->dtype);
+	}
+	err = table_put(b, &t, "  ");
+	if (v->n_missing > shown)
+		rv_buf_printf(b, "  ... and %zu more (--format json lists them all)\n",
+		              v->n_missing - shown);
+	return err;
+}
+
+static void cell_vs_text(char *out, size_t size, const struct rv_cell *c)
+{
+	char pct[RV_REPORT_NUM_SIZE];
+
+	if (!c) {
+		(void)snprintf(out, size, "-");
+		return;
+	}
+	rv_report__percent(pct, sizeof(pct), c->median_latency_ape, 0);
+	(void)snprintf(out, size, "%zu/%zu %s", rv_report__within_band(c), c->n_total, pct);
+}
+
+static int text_side(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_report__side *sd = c->side;
+	struct table t = { 0 };
+	char(*row)[TABLE_CELL];
+	size_t n_models = sd->n_models < TABLE_COLUMNS - 4 ? sd->n_models : TABLE_COLUMNS - 4;
+	int err;
+
+	rv_buf_puts(b, "\nmodels side by side: records within the latency band of their total, "
+	               "median |latency error|\n");
+	if (sd->n_models > n_models)
+		rv_buf_printf(b, "  (the first %zu of %zu models; --format json has them all)\n",
+		              n_models, sd->n_models);
+	if ((row = table_row(&t)) != NULL) {
+		(void)snprintf(row[0], TABLE_CELL, "hardware");
+		(void)snprintf(row[1], TABLE_CELL, "op");
+		(void)snprintf(row[2], TABLE_CELL, "regime");
+		for (size_t m = 0; m < n_models; m++)
+			(void)snprintf(row[3 + m], TABLE_CELL, "%s", sd->models[m]);
+		(void)snprintf(row[3 + n_models], TABLE_CELL, "better");
+	}
+	for (size_t k = 0; k < sd->n_rows && (row = table_row(&t)) != NULL; k++) {
+		const struct rv_report__vs *vs = &sd->rows[k];
+
+		(void)snprintf(row[0], TABLE_CELL, "%s", vs->hardware);
+		(void)snprintf(row[1], TABLE_CELL, "%s", rv_op_name(vs->op));
+		(void)snprintf(row[2], TABLE_CELL, "%s", rv_regime_name(vs->regime));
+		for (size_t m = 0; m < n_models; m++)
+			cell_vs_text(row[3 + m], TABLE_CELL, vs->cell[m]);
+		(void)snprintf(row[3 + n_models], TABLE_CELL, "%s",
+		               vs->better >= 0 ? sd->models[vs->better] : "-");
+	}
+	if ((err = table_put(b, &t, "  ")) < 0)
+		return err;
+	rv_buf_puts(b, "  better: more records within band, then the lower median; - for a tie "
+	               "or one model\n");
+	return 0;
+}
+
+/* "A pass (+3.0%), B FAIL (latency -40.0%)" of one entry's records. */
+static void verdicts_text(char *out, size_t size, const struct rv_validation *v, const size_t *idx,
+                          size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t k = 0; k < n && len < size; k++) {
+		const struct rv_record *r = &v->records[idx[k]];
+		char pct[RV_REPORT_NUM_SIZE];
+
+		rv_report__percent(pct, sizeof(pct), r->latency_err, 1);
+		(void)snprintf(out + len, size - len, "%s%s %s (%s)", k ? ", " : "", r->model,
+		               rv_record_passed(r) ? "pass" : "FAIL", pct);
+		len += strlen(out + len);
+	}
+}
+
+static int text_disagreements(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+	struct table t = { 0 };
+	size_t groups = 0, shown = 0;
+	int err;
+
+	for (size_t i = 0; i < c->n_disagree; i++)
+		groups += i == 0 || !rv_record_same_entry(&v->records[c->disagree[i - 1]],
+		                                          &v->records[c->disagree[i]]);
+	if (groups == 0) {
+		rv_buf_puts(b, "\ndisagreements: none (on every entry the models pass or fail "
+		               "alike)\n");
+		return 0;
+	}
+	rv_buf_printf(b,
+	              "\ndisagreements: %zu entries that one model passes and another fails "
+	              "(latency error in brackets)\n",
+	              groups);
+	for (size_t i = 0; i < c->n_disagree && shown < RV_REPORT_MISSING_MAX;) {
+		const struct rv_record *r = &v->records[c->disagree[i]];
+		char(*row)[TABLE_CELL] = table_row(&t);
+		size_t j = i + 1;
+
+		while (j < c->n_disagree && rv_record_same_entry(r, &v->records[c->disagree[j]]))
+			j++;
+		if (!row)
+			break;
+		entry_cells(row, 0, r->hardware, r->op, &r->shape, r->dtype);
+		verdicts_text(row[4], TABLE_CELL, v, c->disagree + i, j - i);
+		shown++;
+		i = j;
+	}
+	err = table_put(b, &t, "  ");
+	if (groups > shown)
+		rv_buf_printf(b, "  ... and %zu more (--format json lists them all)\n",
+		              groups - shown);
+	return err;
+}
+
+static void change_cells(char (*row)[TABLE_CELL], const struct rv_change *ch)
+{
+	char a[RV_REPORT_NUM_SIZE], z[RV_REPORT_NUM_SIZE];
+
+	(void)snprintf(row[0], TABLE_CELL, "%s", ch->regression ? "regression" : "improvement");
+	(void)snprintf(row[1], TABLE_CELL, "%s", ch->model);
+	if (ch->kind == RV_CHANGE_RECORD) {
+		entry_cells(row, 2, ch->hardware, ch->op, &ch->shape, ch->dtype);
+		rv_report__percent(a, sizeof(a), ch->old_value, 1);
+		rv_report__percent(z, sizeof(z), ch->new_value, 1);
+		(void)snprintf(row[6], TABLE_CELL, "%s, now %s (latency error %s -> %s)",
+		               ch->regression ? "passed" : "failed",
+		               ch->regression ? "fails" : "passes", a, z);
+		return;
+	}
+	(void)snprintf(row[2], TABLE_CELL, "%s", ch->hardware);
+	(void)snprintf(row[3], TABLE_CELL, "%s", rv_op_name(ch->op));
+	(void)snprintf(row[4], TABLE_CELL, "%s", rv_regime_name(ch->regime));
+	rv_report__percent(a, sizeof(a), ch->old_value, 0);
+	rv_report__percent(z, sizeof(z), ch->new_value, 0);
+	(void)snprintf(row[6], TABLE_CELL, "median |latency error| %s -> %s", a, z);
+}
+
+static int text_against(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_comparison *cmp = c->against;
+	struct table t = { 0 };
+
+	rv_buf_puts(b, "\nagainst ");
+	rv_report__put_line(b, c->against_name, 0);
+	rv_buf_printf(b,
+	              ": %zu records in both, %zu of the earlier run not validated now; cells "
+	              "change past %.1f points of median |latency error|\n",
+	              cmp->n_matched, cmp->n_old_only, cmp->points);
+	if (cmp->n_regressions == 0)
+		rv_buf_puts(b, "  no regressions");
+	else
+		rv_buf_printf(b, "  %zu regressions", cmp->n_regressions);
+	rv_buf_printf(b, ", %zu improvements\n", cmp->n_improvements);
+	for (size_t i = 0; i < cmp->n_changes; i++) {
+		char(*row)[TABLE_CELL] = table_row(&t);
+
+		if (!row)
+			break;
+		change_cells(row, &cmp->changes[i]);
+	}
+	return table_put(b, &t, "  ");
+}
+
+int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+	int several = c->side->n_models > 1 || v->n_models > 1, err = 0;
+
 	rv_buf_puts(out, "roofval validation report\n");
+	if (v->n_models > 1 || (v->n_models == 1 && strcmp(v->models[0], RV_BUILTIN_MODEL) != 0)) {
+		rv_report__models_line(out, v);
+		rv_buf_putc(out, '\n');
+	}
 	for (size_t i = 0; i < v->n_sources; i++) {
+		if (rv_report__source_repeated(v, i))
+			continue;
 		rv_buf_puts(out, "source: ");
 		rv_report__put_line(out, v->sources[i], 0);
 		rv_buf_putc(out, '\n');
 	}
 	rv_buf_putc(out, '\n');
-	text_heatmap(out, cells, n_cells);
+	text_heatmaps(out, c);
 	rv_buf_putc(out, '\n');
-	text_summary(out, s);
+	if (!several) {
+		text_summary(out, c->s, NULL, v);
+	} else {
+		for (size_t m = 0; m < v->n_models && err == 0; m++) {
+			struct rv_summary s;
+
+			if ((err = rv_validation_summary_of(v, v->models[m], &s)) < 0)
+				return err;
+			if (m)
+				rv_buf_putc(out, '\n');
+			text_summary(out, &s, v->models[m], v);
+		}
+		if (v->unlabelled_predictions > 0)
+			rv_buf_printf(out,
+			              "  %zu predictions for shapes no sweep labels (the files "
+			              "together)\n",
+			              v->unlabelled_predictions);
+	}
+	if ((err = text_missing(out, v)) < 0)
+		return err;
+	if (c->side->n_models > 1 &&
+	    ((err = text_side(out, c)) < 0 || (err = text_disagreements(out, c)) < 0))
+		return err;
+	if (c->against && (err = text_against(out, c)) < 0)
+		return err;
 	rv_buf_putc(out, '\n');
-	text_failures(out, v, s);
+	text_failures(out, v, c->s, several);
 	return 0;
 }

@@ -96,8 +96,9 @@ check 1 "two models are called 'builtin'" "" -- validate --all "${d[@]}" --predi
 # A file without some rows: those entries have no prediction, and say so.
 head -n 20 "$scratch/builtin.csv" >"$scratch/part.csv"
 "$roofval" validate --hw $hw --purpose calibration "${d[@]}" --predictions "$scratch/part.csv" --format json -o "$scratch/part.json" 2>/dev/null
-grep -q '"model": "part"' "$scratch/part.json" && [ "$(grep -c '"model": "part"' "$scratch/part.json")" -le 19 ]
-tally $? "a partial predictions file scored more records than it has rows"
+grep -q '"model": "part"' "$scratch/part.json" && [ "$(grep -c '"pass_latency"' "$scratch/part.json")" -le 19 ] &&
+	grep -Eq '"skipped_no_prediction": [1-9]' "$scratch/part.json"
+tally $? "a partial predictions file scored more records than it has rows, or its missing entries were not counted"
 
 # predict: --op and --shape stay required without --format csv.
 check 2 "predict: --op is required" "" -- predict --hw $hw --hardware-dir "$repo/hardware"

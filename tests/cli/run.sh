@@ -623,5 +623,70 @@ mkdir -p "$docs/keys"
 cp "$repo/hardware/i7_12700k.json" "$docs/keys/"
 complete_check "i7_12700k" calibrate --hardware-dir "$docs/keys" --hw ""
 
+# Issue 17: several models side by side, the regression gate, none scored.
+mkdir -p "$scratch/json" "$scratch/m17/worse" "$scratch/m17/same" "$scratch/m17/empty"
+if [ -d "$ref/baselines" ]; then
+	rb=(--baseline-dir "$ref/baselines" --sweep-dir "$ref/sweeps")
+	one=(--hw i7_12700k --purpose calibration)
+	"$roofval" predict "${one[@]}" --sweep-dir "$ref/sweeps" --format csv -o "$scratch/m17/same/roofval.csv"
+	tally $? "predict --format csv for the gate"
+	# The same predictions three times slower, under the built-in model's name.
+	awk -F, 'NR == 1 { print; next } { OFS = ","; $5 = $5 * 3; print }' \
+		"$scratch/m17/same/roofval.csv" >"$scratch/m17/worse/roofval.csv"
+	check 3 "" "" -- validate "${one[@]}" "${rb[@]}" --format json -o "$scratch/json/old.json"
+	check 0 "" "no regressions" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/old.json"
+	check 3 "" "regression" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/worse/roofval.csv" --against "$scratch/json/old.json"
+	check 3 "" '"regressions": ' -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/worse/roofval.csv" --against "$scratch/json/old.json" --format json
+	"$roofval" validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/worse/roofval.csv" --against "$scratch/json/old.json" --format json -o "$scratch/json/regressed.json"
+	"$roofval" validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/worse/roofval.csv" --format json -o "$scratch/json/worse.json"
+	check 0 "" "improvement" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/worse.json"
+	check 0 "" "no regressions" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/worse.json" --format markdown
+	check 3 "" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/old.json" --regression-points 0 --predictions "$scratch/m17/worse/roofval.csv"
+	check 2 "regression-points" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/json/old.json" --regression-points -1
+	check 2 "--regression-points goes with --against OLD.json" "" -- validate "${one[@]}" "${rb[@]}" --regression-points 5
+	echo '{"schema": "something/else", "records": []}' >"$scratch/m17/other.json"
+	check 1 "not a roofval.report/1 report" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/m17/other.json"
+	echo 'not json' >"$scratch/m17/garbage.json"
+	check 1 "not a roofval.report/1 report" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/m17/garbage.json"
+	check 1 "cannot read" "" -- validate "${one[@]}" "${rb[@]}" --against "$scratch/m17/absent.json"
+	# Two models: side by side, disagreements, one heatmap per model.
+	cp "$scratch/m17/worse/roofval.csv" "$scratch/m17/slow.csv"
+	check 3 "" "models side by side" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --predictions "$scratch/m17/same/roofval.csv"
+	check 3 "" "models: roofval, slow" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --with-builtin
+	check 3 "" "disagreements" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --with-builtin
+	check 3 "" "## Models side by side" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --with-builtin --format markdown
+	check 3 "" '"by_model"' -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --with-builtin --format json
+	"$roofval" validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --with-builtin --format json -o "$scratch/json/two.json"
+	n=$(grep -c "^source: " < <("$roofval" validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv" --with-builtin))
+	[ "$n" = 3 ]
+	tally $? "two models over the same files print each source once (got $n source lines)"
+	check 3 "" "model: slow" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/slow.csv"
+	# Entries without a prediction: listed (at most 20 in text), all in JSON.
+	head -3 "$scratch/m17/worse/roofval.csv" >"$scratch/m17/part.csv"
+	check 3 "" "without a prediction" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/part.csv"
+	check 3 "" "--format json lists them all" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/part.csv"
+	"$roofval" validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/part.csv" --format json -o "$scratch/json/part.json"
+	# A gate that scores nothing is not green.
+	sed 's/^i7_12700k,/other_cpu,/' "$scratch/m17/same/roofval.csv" >"$scratch/m17/other_cpu.csv"
+	check 1 "nothing scored: " "" -- validate --all "${rb[@]}" --predictions "$scratch/m17/other_cpu.csv"
+	check 1 "without a prediction" "" -- validate "${one[@]}" "${rb[@]}" --predictions "$scratch/m17/other_cpu.csv"
+	head -1 "$ref/baselines/i7_12700k_matmul.csv" >"$scratch/m17/empty/i7_12700k_matmul.csv"
+	check 1 "nothing scored: " "" -- validate --hw i7_12700k --op matmul --purpose calibration --baseline-dir "$scratch/m17/empty" --sweep-dir "$ref/sweeps"
+	check 1 "nothing scored: " "" -- validate --hw i7_12700k --op matmul --purpose calibration --baseline-dir "$scratch/m17/empty" --sweep-dir "$ref/sweeps" -o "$scratch/m17/none.txt"
+	[ ! -e "$scratch/m17/none.txt" ]
+	tally $? "a validation that scores nothing wrote a report"
+else
+	echo "SKIP issue 17 checks: $ref is absent"
+fi
+"$roofval" validate --all --format json -o "$scratch/json/committed.json" 2>/dev/null
+
+# Every JSON report written above and the golden one, against docs/report.schema.json.
+# (with the report test_report writes, when it ran before).
+unit_json=()
+for f in "$scratch"/../report_load_json/old.json; do [ -f "$f" ] && unit_json+=("$f"); done
+bash "$repo/tests/cli/schema.sh" "$repo/docs/report.schema.json" "$repo/tests/golden/report.json" "$scratch"/json/*.json "${unit_json[@]}"
+rc=$?
+if [ "$rc" = 77 ]; then echo "SKIP JSON schema checks (tests/cli/schema.sh exit 77)"; else tally $rc "JSON reports against docs/report.schema.json"; fi
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include "hw/profile.h"
+#include "layout/layout.h"
 #include "model/predict.h"
 #include "model/validate.h"
 #include "plot/plot.h"
 #include "plot/svg.h"
+#include "report/report.h"
 #include "rv_test_records.h"
 
 struct rec_spec {
@@ -361,6 +363,89 @@ static void test_plot__png(void **state)
 	rv_assert_error(rv_plot_png(svg_path, png_path), RV_EIO, "rsvg-convert failed on");
 }
 
+static void test_plot__heatmap_panels(void **state)
+{
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+	size_t n;
+
+	(void)state;
+	sample(&v);
+	n = v.n_records;
+	for (size_t i = 0; i < n; i++) {
+		struct rv_record r = v.records[i];
+
+		(void)snprintf(r.model, sizeof(r.model), "other");
+		r.pass_latency = 0;
+		v.records = realloc(v.records, (v.n_records + 1) * sizeof(*v.records));
+		assert_non_null(v.records);
+		v.records[v.n_records++] = r;
+	}
+	v.cap_records = v.n_records;
+	assert_int_equal(rv_plot_heatmap(&out, &v), 0);
+	rv_assert_contains(rv_buf_str(&out), ">model: roofval<");
+	rv_assert_contains(rv_buf_str(&out), ">model: other<");
+	rv_assert_contains(rv_buf_str(&out), "records by model, hardware, op and regime label");
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+}
+
+/* plot and report of a model's predictions, beside the built-in model. */
+static void test_plot__draw_models(void **state)
+{
+	const char *ref = rv_reference_dir(), *dir;
+	char bdir[4200], sdir[4200], csv[4200], out[4200];
+	const char *hws[] = { "i7_12700k" }, *bdirs[1], *sdirs[1];
+	struct rv_layout_model models[2];
+	struct rv_buf svg = RV_BUF_INIT;
+	struct rv_report_html_result done;
+	char *page;
+
+	(void)state;
+	RV_SKIP_WITHOUT_REFERENCE(ref);
+	dir = rv_scratch_dir("plot_draw_models");
+	(void)snprintf(bdir, sizeof(bdir), "%s/baselines", ref);
+	(void)snprintf(sdir, sizeof(sdir), "%s/sweeps", ref);
+	(void)snprintf(csv, sizeof(csv), "%s/mine.csv", dir);
+	(void)snprintf(out, sizeof(out), "%s/report", dir);
+	rv_spit(csv, "hardware,op,shape,dtype,latency_s,energy_j\n"
+	             "i7_12700k,matmul,64x64x64,fp32,6e-06,\n");
+	bdirs[0] = bdir;
+	sdirs[0] = sdir;
+	memset(models, 0, sizeof(models));
+	models[1].predictions = csv;
+	/* Given only the predictions, the picture holds that model alone. */
+	assert_int_equal(rv_plot_draw_models(&svg,
+	                                     &(struct rv_plot_opts){ RV_PLOT_HEATMAP, hws, 1, NULL,
+	                                                             0, RV_PURPOSE_CALIBRATION,
+	                                                             bdirs, 1, sdirs, 1, NULL, 0 },
+	                                     models + 1, 1),
+	                 0);
+	rv_assert_contains(rv_buf_str(&svg), ">1OK<");
+	assert_null(strstr(rv_buf_str(&svg), ">model: "));
+	rv_buf_reset(&svg);
+	/* With the built-in model: a panel each. */
+	assert_int_equal(rv_plot_draw_models(&svg,
+	                                     &(struct rv_plot_opts){ RV_PLOT_HEATMAP, hws, 1, NULL,
+	                                                             0, RV_PURPOSE_CALIBRATION,
+	                                                             bdirs, 1, sdirs, 1, NULL, 0 },
+	                                     models, 2),
+	                 0);
+	rv_assert_contains(rv_buf_str(&svg), ">model: roofval<");
+	rv_assert_contains(rv_buf_str(&svg), ">model: mine<");
+	rv_buf_free(&svg);
+	assert_int_equal(rv_report_html_models(
+	                         &(struct rv_report_html_opts){ out, bdirs, 1, sdirs, 1, NULL, 0 },
+	                         models, 2, &done),
+	                 0);
+	(void)snprintf(out, sizeof(out), "%s/report/index.html", dir);
+	page = rv_slurp(out, NULL);
+	assert_non_null(page);
+	rv_assert_contains(page, "Models side by side");
+	rv_assert_contains(page, "<th>model</th>");
+	free(page);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +456,8 @@ int main(void)
 		cmocka_unit_test(test_plot__golden_roofline),
 		cmocka_unit_test(test_plot__roofline_ops),
 		cmocka_unit_test(test_plot__golden_heatmap),
+		cmocka_unit_test(test_plot__heatmap_panels),
+		cmocka_unit_test(test_plot__draw_models),
 		cmocka_unit_test(test_plot__compare),
 		cmocka_unit_test(test_plot__html),
 		cmocka_unit_test(test_plot__png),

@@ -120,7 +120,7 @@ static void test_report__golden_json(void **state)
 	rv_validation_free(&v);
 }
 
-/* Expected JSON types: s string, i integer, r real, R real or null, b
+/* Expected JSON types: s string, S string or null, i integer, r real, R real or null, b
  * boolean, B boolean or null, o object, a array. */
 struct key_type {
 	const char *key;
@@ -132,6 +132,8 @@ static int has_type(const json_t *j, char type)
 	switch (type) {
 	case 's':
 		return json_is_string(j);
+	case 'S':
+		return json_is_string(j) || json_is_null(j);
 	case 'i':
 		return json_is_integer(j);
 	case 'r':
@@ -171,8 +173,8 @@ static void check_keys(const json_t *obj, const char *where, const struct key_ty
 static void test_report__json_schema(void **state)
 {
 	static const struct key_type root_keys[] = {
-		{ "schema", 's' }, { "summary", 'o' }, { "sources", 'a' },
-		{ "cells", 'a' },  { "records", 'a' },
+		{ "schema", 's' },  { "summary", 'o' }, { "sources", 'a' }, { "cells", 'a' },
+		{ "records", 'a' }, { "models", 'a' },  { "missing", 'a' },
 	};
 	static const struct key_type summary_keys[] = {
 		{ "records", 'i' },
@@ -182,6 +184,10 @@ static void test_report__json_schema(void **state)
 		{ "skipped_unsupported", 'i' },
 		{ "skipped_ambiguous", 'i' },
 		{ "energy_scored", 'i' },
+		{ "labelled", 'i' },
+		{ "rows_found", 'i' },
+		{ "skipped_no_prediction", 'i' },
+		{ "unlabelled_predictions", 'i' },
 		{ "latency", 'o' },
 		{ "energy", 'o' },
 	};
@@ -196,8 +202,11 @@ static void test_report__json_schema(void **state)
 		{ "regime", 's' },         { "n_total", 'i' },
 		{ "n_pass", 'i' },         { "n_fail_regime", 'i' },
 		{ "n_fail_latency", 'i' }, { "n_fail_energy", 'i' },
+		{ "model", 's' },          { "median_latency_ape", 'R' },
 	};
 	static const struct key_type record_keys[] = {
+		{ "model", 's' },
+		{ "regime_model", 'S' },
 		{ "hardware", 's' },
 		{ "op", 's' },
 		{ "shape", 's' },
@@ -216,8 +225,8 @@ static void test_report__json_schema(void **state)
 		{ "pass", 'b' },
 		{ "tolerance_latency", 'r' },
 		{ "tolerance_energy", 'r' },
-		{ "bottleneck_layer", 's' },
-		{ "binding_tier", 's' },
+		{ "bottleneck_layer", 'S' },
+		{ "binding_tier", 'S' },
 		{ "notes", 's' },
 	};
 	struct rv_validation v;
@@ -426,6 +435,155 @@ static void test_report__sig4(void **state)
 	}
 }
 
+/* A second model beside sample()'s: every record of the built-in model
+ * again, 40% slow, without a binding and with its own regime verdict, and
+ * entries it has no prediction for. */
+static void two_models(struct rv_validation *v)
+{
+	size_t n;
+
+	sample(v);
+	n = v->n_records;
+	assert_int_equal(rv_validation_add_model(v, RV_BUILTIN_MODEL), 0);
+	assert_int_equal(rv_validation_add_model(v, "slow"), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct rv_record r = v->records[i];
+
+		(void)snprintf(r.model, sizeof(r.model), "slow");
+		r.latency_pred_s *= 1.4;
+		r.latency_err = (r.latency_pred_s - r.latency_meas_s) / r.latency_meas_s;
+		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
+		r.binding = r.binding_tier = -1;
+		r.regime_model = RV_REGIME_DRAM;
+		v->records = realloc(v->records, (v->n_records + 1) * sizeof(*v->records));
+		assert_non_null(v->records);
+		v->records[v->n_records++] = r;
+	}
+	for (int i = 0; i < 23; i++) {
+		struct rv_missing m;
+
+		memset(&m, 0, sizeof(m));
+		(void)snprintf(m.model, sizeof(m.model), "slow");
+		(void)snprintf(m.hardware, sizeof(m.hardware), "cpu_test");
+		m.op = RV_OP_VECTOR_ADD;
+		m.shape.ndim = 1;
+		m.shape.dim[0] = 1000 + (uint64_t)i;
+		m.dtype = RV_DTYPE_FP32;
+		v->missing = realloc(v->missing, (v->n_missing + 1) * sizeof(*v->missing));
+		assert_non_null(v->missing);
+		v->missing[v->n_missing++] = m;
+	}
+	v->cap_records = v->n_records;
+	v->cap_missing = v->n_missing;
+}
+
+static void test_report__several_models(void **state)
+{
+	struct rv_validation v;
+	char *text;
+	json_t *root;
+	json_error_t jerr;
+
+	(void)state;
+	two_models(&v);
+	text = render(&v, RV_FORMAT_TEXT);
+	rv_assert_contains(text, "models: roofval, slow\n");
+	rv_assert_contains(text, "heatmap of roofval: ");
+	rv_assert_contains(text, "heatmap of slow: ");
+	rv_assert_contains(text, "summary of slow\n");
+	rv_assert_contains(text, "23 without a prediction");
+	rv_assert_contains(text, "without a prediction (23 entries with a baseline row)");
+	rv_assert_contains(text, "  ... and 3 more (--format json lists them all)\n");
+	rv_assert_contains(text, "models side by side");
+	rv_assert_contains(text, "disagreements: ");
+	rv_assert_contains(text, "; the model said dram_bound");
+	/* The slow model says nothing of its binding: no binding line for it. */
+	assert_null(strstr(strstr(strstr(text, "\nfailures ("), "\n  slow "), "binding  "));
+	free(text);
+	text = render(&v, RV_FORMAT_MARKDOWN);
+	rv_assert_contains(text, "## Models side by side");
+	rv_assert_contains(text, "## Disagreements (");
+	rv_assert_contains(text, "| model | hardware |");
+	rv_assert_contains(text, "| not given |");
+	free(text);
+	text = render(&v, RV_FORMAT_JSON);
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	assert_non_null(root);
+	assert_int_equal(json_array_size(json_object_get(root, "missing")), 23);
+	assert_int_equal(json_array_size(json_object_get(root, "by_model")), 2);
+	assert_true(json_array_size(json_object_get(root, "side_by_side")) > 0);
+	assert_true(json_array_size(json_object_get(root, "disagreements")) > 0);
+	assert_int_equal(json_array_size(json_object_get(root, "models")), 2);
+	json_decref(root);
+	free(text);
+	rv_validation_free(&v);
+}
+
+static void test_report__load_json(void **state)
+{
+	const char *dir = rv_scratch_dir("report_load_json");
+	char path[4200], bad[4200];
+	struct rv_validation v, old;
+	struct rv_comparison c;
+	char *text;
+
+	(void)state;
+	two_models(&v);
+	text = render(&v, RV_FORMAT_JSON);
+	(void)snprintf(path, sizeof(path), "%s/old.json", dir);
+	rv_spit(path, text);
+	free(text);
+	assert_int_equal(rv_report_load_json(&old, path), 0);
+	assert_int_equal(old.n_records, v.n_records);
+	assert_int_equal(old.n_models, 2);
+	for (size_t i = 0; i < v.n_records; i++) {
+		assert_string_equal(old.records[i].model, v.records[i].model);
+		assert_true(rv_record_same_entry(&old.records[i], &v.records[i]));
+		assert_int_equal(old.records[i].regime_label, v.records[i].regime_label);
+		assert_int_equal(rv_record_passed(&old.records[i]),
+		                 rv_record_passed(&v.records[i]));
+		rv_assert_close(old.records[i].latency_err, v.records[i].latency_err, 1e-15, 0);
+	}
+	/* A report compared with itself has no change. */
+	assert_int_equal(rv_validation_compare(&old, &v, 2.0, &c), 0);
+	assert_int_equal(c.n_changes, 0);
+	assert_int_equal(c.n_matched, v.n_records);
+	rv_comparison_free(&c);
+	rv_validation_free(&old);
+	/* Strict: anything else is one clear error. */
+	(void)snprintf(bad, sizeof(bad), "%s/bad.json", dir);
+	rv_spit(bad, "{\"schema\": \"roofval.report/2\", \"records\": []}");
+	rv_assert_error(rv_report_load_json(&old, bad), RV_EPARSE, "not a roofval.report/1 report");
+	rv_validation_free(&old);
+	rv_spit(bad, "[1, 2");
+	rv_assert_error(rv_report_load_json(&old, bad), RV_EPARSE, "not a roofval.report/1 report");
+	rv_validation_free(&old);
+	rv_spit(bad, "{\"schema\": \"roofval.report/1\", \"records\": [{\"hardware\": \"x\"}]}");
+	rv_assert_error(rv_report_load_json(&old, bad), RV_EPARSE, "record 1 lacks");
+	rv_validation_free(&old);
+	(void)snprintf(bad, sizeof(bad), "%s/absent.json", dir);
+	rv_assert_error(rv_report_load_json(&old, bad), RV_ENOENT, "absent.json");
+	rv_validation_free(&old);
+	rv_validation_free(&v);
+}
+
+static void test_report__nothing_scored(void **state)
+{
+	struct rv_validation v;
+	struct rv_report_gate g = { RV_FORMAT_TEXT, NULL, NULL, 2.0 };
+	int verdict = -1;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rv_validation_add_model(&v, "m"), 0);
+	v.labelled = v.rows_found = 4;
+	v.model_counts[0].labelled = v.model_counts[0].rows_found = 4;
+	rv_assert_error(rv_report_validation(&v, &g, &verdict), RV_ENOENT,
+	                "nothing scored: 4 entries labelled, 4 with a baseline row, 0 scored");
+	assert_int_equal(verdict, 0);
+	rv_validation_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +595,9 @@ int main(void)
 		cmocka_unit_test(test_report__empty),
 		cmocka_unit_test(test_report__odd_text),
 		cmocka_unit_test(test_report__format_parse),
+		cmocka_unit_test(test_report__several_models),
+		cmocka_unit_test(test_report__load_json),
+		cmocka_unit_test(test_report__nothing_scored),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include "model/predict.h"
 #include "model/validate.h"
 #include "rv_test.h"
+#include "rv_test_records.h"
 
 static struct rv_profile *toy_gpu(void)
 {
@@ -397,6 +398,122 @@ static void test_validate__floors(void **state)
 	}
 }
 
+/* Adds a record of model to v (hand-built; the model registered once). */
+static void add_of(struct rv_validation *v, const char *model, const char *shape,
+                   enum rv_regime label, double pred_s, double meas_s)
+{
+	const struct rv_test_rec spec = { "cpu_test",
+		                          RV_OP_MATMUL,
+		                          shape,
+		                          RV_DTYPE_FP32,
+		                          label,
+		                          label,
+		                          pred_s,
+		                          meas_s,
+		                          1.0,
+		                          1.0,
+		                          RV_BOUND_COMPUTE,
+		                          RV_TIER_DRAM,
+		                          "energy not scored",
+		                          NULL };
+
+	rv_test_add_record(v, &spec);
+	(void)snprintf(v->records[v->n_records - 1].model, RV_MODEL_NAME_MAX, "%s", model);
+	assert_int_equal(rv_validation_add_model(v, model), 0);
+}
+
+static void test_validate__cells_per_model(void **state)
+{
+	struct rv_validation v;
+	struct rv_cell *cells;
+	size_t n, *idx, n_idx;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	/* Model "b" first in run order, though it sorts after "a". */
+	add_of(&v, "b", "64x64x64", RV_REGIME_ALU, 1.30, 1.0);   /* +30%: fails */
+	add_of(&v, "b", "128x64x64", RV_REGIME_ALU, 1.05, 1.0);  /* +5% */
+	add_of(&v, "b", "256x64x64", RV_REGIME_DRAM, 0.90, 1.0); /* -10% */
+	add_of(&v, "a", "64x64x64", RV_REGIME_ALU, 1.02, 1.0);   /* +2% */
+	add_of(&v, "a", "128x64x64", RV_REGIME_ALU, 1.08, 1.0);  /* +8% */
+	assert_int_equal(rv_validation_cells(&v, &cells, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(cells[0].model, "b");
+	assert_int_equal(cells[0].regime, RV_REGIME_ALU);
+	assert_int_equal(cells[0].n_total, 2);
+	assert_int_equal(cells[0].n_pass, 1);
+	assert_true(fabs(cells[0].median_latency_ape - 0.175) < 1e-12);
+	assert_string_equal(cells[1].model, "b");
+	assert_int_equal(cells[1].regime, RV_REGIME_DRAM);
+	assert_true(fabs(cells[1].median_latency_ape - 0.10) < 1e-12);
+	assert_string_equal(cells[2].model, "a");
+	assert_true(fabs(cells[2].median_latency_ape - 0.05) < 1e-12);
+	free(cells);
+	/* The models disagree on 64x64x64 alone: b fails it, a passes. */
+	assert_int_equal(rv_validation_disagreements(&v, &idx, &n_idx), 0);
+	assert_int_equal(n_idx, 2);
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(idx[1], 3);
+	free(idx);
+	rv_validation_free(&v);
+}
+
+static void test_validate__compare(void **state)
+{
+	struct rv_validation old, now;
+	struct rv_comparison c;
+
+	(void)state;
+	memset(&old, 0, sizeof(old));
+	memset(&now, 0, sizeof(now));
+	add_of(&old, "m", "64x64x64", RV_REGIME_ALU, 1.02, 1.0);    /* passes */
+	add_of(&old, "m", "128x64x64", RV_REGIME_ALU, 1.5, 1.0);    /* fails */
+	add_of(&old, "m", "256x64x64", RV_REGIME_DRAM, 1.0, 1.0);   /* passes, 0% */
+	add_of(&old, "m", "512x64x64", RV_REGIME_ALU, 1.0, 1.0);    /* not validated now */
+	add_of(&now, "m", "64x64x64", RV_REGIME_ALU, 1.3, 1.0);     /* fails now: a regression */
+	add_of(&now, "m", "128x64x64", RV_REGIME_ALU, 1.01, 1.0);   /* passes now: an improvement */
+	add_of(&now, "m", "256x64x64", RV_REGIME_DRAM, 1.1, 1.0);   /* cell median 0% -> 10% */
+	add_of(&now, "other", "64x64x64", RV_REGIME_ALU, 2.0, 1.0); /* no old record of its model */
+	assert_int_equal(rv_validation_compare(&old, &now, 2.0, &c), 0);
+	assert_int_equal(c.n_matched, 3);
+	assert_int_equal(c.n_old_only, 1);
+	/* Regressions: the record, then the cells in order (alu: median 2% ->
+	 * 15.5%, dram: 0% -> 10%); the improvement: the record that passes now. */
+	assert_int_equal(c.n_regressions, 3);
+	assert_int_equal(c.n_improvements, 1);
+	assert_int_equal(c.changes[0].kind, RV_CHANGE_RECORD);
+	assert_int_equal(c.changes[0].regression, 1);
+	assert_int_equal(c.changes[0].shape.dim[0], 64);
+	assert_int_equal(c.changes[1].kind, RV_CHANGE_CELL);
+	assert_int_equal(c.changes[1].regime, RV_REGIME_ALU);
+	assert_true(fabs(c.changes[1].old_value - 0.02) < 1e-12);
+	assert_true(fabs(c.changes[1].new_value - 0.155) < 1e-12);
+	assert_int_equal(c.changes[2].kind, RV_CHANGE_CELL);
+	assert_int_equal(c.changes[2].regime, RV_REGIME_DRAM);
+	assert_int_equal(c.changes[3].kind, RV_CHANGE_RECORD);
+	assert_int_equal(c.changes[3].regression, 0);
+	assert_int_equal(c.changes[3].shape.dim[0], 128);
+	rv_comparison_free(&c);
+	/* A threshold of 15 points leaves the dram cell (+10 points) alone. */
+	assert_int_equal(rv_validation_compare(&old, &now, 15.0, &c), 0);
+	assert_int_equal(c.n_regressions, 1);
+	rv_comparison_free(&c);
+	/* The reverse direction: what regressed is now an improvement. */
+	assert_int_equal(rv_validation_compare(&now, &old, 2.0, &c), 0);
+	assert_int_equal(c.n_regressions, 1);
+	assert_int_equal(c.n_improvements, 3);
+	assert_int_equal(c.changes[0].shape.dim[0], 128);
+	assert_int_equal(c.n_old_only, 1);
+	rv_comparison_free(&c);
+	/* Compared with itself: nothing changed. */
+	assert_int_equal(rv_validation_compare(&now, &now, 0.0, &c), 0);
+	assert_int_equal(c.n_changes, 0);
+	rv_comparison_free(&c);
+	assert_int_equal(rv_validation_compare(&old, &now, -1.0, &c), RV_ERANGE);
+	rv_validation_free(&old);
+	rv_validation_free(&now);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_validate__energy_scoreable),
 		cmocka_unit_test(test_validate__match_rows),
 		cmocka_unit_test(test_validate__floors),
+		cmocka_unit_test(test_validate__cells_per_model),
+		cmocka_unit_test(test_validate__compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
