@@ -15,6 +15,7 @@ declare -A may=(
 	[model]="core data hw sweep"
 	[kernel]="core model"
 	[meter]="core"
+	[opt]="core io"
 	[capture]="core io data kernel meter hw sweep layout model"
 	[predictions]="core io data hw sweep model"
 	[layout]="core io data hw sweep model predictions"
