@@ -192,11 +192,11 @@ static const struct rv_option generate_options[] = {
 	{ .name = "max-flop", .metavar = "F", .help = "largest FLOP count of a shape (default 2^34)",
 	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct generate_opts, g.max_flop),
 	  .def = "17179869184", .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0,
-	  .max = INFINITY, .problem = GENERATE_RULE },
+	  .max = HUGE_VAL, .problem = GENERATE_RULE },
 	{ .name = "max-bytes", .metavar = "B", .help = "largest working set in bytes (default 2^30)",
 	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct generate_opts, g.max_working_set_B),
 	  .def = "1073741824", .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0,
-	  .max = INFINITY, .problem = GENERATE_RULE },
+	  .max = HUGE_VAL, .problem = GENERATE_RULE },
 	{ .name = NULL },
 };
 /* clang-format on */

@@ -42,8 +42,8 @@ enum rv_opt_type {
 	RV_OPT_CHOICE, /* int: through parse, or the index of the text in choices */
 	RV_OPT_UINT,   /* unsigned, from umin to umax (umax 0: UINT_MAX) */
 	RV_OPT_U64,    /* uint64_t, from umin to umax (umax 0: UINT64_MAX) */
-	RV_OPT_DOUBLE, /* double, finite; within min..max with RV_OPT_RANGE */
-	RV_OPT_LIST,   /* struct rv_opt_list: every value given, in order (repeatable) */
+	RV_OPT_DOUBLE, /* double, finite; within min..max with RV_OPT_RANGE (max HUGE_VAL: no upper end) */
+	RV_OPT_LIST, /* struct rv_opt_list: every value given, in order (repeatable) */
 };
 
 /* What an option's value (or a positional argument) is, for the shell

@@ -320,7 +320,7 @@ static void test_opt__problem_and_lower_bound(void **state)
 		  .offset = offsetof(struct one, d),
 		  .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN,
 		  .min = 0,
-		  .max = INFINITY },
+		  .max = HUGE_VAL },
 		{ .name = "u",
 		  .metavar = "N",
 		  .help = "1 to 9",
