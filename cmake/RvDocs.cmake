@@ -24,12 +24,6 @@ if(CMAKE_SCRIPT_MODE_FILE)
   return()
 endif()
 
-# TODO(issue 16): struct rv_cmd gained spec and sub; cmd_sweep.c's table
-# still initialises three fields by position. Drop this once its table
-# names them (or gives sweep its specs).
-set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/cli/cmd_sweep.c
-  PROPERTIES COMPILE_OPTIONS -Wno-missing-field-initializers)
-
 add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/man/.stamp
   BYPRODUCTS ${CMAKE_CURRENT_BINARY_DIR}/completion/roofval.bash
   COMMAND ${CMAKE_COMMAND} -DROOFVAL=$<TARGET_FILE:roofval> -DOUT=${CMAKE_CURRENT_BINARY_DIR}

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/../src"
 # module: the modules it may include. Lower layers first.
 declare -A may=(
 	[core]=""
+	[opt]="core io"
 	[data]="core"
 	[io]="core data"
 	[hw]="core io data"

@@ -11,6 +11,13 @@
 #include "core/error.h"
 #include "kernel/kernel.h"
 #include "meter/meter.h"
+#include "report/report.h"
+#include "sweep/sweep.h"
+
+RV_OPT_PARSER(rv_opt_choice_purpose, enum rv_purpose, rv_purpose_parse, rv_purpose_name,
+              RV_PURPOSE_COUNT);
+RV_OPT_PARSER(rv_opt_choice_format, enum rv_format, rv_format_parse, rv_format_name,
+              RV_FORMAT_COUNT);
 
 static const struct rv_opts_spec version_spec = { "version",
 	                                          "Print version, commit and enabled backends.",
@@ -44,11 +51,8 @@ static const struct rv_opts_spec help_spec = {
 	help_options, 0, 2
 };
 
-/* The commands, with their option tables (spec) or subcommands (sub).
- * TODO(issue 16): capture, probe, kernels, meters and sweep still parse
- * with the legacy rv_opt_parse(): give each a spec (sweep a sub table of
- * specs) here and the manual pages and the completion describe them too;
- * until then doc.c skips them (no page, completion of their name only). */
+/* The commands, with their option tables (spec) or subcommands (sub): what
+ * the manual pages and the completion are made from (opt/doc.c). */
 /* clang-format off */
 const struct rv_cmd rv_cli_commands[] = {
 	{ "hw",       rv_cmd_hw,       "list | show | lint hardware profiles", NULL, rv_hw_cmds },
@@ -59,11 +63,11 @@ const struct rv_cmd rv_cli_commands[] = {
 	{ "plot",     rv_cmd_plot,     "roofline | compare | heatmap pictures as SVG (or PNG)", NULL, rv_plot_cmds },
 	{ "report",   rv_cmd_report,   "Write an HTML report with tables and every plot", &rv_report_spec, NULL },
 	{ "calibrate", rv_cmd_calibrate, "Fit model parameters on calibration rows only", &rv_calibrate_spec, NULL },
-	{ "capture",  rv_cmd_capture,  "Measure a sweep on this machine into a baseline", NULL, NULL },
-	{ "probe",    rv_cmd_probe,    "Measure this machine and write a profile for it", NULL, NULL },
-	{ "kernels",  rv_cmd_kernels,  "List kernel backends and why any cannot run here", NULL, NULL },
-	{ "meters",   rv_cmd_meters,   "List meter backends and why any cannot run here", NULL, NULL },
-	{ "sweep",    rv_cmd_sweep,    "augment sweep files for another target", NULL, NULL },
+	{ "capture",  rv_cmd_capture,  "Measure a sweep on this machine into a baseline", &rv_capture_spec, NULL },
+	{ "probe",    rv_cmd_probe,    "Measure this machine and write a profile for it", &rv_probe_spec, NULL },
+	{ "kernels",  rv_cmd_kernels,  "List kernel backends and why any cannot run here", &rv_kernels_spec, NULL },
+	{ "meters",   rv_cmd_meters,   "List meter backends and why any cannot run here", &rv_meters_spec, NULL },
+	{ "sweep",    rv_cmd_sweep,    "augment sweep files for another target", NULL, rv_sweep_cmds },
 	{ "version",  rv_cmd_version,  "Print version, commit and enabled backends", &version_spec, NULL },
 	{ "help",     rv_cmd_help,     "Show help for a command", &help_spec, NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
@@ -149,7 +153,7 @@ int rv_cmd_help(int argc, char **argv)
 		return rv_opts_usage(&help_spec, "help",
 		                     "give one of --man, --man-dir and --completion");
 	if (o.man) {
-		int err = rv_doc_man(&out, args.n ? args.v[0] : NULL);
+		int err = rv_doc_man(&out, rv_cli_commands, args.n ? args.v[0] : NULL);
 
 		if (err == RV_ENOENT) {
 			rv_buf_free(&out);
@@ -163,8 +167,8 @@ int rv_cmd_help(int argc, char **argv)
 		if (args.n)
 			return rv_opts_usage(&help_spec, "help", "too many arguments");
 		if (o.completion)
-			return help_print(&out, rv_doc_completion(&out));
-		if (rv_doc_man_dir(o.man_dir, &n) < 0)
+			return help_print(&out, rv_doc_completion(&out, rv_cli_commands));
+		if (rv_doc_man_dir(o.man_dir, rv_cli_commands, &n) < 0)
 			return rv_cli_fail("help");
 		printf("wrote %zu manual pages into %s\n", n, o.man_dir);
 		return RV_EXIT_OK;

@@ -16,24 +16,27 @@ static void backend_line(const char *name, const char *summary, int rc)
 		printf("%-12s %-12s %s\n", "", "", rv_error_last());
 }
 
-static int list_usage(int argc, char **argv, const char *usage, const char *summary)
-{
-	const struct rv_cmd_spec spec = { usage, summary, NULL, 0, 0 };
-	struct rv_opt_result res;
+const struct rv_opts_spec rv_kernels_spec = {
+	"kernels",
+	"List the kernel backends and whether each runs on this machine, with the reason when "
+	"not.",
+	NULL, 0, 0
+};
 
-	return rv_opt_parse(&spec, argc, argv, &res);
-}
+const struct rv_opts_spec rv_meters_spec = {
+	"meters",
+	"List the meter backends and whether each works on this machine, with the reason when "
+	"not.",
+	NULL, 0, 0
+};
 
 int rv_cmd_kernels(int argc, char **argv)
 {
-	int rc = list_usage(argc, argv, "kernels",
-	                    "List the kernel backends and whether each "
-	                    "runs on this machine, with the reason when not.");
-
 	const struct rv_env env = rv_env_from_process();
+	int rc = rv_opts_parse(&rv_kernels_spec, argc, argv, NULL, NULL);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
+	if (rc != RV_OPT_RUN)
+		return rc;
 	for (size_t i = 0; i < rv_kernel_count(); i++) {
 		const struct rv_kernel_ops *k = rv_kernel_at(i);
 
@@ -44,15 +47,12 @@ int rv_cmd_kernels(int argc, char **argv)
 
 int rv_cmd_meters(int argc, char **argv)
 {
-	int rc = list_usage(argc, argv, "meters",
-	                    "List the meter backends and whether each "
-	                    "works on this machine, with the reason when not.");
-
 	const struct rv_env process = rv_env_from_process();
 	const struct rv_env env = rv_env_meters(&process);
+	int rc = rv_opts_parse(&rv_meters_spec, argc, argv, NULL, NULL);
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
+	if (rc != RV_OPT_RUN)
+		return rc;
 	for (size_t i = 0; i < rv_meter_count(); i++) {
 		const struct rv_meter_ops *m = rv_meter_at(i);
 

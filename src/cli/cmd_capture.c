@@ -5,6 +5,7 @@
  * work; this file prints its progress and picks the exit code. */
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,50 +14,74 @@
 #include "cli/cli.h"
 #include "core/env.h"
 #include "core/error.h"
-#include "core/strnum.h"
 #include "core/units.h"
 
-enum {
-	OPT_HW,
-	OPT_OP,
-	OPT_PURPOSE,
-	OPT_LIMIT,
-	OPT_WARMUP,
-	OPT_TRIALS,
-	OPT_WINDOW,
-	OPT_BDIR,
-	OPT_SDIR,
-	OPT_HDIR,
-	OPT_SEED,
-	OPT_KERNEL,
-	OPT_METER,
-	OPT_RAILS,
-	OPT_FLUSH,
-	OPT_PRECISION
+/* The session's options as given, and what the table cannot put there. */
+struct capture_opts {
+	struct rv_capture_session_opts s;
+	int op, purpose;
+	uint64_t limit;
+	const char *rails;
 };
 
-static const struct rv_opt capture_opts[] = {
-	{ "hw", 0, "KEY", "hardware key (required)" },
-	{ "op", 0, "OP", "matmul, linear or vector_add (required)" },
-	{ "purpose", 0, "P", "calibration or validation (required)" },
-	{ "limit", 0, "N", "only the first N shapes (a smoke test)" },
-	{ "warmup", 0, "N", "untimed calls before the trials (default 3)" },
-	{ "trials", 0, "N", "timed calls, odd (default 11)" },
-	{ "min-window", 0, "S",
-	  "energy window in seconds (default: what the meter's sensor needs)" },
-	{ "baseline-dir", 0, "DIR", "where <hw>_<op>.csv goes (default: results/baselines/)" },
-	{ "sweep-dir", 0, "DIR", "sweep folder (default: sweeps/)" },
-	{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
-	{ "seed", 0, "N", "input generator seed (default 1)" },
-	{ "kernel", 0, "NAME", "kernel backend (default: the profile's; 'null' for tests)" },
-	{ "meter", 0, "NAME", "meter backend (default: the first that works; 'none' for none)" },
-	{ "rails", 0, "NAME,NAME",
-	  "Jetson power rails the ina meter sums (default: the module input)" },
-	{ "flush-l2", 0, NULL, "evict the inputs from the GPU's L2 before each trial" },
-	{ "precision", 0, "P",
-	  "add trials until the median's standard error is under P of it (default 0.01; 0: "
-	  "exactly --trials)" },
-	{ NULL, 0, NULL, NULL },
+#define CAP(field) offsetof(struct capture_opts, field)
+
+/* clang-format off */
+static const struct rv_option capture_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key (required)",
+	  .type = RV_OPT_STRING, .offset = CAP(s.hw), .flags = RV_OPT_REQUIRED },
+	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add (required)",
+	  .type = RV_OPT_CHOICE, .offset = CAP(op), .flags = RV_OPT_REQUIRED,
+	  .parse = rv_opt_choice_op },
+	{ .name = "purpose", .metavar = "P", .help = "calibration or validation (required)",
+	  .type = RV_OPT_CHOICE, .offset = CAP(purpose), .flags = RV_OPT_REQUIRED,
+	  .parse = rv_opt_choice_purpose },
+	{ .name = "limit", .metavar = "N", .help = "only the first N shapes (a smoke test)",
+	  .type = RV_OPT_U64, .offset = CAP(limit) },
+	{ .name = "warmup", .metavar = "N", .help = "untimed calls before the trials (default 3)",
+	  .type = RV_OPT_UINT, .offset = CAP(s.capture.warmup), .umax = 1000000 },
+	{ .name = "trials", .metavar = "N", .help = "timed calls, odd (default 11)",
+	  .type = RV_OPT_UINT, .offset = CAP(s.capture.trials), .umax = 100001 },
+	{ .name = "min-window", .metavar = "S",
+	  .help = "energy window in seconds (default: what the meter's sensor needs)",
+	  .type = RV_OPT_DOUBLE, .offset = CAP(s.capture.min_window_s),
+	  .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0, .max = 3600,
+	  .what = "a number of seconds" },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "where <hw>_<op>.csv goes (default: results/baselines/)",
+	  .type = RV_OPT_STRING, .offset = CAP(s.dirs.baselines) },
+	{ .name = "sweep-dir", .metavar = "DIR", .help = "sweep folder (default: sweeps/)",
+	  .type = RV_OPT_STRING, .offset = CAP(s.dirs.sweeps) },
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "hardware folder (default: hardware/)",
+	  .type = RV_OPT_STRING, .offset = CAP(s.dirs.hardware) },
+	{ .name = "seed", .metavar = "N", .help = "input generator seed (default 1)",
+	  .type = RV_OPT_U64, .offset = CAP(s.capture.seed) },
+	{ .name = "kernel", .metavar = "NAME",
+	  .help = "kernel backend (default: the profile's; 'null' for tests)",
+	  .type = RV_OPT_STRING, .offset = CAP(s.kernel) },
+	{ .name = "meter", .metavar = "NAME",
+	  .help = "meter backend (default: the first that works; 'none' for none)",
+	  .type = RV_OPT_STRING, .offset = CAP(s.meter) },
+	{ .name = "rails", .metavar = "NAME,NAME",
+	  .help = "Jetson power rails the ina meter sums (default: the module input)",
+	  .type = RV_OPT_STRING, .offset = CAP(rails) },
+	{ .name = "flush-l2", .help = "evict the inputs from the GPU's L2 before each trial",
+	  .type = RV_OPT_FLAG, .offset = CAP(s.capture.flush_cache) },
+	{ .name = "precision", .metavar = "P",
+	  .help = "add trials until the median's standard error is under P of it (default 0.01; "
+	          "0: exactly --trials)",
+	  .type = RV_OPT_DOUBLE, .offset = CAP(s.capture.precision),
+	  .flags = RV_OPT_RANGE | RV_OPT_MAX_OPEN, .min = 0, .max = 1, .what = "a share",
+	  .hint = " (0.01 is 1%)" },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+const struct rv_opts_spec rv_capture_spec = {
+	"capture --hw KEY --op OP --purpose P [--limit N] [--trials N]",
+	"Measure every shape of <op>_<purpose>.json labelled for KEY on this machine and "
+	"store one row per shape in <hw>_<op>.csv as soon as it is measured.",
+	capture_options, 0, 0
 };
 
 static volatile sig_atomic_t capture_stop;
@@ -96,115 +121,42 @@ static void print_progress(void *ctx, const struct rv_capture_progress *p)
 	}
 }
 
-static int parse_uint(const char *s, const char *what, unsigned long long max,
-                      unsigned long long *out)
-{
-	uint64_t v;
-
-	if (rv_parse_u64(s, &v) < 0 || v > max) {
-		fprintf(stderr, "roofval: capture: %s '%s' is not an integer from 0 to %llu\n",
-		        what, s, max);
-		return RV_EXIT_USAGE;
-	}
-	*out = v;
-	return 0;
-}
-
 int rv_cmd_capture(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"capture --hw KEY --op OP --purpose P [--limit N] [--trials N]",
-		"Measure every shape of <op>_<purpose>.json labelled for KEY on this machine and "
-		"store one row per shape in <hw>_<op>.csv as soon as it is measured.",
-		capture_opts, 0, 0
-	};
-	struct rv_opt_result res;
 	struct rv_env env = rv_env_from_process();
-	struct rv_capture_session_opts o = { .capture = RV_CAPTURE_OPTS_DEFAULT };
+	struct capture_opts c = { .s = { .capture = RV_CAPTURE_OPTS_DEFAULT },
+		                  .limit = UINT64_MAX };
+	struct rv_capture_session_opts *o = &c.s;
 	struct rv_capture_session_result r;
-	unsigned long long limit = ~0ull, v;
 	struct sigaction sa, old_int, old_term;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
+	char what[96];
+	int rc = rv_opts_parse(&rv_capture_spec, argc, argv, &c, NULL), err;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	for (int i = OPT_HW; i <= OPT_PURPOSE; i++) {
-		if (!res.value[i]) {
-			fprintf(stderr, "roofval: capture: --%s is required\nusage: roofval %s\n",
-			        capture_opts[i].name, spec.usage);
-			return RV_EXIT_USAGE;
-		}
-	}
-	if (rv_op_parse(res.value[OPT_OP], &o.op) < 0 ||
-	    rv_purpose_parse(res.value[OPT_PURPOSE], &o.purpose) < 0) {
-		fprintf(stderr, "roofval: capture: %s\n", rv_error_last());
-		return RV_EXIT_USAGE;
-	}
-	if (res.value[OPT_LIMIT] &&
-	    (rc = parse_uint(res.value[OPT_LIMIT], "--limit", ~0ull, &limit)))
+	if (rc != RV_OPT_RUN)
 		return rc;
-	if (res.value[OPT_WARMUP]) {
-		if ((rc = parse_uint(res.value[OPT_WARMUP], "--warmup", 1000000, &v)))
-			return rc;
-		o.capture.warmup = (unsigned)v;
+	if (o->capture.trials == 0 || o->capture.trials % 2 == 0) {
+		(void)snprintf(what, sizeof(what),
+		               "--trials %u: give an odd number, so the median is a measured value",
+		               o->capture.trials);
+		return rv_opts_usage(&rv_capture_spec, "capture", what);
 	}
-	if (res.value[OPT_TRIALS]) {
-		if ((rc = parse_uint(res.value[OPT_TRIALS], "--trials", 100001, &v)))
-			return rc;
-		o.capture.trials = (unsigned)v;
-	}
-	if (res.value[OPT_SEED]) {
-		if ((rc = parse_uint(res.value[OPT_SEED], "--seed", ~0ull, &v)))
-			return rc;
-		o.capture.seed = v;
-	}
-	if (o.capture.trials == 0 || o.capture.trials % 2 == 0) {
-		fprintf(stderr,
-		        "roofval: capture: --trials %u: give an odd number, so the median "
-		        "is a measured value\n",
-		        o.capture.trials);
-		return RV_EXIT_USAGE;
-	}
-	if (res.value[OPT_PRECISION] &&
-	    (rv_parse_double(res.value[OPT_PRECISION], &o.capture.precision) < 0 ||
-	     !(o.capture.precision >= 0) || o.capture.precision >= 1)) {
-		fprintf(stderr,
-		        "roofval: capture: --precision '%s' is not a share from 0 to below 1 "
-		        "(0.01 is 1%%)\n",
-		        res.value[OPT_PRECISION]);
-		return RV_EXIT_USAGE;
-	}
-	if (res.value[OPT_WINDOW] &&
-	    (rv_parse_double(res.value[OPT_WINDOW], &o.capture.min_window_s) < 0 ||
-	     !(o.capture.min_window_s > 0) || o.capture.min_window_s > 3600)) {
-		fprintf(stderr,
-		        "roofval: capture: --min-window '%s' is not a number of seconds "
-		        "above 0 and at most 3600\n",
-		        res.value[OPT_WINDOW]);
-		return RV_EXIT_USAGE;
-	}
-	o.capture.flush_cache = res.value[OPT_FLUSH] != NULL;
-	if (res.value[OPT_RAILS])
-		env.args.ina.rails = res.value[OPT_RAILS];
-	o.env = &env;
-	o.dirs.hardware = res.value[OPT_HDIR];
-	o.dirs.sweeps = res.value[OPT_SDIR];
-	o.dirs.baselines = res.value[OPT_BDIR];
-	o.hw = res.value[OPT_HW];
-	o.limit = limit > SIZE_MAX ? SIZE_MAX : (size_t)limit;
-	o.kernel = res.value[OPT_KERNEL];
-	o.meter = res.value[OPT_METER];
-	o.argc = argc;
-	o.argv = argv;
-	o.progress = print_progress;
-	o.stop = &capture_stop;
+	o->op = (enum rv_op)c.op;
+	o->purpose = (enum rv_purpose)c.purpose;
+	o->limit = c.limit > SIZE_MAX ? SIZE_MAX : (size_t)c.limit;
+	if (c.rails)
+		env.args.ina.rails = c.rails;
+	o->env = &env;
+	o->argc = argc;
+	o->argv = argv;
+	o->progress = print_progress;
+	o->stop = &capture_stop;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	(void)sigemptyset(&sa.sa_mask);
 	(void)sigaction(SIGINT, &sa, &old_int);
 	(void)sigaction(SIGTERM, &sa, &old_term);
-	err = rv_capture_session(&o, &r);
+	err = rv_capture_session(o, &r);
 	(void)sigaction(SIGINT, &old_int, NULL);
 	(void)sigaction(SIGTERM, &old_term, NULL);
 	if (err < 0)

@@ -34,7 +34,7 @@ static const struct rv_option plot_options[] = {
 	{ .name = "purpose", .metavar = "P",
 	  .help = "calibration or validation records only (default: both)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, purpose),
-	  .values = RV_VALUES_PURPOSE },
+	  .parse = rv_opt_choice_purpose },
 	{ .name = "output", .short_name = 'o', .metavar = "FILE",
 	  .help = "where the SVG goes ('-': standard output); default below",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, output) },

@@ -2,6 +2,7 @@
 /* roofval probe --hw host: measure this machine and write a hardware profile
  * for it (hw/probe.h), so that capture, calibrate and validate work on any
  * Linux machine. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,75 +12,84 @@
 #include "hw/probe.h"
 #include "layout/layout.h"
 
-enum { OPT_HW, OPT_KEY, OPT_OUTPUT, OPT_HDIR, OPT_QUICK, OPT_TEMPLATE };
+struct probe_opts {
+	struct rv_probe_opts p;
+	int hw; /* the index in probe_targets */
+	const char *output, *hdir;
+};
 
-static const struct rv_opt probe_opts[] = {
-	{ "hw", 0, "host", "what to probe: only 'host', this machine (required)" },
-	{ "key", 0, "KEY", "key of the profile written (default: host)" },
-	{ "output", 'o', "FILE", "write here (default: <hardware-dir>/<key>.json)" },
-	{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
-	{ "quick", 0, NULL, "smaller problems: a rough profile in a few seconds (tests)" },
-	{ "template", 0, "FILE",
-	  "profile to fill with what was measured (default: hardware/templates/host_cpu.json)" },
-	{ NULL, 0, NULL, NULL },
+static const char *const probe_targets[] = { "host", NULL };
+
+/* clang-format off */
+static const struct rv_option probe_options[] = {
+	{ .name = "hw", .metavar = "host",
+	  .help = "what to probe: only 'host', this machine (required)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct probe_opts, hw),
+	  .flags = RV_OPT_REQUIRED, .choices = probe_targets,
+	  .problem = "only --hw host can be probed: the machine this runs on" },
+	{ .name = "key", .metavar = "KEY", .help = "key of the profile written (default: host)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct probe_opts, p.key), .def = "host",
+	  .values = RV_VALUES_NONE },
+	{ .name = "output", .short_name = 'o', .metavar = "FILE",
+	  .help = "write here (default: <hardware-dir>/<key>.json)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct probe_opts, output) },
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "hardware folder (default: hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct probe_opts, hdir) },
+	{ .name = "quick", .help = "smaller problems: a rough profile in a few seconds (tests)",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct probe_opts, p.quick) },
+	{ .name = "template", .metavar = "FILE",
+	  .help = "profile to fill with what was measured (default: "
+	          "hardware/templates/host_cpu.json)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct probe_opts, p.template_path) },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+const struct rv_opts_spec rv_probe_spec = {
+	"probe --hw host [--key KEY] [--output FILE]",
+	"Measure this machine (peak FLOP/s per dtype with a large GEMM, bandwidth per memory "
+	"tier with a streaming add, per-call overhead with a tiny GEMM; caches from sysfs) "
+	"and write a hardware profile for it.",
+	probe_options, 0, 0
 };
 
 int rv_cmd_probe(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"probe --hw host [--key KEY] [--output FILE]",
-		"Measure this machine (peak FLOP/s per dtype with a large GEMM, bandwidth per "
-		"memory "
-		"tier with a streaming add, per-call overhead with a tiny GEMM; caches from sysfs) "
-		"and write a hardware profile for it.",
-		probe_opts, 0, 0
-	};
-	struct rv_opt_result res;
-	struct rv_probe_opts o;
+	struct probe_opts c = { .hw = -1 };
+	struct rv_probe_opts *o = &c.p;
 	struct rv_layout_dirs dirs = { NULL, NULL, NULL };
 	struct rv_layout l;
-	char path[RV_PATH_MAX];
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
+	char path[RV_PATH_MAX], what[160];
+	int rc = rv_opts_parse(&rv_probe_spec, argc, argv, &c, NULL), err;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[OPT_HW] || strcmp(res.value[OPT_HW], "host") != 0) {
-		fprintf(stderr,
-		        "roofval: probe: only --hw host can be probed: the machine this "
-		        "runs on\nusage: roofval %s\n",
-		        spec.usage);
-		return RV_EXIT_USAGE;
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (!*o->key || strspn(o->key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(o->key)) {
+		(void)snprintf(what, sizeof(what), "key '%s' may hold only a-z, 0-9 and _", o->key);
+		return rv_opts_usage(&rv_probe_spec, "probe", what);
 	}
-	memset(&o, 0, sizeof(o));
-	o.key = res.value[OPT_KEY] ? res.value[OPT_KEY] : "host";
-	o.quick = res.value[OPT_QUICK] != NULL;
-	o.template_path = res.value[OPT_TEMPLATE];
-	if (!*o.key || strspn(o.key, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(o.key)) {
-		fprintf(stderr, "roofval: probe: key '%s' may hold only a-z, 0-9 and _\n", o.key);
-		return RV_EXIT_USAGE;
-	}
-	if (res.value[OPT_OUTPUT]) {
-		const char *base = strrchr(res.value[OPT_OUTPUT], '/');
+	if (c.output) {
+		const char *base = strrchr(c.output, '/');
 
-		base = base ? base + 1 : res.value[OPT_OUTPUT];
-		if (strncmp(base, o.key, strlen(o.key)) != 0 ||
-		    strcmp(base + strlen(o.key), ".json") != 0) {
-			fprintf(stderr,
-			        "roofval: probe: a profile of key '%s' must be named %s.json; "
-			        "give --key or another --output\n",
-			        o.key, o.key);
-			return RV_EXIT_USAGE;
+		base = base ? base + 1 : c.output;
+		if (strncmp(base, o->key, strlen(o->key)) != 0 ||
+		    strcmp(base + strlen(o->key), ".json") != 0) {
+			(void)snprintf(what, sizeof(what),
+			               "a profile of key '%s' must be named %s.json; give --key or "
+			               "another --output",
+			               o->key, o->key);
+			return rv_opts_usage(&rv_probe_spec, "probe", what);
 		}
 	}
-	dirs.hardware = res.value[OPT_HDIR];
-	if (res.value[OPT_OUTPUT]) {
-		err = rv_path_fmt(path, sizeof(path), "%s", res.value[OPT_OUTPUT]);
+	dirs.hardware = c.hdir;
+	if (c.output) {
+		err = rv_path_fmt(path, sizeof(path), "%s", c.output);
 	} else if ((err = rv_layout_open(&l, &dirs, 0)) == 0) {
-		err = rv_layout_profile_path(&l, path, sizeof(path), o.key);
+		err = rv_layout_profile_path(&l, path, sizeof(path), o->key);
 		rv_layout_close(&l);
 	}
 	if (err == 0)
-		err = rv_probe_write(&o, path);
+		err = rv_probe_write(o, path);
 	if (err < 0)
 		return rv_cli_fail("probe");
 	printf("wrote %s\n", path);

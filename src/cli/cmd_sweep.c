@@ -1,69 +1,73 @@
 /* SPDX-License-Identifier: MIT */
 /* roofval sweep generate | augment | relabel: options into a call of sweep/
  * (sweep/edit.c), what was written printed. */
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
-#include "core/strnum.h"
 #include "hw/profile.h"
 #include "layout/layout.h"
 #include "sweep/sweep.h"
 
-enum { OPT_HW, OPT_OP, OPT_PURPOSE, OPT_ALL, OPT_SDIR, OPT_HDIR };
+struct augment_opts {
+	const char *hw, *sdir, *hdir;
+	int op, purpose, all; /* op, purpose -1: every one */
+};
 
-static const struct rv_opt augment_opts[] = {
-	{ "hw", 0, "KEY", "hardware key to label for (required)" },
-	{ "op", 0, "OP", "only this op's sweeps (default: every op)" },
-	{ "purpose", 0, "P", "only this purpose (default: both)" },
-	{ "all", 0, NULL, "every op and purpose (the default when neither is given)" },
-	{ "sweep-dir", 0, "DIR", "sweep folder (default: sweeps/)" },
-	{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
-	{ NULL, 0, NULL, NULL },
+/* clang-format off */
+static const struct rv_option augment_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key to label for (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct augment_opts, hw) },
+	{ .name = "op", .metavar = "OP", .help = "only this op's sweeps (default: every op)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct augment_opts, op),
+	  .parse = rv_opt_choice_op },
+	{ .name = "purpose", .metavar = "P", .help = "only this purpose (default: both)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct augment_opts, purpose),
+	  .parse = rv_opt_choice_purpose },
+	{ .name = "all", .help = "every op and purpose (the default when neither is given)",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct augment_opts, all) },
+	{ .name = "sweep-dir", .metavar = "DIR", .help = "sweep folder (default: sweeps/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct augment_opts, sdir) },
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "hardware folder (default: hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct augment_opts, hdir) },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+static const struct rv_opts_spec augment_spec = {
+	"sweep augment --hw KEY [--op OP] [--purpose P] [--all]",
+	"Label the shapes of the sweeps that are in KEY's default dtype for KEY, with the "
+	"classifier; other targets' labels never change, and a second run adds nothing.",
+	augment_options, 0, 0
 };
 
 static int sweep_augment(int argc, char **argv)
 {
-	static const struct rv_cmd_spec spec = {
-		"sweep augment --hw KEY [--op OP] [--purpose P] [--all]",
-		"Label the shapes of the sweeps that are in KEY's default dtype for KEY, with the "
-		"classifier; other targets' labels never change, and a second run adds nothing.",
-		augment_opts, 0, 0
-	};
-	struct rv_opt_result res;
-	enum rv_op only_op = RV_OP_MATMUL;
-	enum rv_purpose only_purpose = RV_PURPOSE_CALIBRATION;
+	struct augment_opts o = { .op = -1, .purpose = -1 };
 	struct rv_sweep_written w[RV_OP_COUNT * RV_PURPOSE_COUNT];
 	const struct rv_profile *p = NULL;
 	struct rv_layout_dirs dirs;
 	struct rv_layout l;
 	size_t n = 0;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err = 0;
+	int rc = rv_opts_parse(&augment_spec, argc, argv, &o, NULL), err = 0;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[OPT_HW] ||
-	    (res.value[OPT_ALL] && (res.value[OPT_OP] || res.value[OPT_PURPOSE])) ||
-	    (res.value[OPT_OP] && rv_op_parse(res.value[OPT_OP], &only_op) < 0) ||
-	    (res.value[OPT_PURPOSE] &&
-	     rv_purpose_parse(res.value[OPT_PURPOSE], &only_purpose) < 0)) {
-		fprintf(stderr, "roofval: sweep augment: %s\nusage: roofval %s\n",
-		        !res.value[OPT_HW]   ? "--hw is required"
-		        : res.value[OPT_ALL] ? "--all goes without --op and --purpose"
-		                             : rv_error_last(),
-		        spec.usage);
-		return RV_EXIT_USAGE;
-	}
-	dirs.hardware = res.value[OPT_HDIR];
-	dirs.sweeps = res.value[OPT_SDIR];
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (!o.hw)
+		return rv_opts_usage(&augment_spec, "sweep augment", "--hw is required");
+	if (o.all && (o.op >= 0 || o.purpose >= 0))
+		return rv_opts_usage(&augment_spec, "sweep augment",
+		                     "--all goes without --op and --purpose");
+	dirs.hardware = o.hdir;
+	dirs.sweeps = o.sdir;
 	dirs.baselines = NULL;
 	if ((err = rv_layout_open(&l, &dirs, 0)) == 0 &&
-	    (err = rv_layout_profile(&l, &p, res.value[OPT_HW])) == 0)
-		err = rv_sweep_augment_files(&l, p->key, res.value[OPT_OP] ? (int)only_op : -1,
-		                             res.value[OPT_PURPOSE] ? (int)only_purpose : -1, w,
-		                             &n);
+	    (err = rv_layout_profile(&l, &p, o.hw)) == 0)
+		err = rv_sweep_augment_files(&l, p->key, o.op, o.purpose, w, &n);
 	for (size_t i = 0; i < n; i++) {
 		const char *sep = " (";
 
@@ -81,50 +85,60 @@ static int sweep_augment(int argc, char **argv)
 	return err < 0 ? rv_cli_fail("sweep augment") : RV_EXIT_OK;
 }
 
+struct relabel_opts {
+	const char *hw, *bdir, *sdir, *hdir;
+	int from_baseline, force;
+};
+
+/* clang-format off */
+static const struct rv_option relabel_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct relabel_opts, hw) },
+	{ .name = "from-baseline", .help = "take labels from the committed measurements (required)",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct relabel_opts, from_baseline) },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "baseline folder (default: results/baselines/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct relabel_opts, bdir) },
+	{ .name = "sweep-dir", .metavar = "DIR", .help = "sweep folder (default: sweeps/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct relabel_opts, sdir) },
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "hardware folder (default: hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct relabel_opts, hdir) },
+	{ .name = "force", .help = "relabel sweeps already relabelled for KEY (they are frozen)",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct relabel_opts, force) },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+static const struct rv_opts_spec relabel_spec = {
+	"sweep relabel --hw KEY --from-baseline [--force]",
+	"Where a committed measurement is conclusive (launch-bound, or at 70% of the peak "
+	"FLOP/s or DRAM bandwidth), make KEY's label follow it; nothing else moves. Run it "
+	"once, after a target's first capture: a sweep relabelled for KEY is then frozen, and "
+	"a second relabel is refused without --force.",
+	relabel_options, 0, 0
+};
+
 static int sweep_relabel(int argc, char **argv)
 {
-	static const struct rv_opt opts[] = {
-		{ "hw", 0, "KEY", "hardware key (required)" },
-		{ "from-baseline", 0, NULL,
-		  "take labels from the committed measurements (required)" },
-		{ "baseline-dir", 0, "DIR", "baseline folder (default: results/baselines/)" },
-		{ "sweep-dir", 0, "DIR", "sweep folder (default: sweeps/)" },
-		{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
-		{ "force", 0, NULL, "relabel sweeps already relabelled for KEY (they are frozen)" },
-		{ NULL, 0, NULL, NULL },
-	};
-	static const struct rv_cmd_spec spec = {
-		"sweep relabel --hw KEY --from-baseline [--force]",
-		"Where a committed measurement is conclusive (launch-bound, or at 70% of the peak "
-		"FLOP/s or DRAM bandwidth), make KEY's label follow it; nothing else moves. Run it "
-		"once, after a target's first capture: a sweep relabelled for KEY is then frozen, "
-		"and "
-		"a second relabel is refused without --force.",
-		opts, 0, 0
-	};
-	struct rv_opt_result res;
+	struct relabel_opts o = { 0 };
 	const struct rv_profile *p = NULL;
 	struct rv_layout_dirs dirs;
 	struct rv_sweep_relabelled r[RV_OP_COUNT * RV_PURPOSE_COUNT];
 	struct rv_layout l;
 	size_t n = 0;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err = 0;
+	int rc = rv_opts_parse(&relabel_spec, argc, argv, &o, NULL), err = 0;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[0] || !res.value[1]) {
-		fprintf(stderr,
-		        "roofval: sweep relabel: --hw and --from-baseline are required\n"
-		        "usage: roofval %s\n",
-		        spec.usage);
-		return RV_EXIT_USAGE;
-	}
-	dirs.hardware = res.value[4];
-	dirs.sweeps = res.value[3];
-	dirs.baselines = res.value[2];
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (!o.hw || !o.from_baseline)
+		return rv_opts_usage(&relabel_spec, "sweep relabel",
+		                     "--hw and --from-baseline are required");
+	dirs.hardware = o.hdir;
+	dirs.sweeps = o.sdir;
+	dirs.baselines = o.bdir;
 	if ((err = rv_layout_open(&l, &dirs, RV_PROFILE_FIT)) == 0 &&
-	    (err = rv_layout_profile(&l, &p, res.value[0])) == 0)
-		err = rv_sweep_relabel_files(&l, p->key, res.value[5] != NULL, r, &n);
+	    (err = rv_layout_profile(&l, &p, o.hw)) == 0)
+		err = rv_sweep_relabel_files(&l, p->key, o.force, r, &n);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = 0; j < r[i].n_changes; j++) {
 			const struct rv_sweep_change *c = &r[i].changes[j];
@@ -144,61 +158,75 @@ static int sweep_relabel(int argc, char **argv)
 	return err < 0 ? rv_cli_fail("sweep relabel") : RV_EXIT_OK;
 }
 
+struct generate_opts {
+	struct rv_sweep_generate_opts g;
+	int op;
+	unsigned per_regime;
+	const char *targets, *output_dir, *hdir;
+};
+
+/* A bad or missing value of generate's options. */
+#define GENERATE_RULE                                                                       \
+	"--op, --seed (an integer) and --targets are required; --per-regime is 1 to 1000; " \
+	"--max-flop and --max-bytes are positive numbers"
+
+/* clang-format off */
+static const struct rv_option generate_options[] = {
+	{ .name = "op", .metavar = "OP", .help = "matmul, linear or vector_add (required)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct generate_opts, op),
+	  .flags = RV_OPT_REQUIRED, .parse = rv_opt_choice_op, .problem = GENERATE_RULE },
+	{ .name = "seed", .metavar = "N", .help = "generator seed, recorded in the files (required)",
+	  .type = RV_OPT_U64, .offset = offsetof(struct generate_opts, g.seed),
+	  .flags = RV_OPT_REQUIRED, .umax = INT64_MAX, .problem = GENERATE_RULE },
+	{ .name = "targets", .metavar = "KEY,KEY", .help = "hardware keys to label for (required)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct generate_opts, targets),
+	  .flags = RV_OPT_REQUIRED, .values = RV_VALUES_NONE },
+	{ .name = "per-regime", .metavar = "N",
+	  .help = "calibration shapes per (target, regime); validation gets 3x (default 4)",
+	  .type = RV_OPT_UINT, .offset = offsetof(struct generate_opts, per_regime),
+	  .def = "4", .umin = 1, .umax = 1000, .problem = GENERATE_RULE },
+	{ .name = "output-dir", .metavar = "DIR", .help = "where the two files go (default: sweeps/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct generate_opts, output_dir) },
+	{ .name = "hardware-dir", .metavar = "DIR", .help = "hardware folder (default: hardware/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct generate_opts, hdir) },
+	{ .name = "max-flop", .metavar = "F", .help = "largest FLOP count of a shape (default 2^34)",
+	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct generate_opts, g.max_flop),
+	  .def = "17179869184", .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0,
+	  .max = HUGE_VAL, .problem = GENERATE_RULE },
+	{ .name = "max-bytes", .metavar = "B", .help = "largest working set in bytes (default 2^30)",
+	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct generate_opts, g.max_working_set_B),
+	  .def = "1073741824", .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0,
+	  .max = HUGE_VAL, .problem = GENERATE_RULE },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+static const struct rv_opts_spec generate_spec = {
+	"sweep generate --op OP --seed N --targets KEY,KEY [--per-regime N]",
+	"Write <op>_calibration.json and <op>_validation.json: candidate shapes classified "
+	"for each target in its default dtype, a seeded stratified sample per (target, "
+	"regime), the two purposes disjoint. The same inputs give the same bytes.",
+	generate_options, 0, 0
+};
+
 static int sweep_generate(int argc, char **argv)
 {
-	static const struct rv_opt opts[] = {
-		{ "op", 0, "OP", "matmul, linear or vector_add (required)" },
-		{ "seed", 0, "N", "generator seed, recorded in the files (required)" },
-		{ "targets", 0, "KEY,KEY", "hardware keys to label for (required)" },
-		{ "per-regime", 0, "N",
-		  "calibration shapes per (target, regime); validation gets 3x "
-		  "(default 4)" },
-		{ "output-dir", 0, "DIR", "where the two files go (default: sweeps/)" },
-		{ "hardware-dir", 0, "DIR", "hardware folder (default: hardware/)" },
-		{ "max-flop", 0, "F", "largest FLOP count of a shape (default 2^34)" },
-		{ "max-bytes", 0, "B", "largest working set in bytes (default 2^30)" },
-		{ NULL, 0, NULL, NULL },
-	};
-	static const struct rv_cmd_spec spec = {
-		"sweep generate --op OP --seed N --targets KEY,KEY [--per-regime N]",
-		"Write <op>_calibration.json and <op>_validation.json: candidate shapes classified "
-		"for each target in its default dtype, a seeded stratified sample per (target, "
-		"regime), the two purposes disjoint. The same inputs give the same bytes.",
-		opts, 0, 0
-	};
-	struct rv_opt_result res;
-	struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 0, 4, 17179869184.0, 1073741824.0 };
+	struct generate_opts o = { 0 };
 	struct rv_sweep_written w[RV_PURPOSE_COUNT];
 	struct rv_layout_dirs dirs;
 	struct rv_layout l;
-	uint64_t per;
 	size_t n = 0;
-	int rc = rv_opt_parse(&spec, argc, argv, &res), err;
+	int rc = rv_opts_parse(&generate_spec, argc, argv, &o, NULL), err;
 
-	if (rc)
-		return rc == 1 ? RV_EXIT_OK : rc;
-	if (!res.value[0] || !res.value[1] || !res.value[2] ||
-	    rv_op_parse(res.value[0], &o.op) < 0 || rv_parse_u64(res.value[1], &o.seed) < 0 ||
-	    o.seed > INT64_MAX ||
-	    (res.value[3] && (rv_parse_u64(res.value[3], &per) < 0 || per < 1 || per > 1000)) ||
-	    (res.value[6] &&
-	     (rv_parse_double(res.value[6], &o.max_flop) < 0 || !(o.max_flop > 0))) ||
-	    (res.value[7] && (rv_parse_double(res.value[7], &o.max_working_set_B) < 0 ||
-	                      !(o.max_working_set_B > 0)))) {
-		fprintf(stderr,
-		        "roofval: sweep generate: --op, --seed (an integer) and --targets are "
-		        "required; --per-regime is 1 to 1000; --max-flop and --max-bytes are "
-		        "positive numbers\nusage: roofval %s\n",
-		        spec.usage);
-		return RV_EXIT_USAGE;
-	}
-	if (res.value[3])
-		o.per_regime = (size_t)per;
-	dirs.hardware = res.value[5];
-	dirs.sweeps = res.value[4];
+	if (rc != RV_OPT_RUN)
+		return rc;
+	o.g.op = (enum rv_op)o.op;
+	o.g.per_regime = o.per_regime;
+	dirs.hardware = o.hdir;
+	dirs.sweeps = o.output_dir;
 	dirs.baselines = NULL;
 	if ((err = rv_layout_open(&l, &dirs, 0)) == 0)
-		err = rv_sweep_generate_files(&l, &o, res.value[2], w, &n);
+		err = rv_sweep_generate_files(&l, &o.g, o.targets, w, &n);
 	for (size_t i = 0; i < n; i++)
 		printf("%s: %zu shapes\n", w[i].path, w[i].n_entries);
 	rv_layout_close(&l);
@@ -206,15 +234,15 @@ static int sweep_generate(int argc, char **argv)
 }
 
 /* clang-format off */
-static const struct rv_cmd sweep_cmds[] = {
-	{ "generate", sweep_generate, "Write calibration and validation sweeps for targets" },
-	{ "augment", sweep_augment, "Label existing sweeps for one more target" },
-	{ "relabel", sweep_relabel, "Make labels follow conclusive committed measurements" },
-	{ NULL, NULL, NULL },
+const struct rv_cmd rv_sweep_cmds[] = {
+	{ "generate", sweep_generate, "Write calibration and validation sweeps for targets", &generate_spec, NULL },
+	{ "augment",  sweep_augment,  "Label existing sweeps for one more target", &augment_spec, NULL },
+	{ "relabel",  sweep_relabel,  "Make labels follow conclusive committed measurements", &relabel_spec, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */
 
 int rv_cmd_sweep(int argc, char **argv)
 {
-	return rv_cli_dispatch("sweep", sweep_cmds, argc, argv);
+	return rv_cli_dispatch("sweep", rv_sweep_cmds, argc, argv);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the option tables (cli/opt.c): more options than the legacy
+/* Tests of the option tables (opt/opt.c): more options than the old legacy
  * parser's 16, each type with its range, defaults, required options,
  * repeatable lists, positional arguments, the usage errors with their
  * messages, --help printed from the table, and the manual pages and the
- * completion made from every table of the command table. */
+ * completion made from every table of the command table (opt/doc.c). */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -302,6 +303,76 @@ static void test_opt__usage_errors(void **state)
 	            "3600");
 }
 
+/* An option explained with others says the one rule (.problem) on a bad
+ * value; a range without an upper end says only its lower one. */
+static void test_opt__problem_and_lower_bound(void **state)
+{
+	struct one {
+		double d;
+		unsigned u;
+		int c;
+	};
+	static const struct rv_option options[] = {
+		{ .name = "d",
+		  .metavar = "F",
+		  .help = "positive",
+		  .type = RV_OPT_DOUBLE,
+		  .offset = offsetof(struct one, d),
+		  .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN,
+		  .min = 0,
+		  .max = HUGE_VAL },
+		{ .name = "u",
+		  .metavar = "N",
+		  .help = "1 to 9",
+		  .type = RV_OPT_UINT,
+		  .offset = offsetof(struct one, u),
+		  .umin = 1,
+		  .umax = 9,
+		  .problem = "--u is 1 to 9 and --c an op" },
+		{ .name = "c",
+		  .metavar = "OP",
+		  .help = "an op",
+		  .type = RV_OPT_CHOICE,
+		  .offset = offsetof(struct one, c),
+		  .parse = rv_opt_choice_op,
+		  .problem = "--u is 1 to 9 and --c an op" },
+		{ .name = NULL },
+	};
+	static const struct rv_opts_spec spec = { "one", "One.", options, 0, 0 };
+	struct one o = { 0 };
+	struct parsed p;
+	char facts[128];
+
+	(void)state;
+	p = parse(&spec, &o, NULL, (const char *const[]){ "one", "--d", "1e300", NULL });
+	assert_int_equal(p.rc, RV_OPT_RUN);
+	rv_assert_close(o.d, 1e300, 0, 0);
+	parsed_free(&p);
+	p = parse(&spec, &o, NULL, (const char *const[]){ "one", "--d", "0", NULL });
+	assert_int_equal(p.rc, RV_EXIT_USAGE);
+	assert_string_equal(p.err, "roofval: one: --d '0' is not a number above 0\n"
+	                           "usage: roofval one [options]\n");
+	parsed_free(&p);
+	rv_option_facts(facts, sizeof(facts), &options[0]);
+	assert_string_equal(facts, "double above 0");
+	p = parse(&spec, &o, NULL, (const char *const[]){ "one", "--u", "10", NULL });
+	assert_int_equal(p.rc, RV_EXIT_USAGE);
+	assert_string_equal(p.err, "roofval: one: --u is 1 to 9 and --c an op\n"
+	                           "usage: roofval one [options]\n");
+	parsed_free(&p);
+	p = parse(&spec, &o, NULL, (const char *const[]){ "one", "--c", "conv", NULL });
+	assert_int_equal(p.rc, RV_EXIT_USAGE);
+	assert_string_equal(p.err, "roofval: one: --u is 1 to 9 and --c an op\n"
+	                           "usage: roofval one [options]\n");
+	parsed_free(&p);
+	p = parse(&spec, &o, NULL,
+	          (const char *const[]){ "one", "--u", "9", "--c", "linear", NULL });
+	assert_int_equal(p.rc, RV_OPT_RUN);
+	assert_int_equal(o.u, 9);
+	assert_int_equal(o.c, RV_OP_LINEAR);
+	parsed_free(&p);
+}
+
 static void test_opt__ranges_inclusive(void **state)
 {
 	static const char *const argv[] = { "many",    "--name", "a",        "-c",   "99",
@@ -469,17 +540,16 @@ static void spec_documented(const char *page, const char *comp, const char *path
 	}
 }
 
-/* Every option of every spec in the command table is in its command's page
- * and in the completion; the commands without tables are the legacy ones. */
+/* Every command of the command table has a spec or subcommands with specs;
+ * every option of every spec is in its command's page and in the completion. */
 static void test_opt__man_and_completion_from_the_tables(void **state)
 {
-	static const char legacy[] = " capture probe kernels meters sweep ";
 	struct rv_buf comp = RV_BUF_INIT, top = RV_BUF_INIT;
 	size_t pages = 0;
 
 	(void)state;
-	assert_int_equal(rv_doc_completion(&comp), 0);
-	assert_int_equal(rv_doc_man(&top, NULL), 0);
+	assert_int_equal(rv_doc_completion(&comp, rv_cli_commands), 0);
+	assert_int_equal(rv_doc_man(&top, rv_cli_commands, NULL), 0);
 	assert_non_null(strstr(rv_buf_str(&top), ".TH \"ROOFVAL\" \"1\""));
 	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++) {
 		struct rv_buf page = RV_BUF_INIT;
@@ -487,15 +557,9 @@ static void test_opt__man_and_completion_from_the_tables(void **state)
 
 		(void)snprintf(word, sizeof(word), "\\fB%s\\fR", c->name);
 		assert_non_null(strstr(rv_buf_str(&top), word));
-		if (!c->spec && !c->sub) {
-			/* TODO(issue 16): until these get tables. */
-			(void)snprintf(word, sizeof(word), " %s ", c->name);
-			assert_non_null(strstr(legacy, word));
-			assert_int_equal(rv_doc_man(&page, c->name), RV_ENOTSUP);
-			rv_buf_free(&page);
-			continue;
-		}
-		assert_int_equal(rv_doc_man(&page, c->name), 0);
+		if (!c->spec && !c->sub)
+			fail_msg("%s has neither a spec nor subcommands", c->name);
+		assert_int_equal(rv_doc_man(&page, rv_cli_commands, c->name), 0);
 		pages++;
 		assert_non_null(strstr(rv_buf_str(&page), ".TH \"ROOFVAL\\-"));
 		if (c->spec)
@@ -509,8 +573,8 @@ static void test_opt__man_and_completion_from_the_tables(void **state)
 		}
 		rv_buf_free(&page);
 	}
-	assert_true(pages >= 10);
-	assert_int_equal(rv_doc_man(&top, "nosuch"), RV_ENOENT);
+	assert_true(pages >= 15);
+	assert_int_equal(rv_doc_man(&top, rv_cli_commands, "nosuch"), RV_ENOENT);
 	rv_buf_free(&top);
 	rv_buf_free(&comp);
 }
@@ -521,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_opt__more_than_16_all_parsed),
 		cmocka_unit_test(test_opt__defaults_and_last_wins),
 		cmocka_unit_test(test_opt__usage_errors),
+		cmocka_unit_test(test_opt__problem_and_lower_bound),
 		cmocka_unit_test(test_opt__ranges_inclusive),
 		cmocka_unit_test(test_opt__help_from_the_table),
 		cmocka_unit_test(test_opt__positional_counts),

@@ -4,6 +4,8 @@
  * (type, range, default, required), --help and the help text, so they cannot
  * disagree. */
 #define _GNU_SOURCE /* getopt_long */
+#include "opt/opt.h"
+
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -12,14 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op.h"
 #include "core/strnum.h"
 #include "core/vec.h"
-#include "report/report.h"
-#include "sweep/sweep.h"
 
 #define OPT_VAL 1000 /* getopt_long's value of option i: OPT_VAL + i */
 
@@ -40,22 +39,8 @@ const char *rv_opt_type_name(enum rv_opt_type type)
 	return (unsigned)type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
 }
 
-/* A parse function for RV_OPT_CHOICE over one of the library's enum parsers. */
-#define OPT_CHOICE(fn, type, parser)        \
-	int fn(const char *text, int *out)  \
-	{                                   \
-		type v;                     \
-		int err = parser(text, &v); \
-                                            \
-		if (err == 0)               \
-			*out = (int)v;      \
-		return err;                 \
-	}
-
-OPT_CHOICE(rv_opt_choice_op, enum rv_op, rv_op_parse)
-OPT_CHOICE(rv_opt_choice_purpose, enum rv_purpose, rv_purpose_parse)
-OPT_CHOICE(rv_opt_choice_dtype, enum rv_dtype, rv_dtype_parse)
-OPT_CHOICE(rv_opt_choice_format, enum rv_format, rv_format_parse)
+RV_OPT_PARSER(rv_opt_choice_op, enum rv_op, rv_op_parse, rv_op_name, RV_OP_COUNT);
+RV_OPT_PARSER(rv_opt_choice_dtype, enum rv_dtype, rv_dtype_parse, rv_dtype_name, RV_DTYPE_COUNT);
 
 enum rv_opt_values rv_option_values(const struct rv_option *o)
 {
@@ -68,14 +53,12 @@ enum rv_opt_values rv_option_values(const struct rv_option *o)
 	if (o->type == RV_OPT_CHOICE) {
 		if (o->parse == rv_opt_choice_op)
 			return RV_VALUES_OP;
-		if (o->parse == rv_opt_choice_purpose)
-			return RV_VALUES_PURPOSE;
 		if (o->parse == rv_opt_choice_dtype)
 			return RV_VALUES_DTYPE;
-		if (o->parse == rv_opt_choice_format)
-			return RV_VALUES_FORMAT;
-		return o->choices ? RV_VALUES_CHOICES : RV_VALUES_NONE;
+		return o->choices || o->parse ? RV_VALUES_CHOICES : RV_VALUES_NONE;
 	}
+	if (o->parse)
+		return RV_VALUES_CHOICES;
 	if (strcmp(m, "KEY") == 0)
 		return RV_VALUES_HW;
 	if (strncmp(m, "FILE", 4) == 0)
@@ -90,24 +73,22 @@ void rv_opt_value_names(enum rv_opt_values kind, const struct rv_option *o,
 {
 	switch (kind) {
 	case RV_VALUES_OP:
-		for (int i = 0; i < RV_OP_COUNT; i++)
-			fn(rv_op_name((enum rv_op)i), ctx);
+	case RV_VALUES_DTYPE: {
+		const struct rv_opt_parser *p =
+		        kind == RV_VALUES_OP ? rv_opt_choice_op : rv_opt_choice_dtype;
+
+		for (int i = 0; i < p->count; i++)
+			fn(p->name(i), ctx);
 		return;
-	case RV_VALUES_PURPOSE:
-		for (int i = 0; i < RV_PURPOSE_COUNT; i++)
-			fn(rv_purpose_name((enum rv_purpose)i), ctx);
-		return;
-	case RV_VALUES_DTYPE:
-		for (int i = 0; i < RV_DTYPE_COUNT; i++)
-			fn(rv_dtype_name((enum rv_dtype)i), ctx);
-		return;
-	case RV_VALUES_FORMAT:
-		for (int i = 0; i < RV_FORMAT_COUNT; i++)
-			fn(rv_format_name((enum rv_format)i), ctx);
-		return;
+	}
 	case RV_VALUES_CHOICES:
-		for (size_t i = 0; o && o->choices && o->choices[i]; i++)
-			fn(o->choices[i], ctx);
+		if (o && o->choices) {
+			for (size_t i = 0; o->choices[i]; i++)
+				fn(o->choices[i], ctx);
+		} else if (o && o->parse) {
+			for (int i = 0; i < o->parse->count; i++)
+				fn(o->parse->name(i), ctx);
+		}
 		return;
 	case RV_VALUES_AUTO:
 	case RV_VALUES_NONE:
@@ -217,14 +198,6 @@ static void help_head(const char *usage, const char *summary, int has_options)
 	printf("\noptions:\n");
 }
 
-void rv_opt_help(const struct rv_cmd_spec *spec)
-{
-	help_head(spec->usage, spec->summary, spec->opts != NULL);
-	for (const struct rv_opt *o = spec->opts; o && o->name; o++)
-		help_line(o->short_name, o->name, o->metavar, o->help);
-	help_line('h', "help", NULL, "show this help");
-}
-
 void rv_opts_help(const struct rv_opts_spec *spec)
 {
 	help_head(spec->usage, spec->summary, spec->options != NULL);
@@ -240,11 +213,6 @@ static int usage_error(const char *usage, int has_options, const char *what)
 	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", what, usage,
 	        has_options ? " [options]" : "");
 	return RV_EXIT_USAGE;
-}
-
-static int opt_usage(const struct rv_cmd_spec *spec, const char *what)
-{
-	return usage_error(spec->usage, spec->opts != NULL, what);
 }
 
 static int opts_usage(const struct rv_opts_spec *spec, const char *what)
@@ -318,26 +286,15 @@ static void getopt_problem(char *what, size_t size, const char *cmd, int c, cons
 		(void)snprintf(what, size, "%s: unknown option '%s'", cmd, opt);
 }
 
-/* The option i that getopt_long returned as c. */
-static size_t getopt_index(int c, size_t n, char (*short_of)(const void *, size_t),
-                           const void *table)
+/* The option of the n of table that getopt_long returned as c. */
+static size_t getopt_index(int c, size_t n, const struct rv_option *table)
 {
 	if (c >= OPT_VAL)
 		return (size_t)(c - OPT_VAL);
 	for (size_t i = 0; i < n; i++)
-		if (short_of(table, i) == c)
+		if (table[i].short_name == c)
 			return i;
 	return n;
-}
-
-static char legacy_short(const void *table, size_t i)
-{
-	return ((const struct rv_opt *)table)[i].short_name;
-}
-
-static char option_short(const void *table, size_t i)
-{
-	return ((const struct rv_option *)table)[i].short_name;
 }
 
 /* Positional arguments outside min_args..max_args: the problem in what. */
@@ -351,62 +308,6 @@ static int args_problem(char *what, size_t size, int min_args, int max_args, con
 	return -1;
 }
 
-int rv_opt_parse(const struct rv_cmd_spec *spec, int argc, char **argv, struct rv_opt_result *res)
-{
-	struct opt_getopt g;
-	char what[512];
-	size_t n = 0;
-	int c, idx;
-
-	memset(res, 0, sizeof(*res));
-	while (spec->opts && spec->opts[n].name)
-		n++;
-	if (n > RV_OPT_MAX) {
-		fprintf(stderr,
-		        "roofval: %s: %zu options, more than the legacy parser's %d: give "
-		        "the command an option table\n",
-		        argv[0], n, RV_OPT_MAX);
-		return RV_EXIT_ERROR;
-	}
-	if (getopt_tables(&g, n) < 0)
-		return rv_cli_fail(argv[0]);
-	for (size_t i = 0; i < n; i++)
-		getopt_add(&g, i, spec->opts[i].name, spec->opts[i].short_name,
-		           spec->opts[i].metavar != NULL);
-	g.longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
-
-	optind = 0; /* full re-initialisation of getopt for this sub-argv */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, &idx)) != -1) {
-		size_t i;
-
-		if (c == 'h') {
-			free(g.longopts);
-			free(g.shortopts);
-			rv_opt_help(spec);
-			return 1;
-		}
-		if (c == '?' || c == ':') {
-			getopt_problem(what, sizeof(what), argv[0], c, argv[optind - 1], g.longopts,
-			               n);
-			free(g.longopts);
-			free(g.shortopts);
-			return opt_usage(spec, what);
-		}
-		i = getopt_index(c, n, legacy_short, spec->opts);
-		if (i < n)
-			res->value[i] = optarg ? optarg : "";
-	}
-	free(g.longopts);
-	free(g.shortopts);
-	res->args = argv + optind;
-	res->n_args = argc - optind;
-	if (args_problem(what, sizeof(what), spec->min_args, spec->max_args, argv[0], res->n_args) <
-	    0)
-		return opt_usage(spec, what);
-	return 0;
-}
-
 /* The range of a double option as words: "from 0 to below 1", "above 0 and
  * at most 3600"; "" when it has none. */
 static void double_range(char *out, size_t size, const struct rv_option *o)
@@ -416,6 +317,10 @@ static void double_range(char *out, size_t size, const struct rv_option *o)
 
 	if (!(o->flags & RV_OPT_RANGE)) {
 		out[0] = '\0';
+		return;
+	}
+	if (isinf(o->max)) { /* a lower bound only */
+		(void)snprintf(out, size, " %s %g", lo_open ? "above" : "from", o->min);
 		return;
 	}
 	(void)snprintf(out, size, " %s %g %s %g", lo_open ? "above" : "from", o->min,
@@ -436,6 +341,8 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 	double d;
 	int v, err;
 
+	if (o->problem)
+		(void)snprintf(what, size, "%s: %s", cmd, o->problem);
 	switch (o->type) {
 	case RV_OPT_FLAG:
 		*(int *)(void *)field = 1;
@@ -445,8 +352,9 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 		return 0;
 	case RV_OPT_CHOICE:
 		if (o->parse) {
-			if (o->parse(text, &v) < 0) {
-				(void)snprintf(what, size, "%s: %s", cmd, rv_error_last());
+			if (o->parse->parse(text, &v) < 0) {
+				if (!o->problem)
+					(void)snprintf(what, size, "%s: %s", cmd, rv_error_last());
 				return RV_EXIT_USAGE;
 			}
 			*(int *)(void *)field = v;
@@ -458,7 +366,7 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 				return 0;
 			}
 		}
-		{
+		if (!o->problem) {
 			size_t len = (size_t)snprintf(
 			        what, size, "%s: unknown %s '%s' (known:", cmd, o->name, text);
 
@@ -476,8 +384,10 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 		                                                 : UINT64_MAX;
 
 		if (rv_parse_u64(text, &u) < 0 || u < o->umin || u > hi) {
-			(void)snprintf(what, size, "%s: --%s '%s' is not %s from %llu to %llu%s",
-			               cmd, o->name, text, noun, o->umin, hi, hint);
+			if (!o->problem)
+				(void)snprintf(what, size,
+				               "%s: --%s '%s' is not %s from %llu to %llu%s", cmd,
+				               o->name, text, noun, o->umin, hi, hint);
 			return RV_EXIT_USAGE;
 		}
 		if (o->type == RV_OPT_UINT)
@@ -497,8 +407,9 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 			char range[96];
 
 			double_range(range, sizeof(range), o);
-			(void)snprintf(what, size, "%s: --%s '%s' is not %s%s%s", cmd, o->name,
-			               text, noun, range, hint);
+			if (!o->problem)
+				(void)snprintf(what, size, "%s: --%s '%s' is not %s%s%s", cmd,
+				               o->name, text, noun, range, hint);
 			return RV_EXIT_USAGE;
 		}
 		*(double *)(void *)field = d;
@@ -556,8 +467,10 @@ int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *
 	char what[512], *given;
 	int c, idx, rc;
 
-	if (getopt_tables(&g, n) < 0)
-		return rv_cli_fail(argv[0]);
+	if (getopt_tables(&g, n) < 0) {
+		fprintf(stderr, "roofval: %s: %s\n", argv[0], rv_error_last());
+		return RV_EXIT_ERROR;
+	}
 	given = calloc(n + 1, 1);
 	if (!given) {
 		(void)snprintf(what, sizeof(what), "%s: out of memory", argv[0]);
@@ -586,7 +499,7 @@ int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *
 			               n);
 			return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
 		}
-		i = getopt_index(c, n, option_short, t);
+		i = getopt_index(c, n, t);
 		if (i >= n)
 			continue;
 		given[i] = 1;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The manual pages and the bash completion of roofval, made from the command
- * table (rv_cli_commands) and the option tables of the commands: the same
+/* The manual pages and the bash completion of roofval, made from a command
+ * table (the CLI's rv_cli_commands) and the option tables of the commands: the same
  * tables that parse argv and print --help, so the three cannot disagree.
  * roofval(1) is the overview; each command has a page of its own in git's
  * manner, roofval-COMMAND(1). */
@@ -9,12 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
 #include "core/buf.h"
 #include "core/build_info.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "io/file.h"
+#include "opt/opt.h"
 
 /* Text for roff: '-' as \-, '\' as \e, a leading '.' or '\'' kept literal. */
 static void roff(struct rv_buf *b, const char *s)
@@ -29,12 +29,6 @@ static void roff(struct rv_buf *b, const char *s)
 		else
 			rv_buf_putc(b, *s);
 	}
-}
-
-/* A command with no tables yet: the manual and the completion skip it. */
-static int undescribed(const struct rv_cmd *c)
-{
-	return !c->spec && !c->sub;
 }
 
 static void page_head(struct rv_buf *b, const char *name, const char *summary)
@@ -149,7 +143,7 @@ static const struct {
 	{ "results/baselines/<hw>_<op>.csv", "the measured latency and energy of each shape" },
 };
 
-static void see_also(struct rv_buf *b, const char *except)
+static void see_also(struct rv_buf *b, const struct rv_cmd *commands, const char *except)
 {
 	int n = 0;
 
@@ -158,9 +152,7 @@ static void see_also(struct rv_buf *b, const char *except)
 		rv_buf_puts(b, "\\fBroofval\\fR(1)\n");
 		return;
 	}
-	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++) {
-		if (undescribed(c))
-			continue;
+	for (const struct rv_cmd *c = commands; c->name; c++) {
 		rv_buf_printf(b, "%s\\fBroofval\\-", n++ ? ",\n" : "");
 		roff(b, c->name);
 		rv_buf_puts(b, "\\fR(1)");
@@ -168,7 +160,7 @@ static void see_also(struct rv_buf *b, const char *except)
 	rv_buf_puts(b, "\n");
 }
 
-static void man_top(struct rv_buf *b)
+static void man_top(struct rv_buf *b, const struct rv_cmd *commands)
 {
 	page_head(b, "roofval", "validate roofline performance models against measured baselines");
 	rv_buf_puts(b, ".SH SYNOPSIS\n.nf\n\\fBroofval\\fR [\\-\\-version] [\\-\\-help] "
@@ -184,20 +176,14 @@ static void man_top(struct rv_buf *b)
 	               "print version, commit and enabled backends\n"
 	               ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nlist the commands\n");
 	rv_buf_puts(b, ".SH COMMANDS\n");
-	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++) {
+	for (const struct rv_cmd *c = commands; c->name; c++) {
 		rv_buf_puts(b, ".TP\n\\fB");
 		roff(b, c->name);
 		rv_buf_puts(b, "\\fR\n");
 		roff(b, c->summary);
-		if (undescribed(c)) {
-			rv_buf_puts(b, "; see \\fBroofval ");
-			roff(b, c->name);
-			rv_buf_puts(b, " \\-\\-help\\fR\n");
-		} else {
-			rv_buf_puts(b, "; see \\fBroofval\\-");
-			roff(b, c->name);
-			rv_buf_puts(b, "\\fR(1)\n");
-		}
+		rv_buf_puts(b, "; see \\fBroofval\\-");
+		roff(b, c->name);
+		rv_buf_puts(b, "\\fR(1)\n");
 	}
 	exit_status(b, NULL);
 	rv_buf_puts(b, ".SH ENVIRONMENT\n");
@@ -214,7 +200,7 @@ static void man_top(struct rv_buf *b)
 		roff(b, files[i].what);
 		rv_buf_puts(b, "\n");
 	}
-	see_also(b, NULL);
+	see_also(b, commands, NULL);
 }
 
 static void man_cmd(struct rv_buf *b, const struct rv_cmd *c)
@@ -257,54 +243,48 @@ static void man_cmd(struct rv_buf *b, const struct rv_cmd *c)
 		}
 	}
 	exit_status(b, c->name);
-	see_also(b, c->name);
+	see_also(b, NULL, c->name);
 }
 
-static const struct rv_cmd *find_cmd(const char *name)
+static const struct rv_cmd *find_cmd(const struct rv_cmd *commands, const char *name)
 {
-	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++)
+	for (const struct rv_cmd *c = commands; c->name; c++)
 		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
 }
 
-int rv_doc_man(struct rv_buf *out, const char *cmd)
+int rv_doc_man(struct rv_buf *out, const struct rv_cmd *commands, const char *cmd)
 {
 	const struct rv_cmd *c;
 
 	if (!cmd) {
-		man_top(out);
+		man_top(out, commands);
 		return rv_buf_check(out);
 	}
-	c = find_cmd(cmd);
+	c = find_cmd(commands, cmd);
 	if (!c)
 		return rv_error_set(RV_ENOENT, "unknown command '%s' (run 'roofval help')", cmd);
-	/* TODO(issue 16): the commands on the legacy parser have no page until
-	 * cmd.c gives them a spec (see rv_cli_commands). */
-	if (undescribed(c))
-		return rv_error_set(RV_ENOTSUP,
-		                    "%s has no option table yet (legacy parser): no manual page; "
-		                    "run 'roofval %s --help'",
-		                    cmd, cmd);
 	man_cmd(out, c);
 	return rv_buf_check(out);
 }
 
-static int write_page(const char *dir, const char *file, const char *cmd)
+static int write_page(const char *dir, const char *file, const struct rv_cmd *commands,
+                      const char *cmd)
 {
 	struct rv_buf b = RV_BUF_INIT;
 	char path[RV_PATH_MAX];
 	int err = rv_path_join(path, sizeof(path), dir, file);
 
 	if (err == 0)
-		err = rv_doc_man(&b, cmd);
+		err = rv_doc_man(&b, commands, cmd);
 	if (err == 0)
 		err = rv_file_write_atomic(path, b.data, b.len);
 	rv_buf_free(&b);
 	return err;
 }
 
-int rv_doc_man_dir(const char *dir, size_t *n_pages)
+int rv_doc_man_dir(const char *dir, const struct rv_cmd *commands, size_t *n_pages)
 {
 	char file[96];
 	int err;
@@ -312,14 +292,12 @@ int rv_doc_man_dir(const char *dir, size_t *n_pages)
 	*n_pages = 0;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return rv_error_errno(errno, "cannot make %s", dir);
-	if ((err = write_page(dir, "roofval.1", NULL)) < 0)
+	if ((err = write_page(dir, "roofval.1", commands, NULL)) < 0)
 		return err;
 	++*n_pages;
-	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++) {
-		if (undescribed(c)) /* TODO(issue 16): see rv_doc_man() */
-			continue;
+	for (const struct rv_cmd *c = commands; c->name; c++) {
 		(void)snprintf(file, sizeof(file), "roofval-%s.1", c->name);
-		if ((err = write_page(dir, file, c->name)) < 0)
+		if ((err = write_page(dir, file, commands, c->name)) < 0)
 			return err;
 		++*n_pages;
 	}
@@ -447,7 +425,7 @@ static const char completion_main[] =
         "\n"
         "complete -F _roofval roofval\n";
 
-int rv_doc_completion(struct rv_buf *out)
+int rv_doc_completion(struct rv_buf *out, const struct rv_cmd *commands)
 {
 	struct rv_buf words = RV_BUF_INIT, values = RV_BUF_INIT, args = RV_BUF_INIT;
 	int err;
@@ -455,16 +433,14 @@ int rv_doc_completion(struct rv_buf *out)
 	rv_buf_puts(out, "# bash completion of roofval(1): commands, subcommands, options and "
 	                 "their values.\n# Generated by 'roofval help --completion' from the "
 	                 "tables that print --help; do not edit.\n\n_roofval_commands='");
-	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++)
-		rv_buf_printf(out, "%s%s", c == rv_cli_commands ? "" : " ", c->name);
+	for (const struct rv_cmd *c = commands; c->name; c++)
+		rv_buf_printf(out, "%s%s", c == commands ? "" : " ", c->name);
 	rv_buf_puts(out, "'\n\n# _roofval_subcommands COMMAND\n_roofval_subcommands() {\n"
 	                 "\tcase $1 in\n");
-	for (const struct rv_cmd *c = rv_cli_commands; c->name; c++) {
+	for (const struct rv_cmd *c = commands; c->name; c++) {
 		char path[64];
 
 		if (!c->sub) {
-			/* TODO(issue 16): a command on the legacy parser completes
-			 * its name and --help only (see rv_cli_commands). */
 			complete_spec(&words, &values, &args, c->name, c->spec);
 			continue;
 		}
