@@ -6,6 +6,8 @@
 #ifndef RV_CLI_CLI_H
 #define RV_CLI_CLI_H
 
+#include <stddef.h>
+
 #include "opt/opt.h" /* struct rv_cmd, enum rv_exit, the option tables */
 
 /* The parsers of the enumerations of sweep/ and report/ as option values:
@@ -19,6 +21,52 @@ extern const struct rv_cmd rv_hw_cmds[], rv_baseline_cmds[], rv_plot_cmds[], rv_
 extern const struct rv_opts_spec rv_classify_spec, rv_predict_spec, rv_validate_spec,
         rv_calibrate_spec, rv_report_spec, rv_capture_spec, rv_probe_spec, rv_kernels_spec,
         rv_meters_spec;
+
+/* The models a command scores (validate, plot, report): predictions files,
+ * adapter commands, and whether the built-in model goes beside them. */
+struct rv_cli_models {
+	struct rv_opt_list predictions, commands;
+	double timeout_s;
+	int with_builtin;
+};
+/* Their four option-table entries, for a command struct type T holding a
+ * struct rv_cli_models called field. */
+#define RV_CLI_MODEL_OPTIONS(T, field)                                                             \
+	{ .name = "predictions",                                                                   \
+	  .metavar = "FILE",                                                                       \
+	  .help = "score this predictions CSV (docs/predictions-csv.md) instead of the "           \
+		  "built-in model; repeatable",                                                    \
+	  .type = RV_OPT_LIST,                                                                     \
+	  .offset = offsetof(T, field.predictions) },                                              \
+	        { .name = "model-cmd",                                                             \
+		  .metavar = "COMMAND",                                                            \
+		  .help = "score the predictions COMMAND writes for the entries on its standard "  \
+		          "input "                                                                 \
+		          "(/bin/sh -c); repeatable",                                              \
+		  .type = RV_OPT_LIST,                                                             \
+		  .offset = offsetof(T, field.commands) },                                         \
+	        { .name = "model-timeout",                                                         \
+		  .metavar = "S",                                                                  \
+		  .help = "seconds a --model-cmd may run before it is killed (default 60)",        \
+		  .type = RV_OPT_DOUBLE,                                                           \
+		  .offset = offsetof(T, field.timeout_s),                                          \
+		  .def = "60",                                                                     \
+		  .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN,                                         \
+		  .min = 0,                                                                        \
+		  .max = 86400,                                                                    \
+		  .what = "a number of seconds" },                                                 \
+	{                                                                                          \
+		.name = "with-builtin",                                                            \
+		.help = "with --predictions or --model-cmd: score the built-in model beside them", \
+		.type = RV_OPT_FLAG, .offset = offsetof(T, field.with_builtin)                     \
+	}
+
+/* The layout models of m into *out (free() it), *n of them (0: the built-in
+ * model alone). RV_EXIT_USAGE after printing the problem (--with-builtin
+ * alone) with spec's usage, RV_EXIT_ERROR out of memory, else RV_OPT_RUN. */
+struct rv_layout_model;
+int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_models *m,
+                  const struct rv_opts_spec *spec, const char *cmd);
 
 /* Runs a command table: argv[0] names the table's owner ("roofval", "hw"),
  * argv[1] the command. */

@@ -10,6 +10,7 @@
 #include "core/build_info.h"
 #include "core/error.h"
 #include "kernel/kernel.h"
+#include "layout/layout.h"
 #include "meter/meter.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
@@ -201,4 +202,33 @@ int rv_cli_main(int argc, char **argv)
 		return rv_cmd_version(1, sub);
 	}
 	return rv_cli_dispatch("roofval", rv_cli_commands, argc, argv);
+}
+
+int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_models *m,
+                  const struct rv_opts_spec *spec, const char *cmd)
+{
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (m->with_builtin && m->predictions.n + m->commands.n == 0)
+		return rv_opts_usage(
+		        spec, cmd,
+		        "--with-builtin adds the built-in model to --predictions or "
+		        "--model-cmd; without them the built-in model is the one scored");
+	*out = calloc(m->predictions.n + m->commands.n + 1, sizeof(**out));
+	if (!*out) {
+		(void)rv_error_set(RV_ENOMEM, "out of memory");
+		return rv_cli_fail(cmd);
+	}
+	if (m->with_builtin)
+		k++; /* the built-in model first: both paths NULL */
+	for (size_t i = 0; i < m->predictions.n; i++)
+		(*out)[k++].predictions = m->predictions.items[i];
+	for (size_t i = 0; i < m->commands.n; i++) {
+		(*out)[k].command = m->commands.items[i];
+		(*out)[k++].timeout_s = m->timeout_s;
+	}
+	*n = k;
+	return RV_OPT_RUN;
 }

@@ -4,6 +4,7 @@
  * and an HTML page with the tables and every picture. */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -11,6 +12,7 @@
 #include "core/path.h"
 #include "hw/profile.h"
 #include "io/file.h"
+#include "layout/layout.h"
 #include "plot/plot.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
@@ -20,6 +22,7 @@ struct plot_opts {
 	struct rv_opt_list hw, op, bdir, sdir;
 	const char *purpose, *output, *hdir;
 	int png, no_fit;
+	struct rv_cli_models models;
 };
 
 /* clang-format off */
@@ -55,6 +58,7 @@ static const struct rv_option plot_options[] = {
 	{ .name = "no-fit",
 	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, no_fit) },
+	RV_CLI_MODEL_OPTIONS(struct plot_opts, models),
 	{ .name = NULL },
 };
 /* clang-format on */
@@ -127,7 +131,7 @@ static int plot_write(const struct rv_buf *svg, const char *path, int png)
 
 /* Options to one library call, then the file. */
 static int plot_run(const struct plot_opts *o, const struct plot_args *a, enum rv_plot_kind kind,
-                    const char *name)
+                    const struct rv_opts_spec *spec, const char *name)
 {
 	const struct rv_plot_opts po = {
 		kind,          o->hw.items, o->hw.n,       a->op,
@@ -135,8 +139,15 @@ static int plot_run(const struct plot_opts *o, const struct plot_args *a, enum r
 		o->sdir.items, o->sdir.n,   o->hdir,       o->no_fit ? 0 : RV_PROFILE_FIT
 	};
 	struct rv_buf svg = RV_BUF_INIT;
+	struct rv_layout_model *models;
+	size_t n_models;
 	char path[RV_PATH_MAX];
-	int err = rv_plot_draw(&svg, &po);
+	int err, rc = rv_cli_models(&models, &n_models, &o->models, spec, name);
+
+	if (rc != RV_OPT_RUN)
+		return rc;
+	err = rv_plot_draw_models(&svg, &po, models, n_models);
+	free(models);
 
 	if (err == 0 && !o->output)
 		err = rv_plot_file_name(path, sizeof(path), kind,
@@ -195,7 +206,7 @@ static int plot_kind(const struct rv_opts_spec *spec, enum rv_plot_kind kind, co
 	if (rc == 0 && kind == RV_PLOT_HEATMAP && (o.bdir.n > 1 || o.sdir.n > 1))
 		rc = rv_opts_usage(spec, name, "one --baseline-dir and one --sweep-dir");
 	if (rc == 0)
-		rc = plot_run(&o, &a, kind, name);
+		rc = plot_run(&o, &a, kind, spec, name);
 	rv_opts_free(spec, &o);
 	return rc;
 }
@@ -250,6 +261,7 @@ static const struct rv_option report_options[] = {
 	{ .name = "no-fit",
 	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, no_fit) },
+	RV_CLI_MODEL_OPTIONS(struct plot_opts, models),
 	{ .name = NULL },
 };
 /* clang-format on */
@@ -268,6 +280,8 @@ int rv_cmd_report(int argc, char **argv)
 	struct plot_opts o = { 0 };
 	struct rv_report_html_opts ro;
 	struct rv_report_html_result done;
+	struct rv_layout_model *models = NULL;
+	size_t n_models = 0;
 	int rc = rv_opts_parse(&rv_report_spec, argc, argv, &o, NULL);
 
 	if (rc != RV_OPT_RUN)
@@ -277,6 +291,8 @@ int rv_cmd_report(int argc, char **argv)
 	else if (o.sdir.n > o.bdir.n)
 		rc = rv_opts_usage(&rv_report_spec, "report",
 		                   "a --sweep-dir goes with a --baseline-dir");
+	if (rc == RV_OPT_RUN)
+		rc = rv_cli_models(&models, &n_models, &o.models, &rv_report_spec, "report");
 	if (rc == RV_OPT_RUN) {
 		ro = (struct rv_report_html_opts){ o.output,
 			                           o.bdir.items,
@@ -285,7 +301,7 @@ int rv_cmd_report(int argc, char **argv)
 			                           o.sdir.n,
 			                           o.hdir,
 			                           o.no_fit ? 0 : RV_PROFILE_FIT };
-		if (rv_report_html(&ro, &done) < 0) {
+		if (rv_report_html_models(&ro, models, n_models, &done) < 0) {
 			rc = rv_cli_fail("report");
 		} else {
 			printf("wrote %s/index.html with %zu pictures of %zu targets\n",
@@ -293,6 +309,7 @@ int rv_cmd_report(int argc, char **argv)
 			rc = RV_EXIT_OK;
 		}
 	}
+	free(models);
 	rv_opts_free(&rv_report_spec, &o);
 	return rc;
 }

@@ -18,9 +18,7 @@ struct validate_opts {
 	int format;
 	const char *output, *bdir, *sdir, *hdir;
 	int no_fit;
-	struct rv_opt_list predictions, commands;
-	double model_timeout_s;
-	int with_builtin;
+	struct rv_cli_models models;
 	const char *against;
 	double regression_points;
 };
@@ -58,22 +56,7 @@ static const struct rv_option validate_options[] = {
 	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, hdir) },
 	{ .name = "no-fit", .help = "ignore the fit files: validate the hand-edited profiles alone",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, no_fit) },
-	{ .name = "predictions", .metavar = "FILE",
-	  .help = "score this predictions CSV (docs/predictions-csv.md) instead of the built-in "
-	          "model; repeatable",
-	  .type = RV_OPT_LIST, .offset = offsetof(struct validate_opts, predictions) },
-	{ .name = "model-cmd", .metavar = "COMMAND",
-	  .help = "score the predictions COMMAND writes for the entries on its standard input "
-	          "(/bin/sh -c); repeatable",
-	  .type = RV_OPT_LIST, .offset = offsetof(struct validate_opts, commands) },
-	{ .name = "model-timeout", .metavar = "S",
-	  .help = "seconds a --model-cmd may run before it is killed (default 60)",
-	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct validate_opts, model_timeout_s),
-	  .def = "60", .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN, .min = 0, .max = 86400,
-	  .what = "a number of seconds" },
-	{ .name = "with-builtin",
-	  .help = "with --predictions or --model-cmd: score the built-in model beside them",
-	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, with_builtin) },
+	RV_CLI_MODEL_OPTIONS(struct validate_opts, models),
 	{ .name = "against", .metavar = "OLD.json",
 	  .help = "a regression gate: compare with this earlier JSON report; exit status 3 when "
 	          "a record that passed there fails now or a cell's median |error| grew past "
@@ -115,14 +98,8 @@ int rv_cmd_validate(int argc, char **argv)
 		return rc;
 	if (!o.all == !o.hw) {
 		rv_opts_free(&rv_validate_spec, &o);
-		return rv_opts_usage(&rv_validate_spec, "validate", "give either --hw KEY or --all");
-	}
-	if (o.with_builtin && o.predictions.n + o.commands.n == 0) {
-		rv_opts_free(&rv_validate_spec, &o);
-		return rv_opts_usage(
-		        &rv_validate_spec, "validate",
-		        "--with-builtin adds the built-in model to --predictions or "
-		        "--model-cmd; without them the built-in model is the one scored");
+		return rv_opts_usage(&rv_validate_spec, "validate",
+		                     "give either --hw KEY or --all");
 	}
 	if (!isnan(o.regression_points) && !o.against) {
 		rv_opts_free(&rv_validate_spec, &o);
@@ -131,18 +108,10 @@ int rv_cmd_validate(int argc, char **argv)
 	}
 	if (isnan(o.regression_points))
 		o.regression_points = 2.0;
-	models = calloc(o.predictions.n + o.commands.n + 1, sizeof(*models));
-	if (!models) {
+	rc = rv_cli_models(&models, &n_models, &o.models, &rv_validate_spec, "validate");
+	if (rc != RV_OPT_RUN) {
 		rv_opts_free(&rv_validate_spec, &o);
-		return rv_cli_fail("validate");
-	}
-	if (o.with_builtin)
-		n_models++; /* the built-in model first: both paths NULL */
-	for (size_t i = 0; i < o.predictions.n; i++)
-		models[n_models++].predictions = o.predictions.items[i];
-	for (size_t i = 0; i < o.commands.n; i++) {
-		models[n_models].command = o.commands.items[i];
-		models[n_models++].timeout_s = o.model_timeout_s;
+		return rc;
 	}
 	filter.hw = o.hw;
 	filter.op = o.op;

@@ -194,6 +194,12 @@ static int report_head(struct rv_buf *html, const struct report *r)
 		rv_plot_html_para(html, line);
 		p += len + (p[len] == '\n');
 	}
+	if (r->v.n_models == 1 && strcmp(r->v.models[0], RV_BUILTIN_MODEL) != 0) {
+		char line[RV_MODEL_NAME_MAX + 16];
+
+		(void)snprintf(line, sizeof(line), "Model: %s", r->v.models[0]);
+		rv_plot_html_para(html, line);
+	}
 	rv_plot_html_heading(html, 2, "Summary");
 	if (r->v.n_models > 1)
 		return rv_plot_html_models(html, &r->v);

@@ -100,6 +100,15 @@ grep -q '"model": "part"' "$scratch/part.json" && [ "$(grep -c '"pass_latency"' 
 	grep -Eq '"skipped_no_prediction": [1-9]' "$scratch/part.json"
 tally $? "a partial predictions file scored more records than it has rows, or its missing entries were not counted"
 
+# report and plot take models too: given only --predictions, that model alone.
+check 0 "" "wrote $scratch/rep/index.html" -- report --output "$scratch/rep" "${d[@]}" --predictions "$scratch/builtin.csv"
+grep -q "builtin" "$scratch/rep/index.html"
+tally $? "report --predictions does not name the model"
+check 0 "" "wrote $scratch/heat.svg" -- plot heatmap -o "$scratch/heat.svg" "${d[@]}" --predictions "$scratch/builtin.csv" --with-builtin
+grep -q "builtin" "$scratch/heat.svg" && grep -q "roofval" "$scratch/heat.svg"
+tally $? "plot heatmap of two models lacks a panel per model"
+check 2 "--with-builtin adds the built-in model" "" -- report --output "$scratch/rep2" --with-builtin
+
 # predict: --op and --shape stay required without --format csv.
 check 2 "predict: --op is required" "" -- predict --hw $hw --hardware-dir "$repo/hardware"
 check 2 "predict: --shape is required" "" -- predict --hw $hw --op matmul --hardware-dir "$repo/hardware"
