@@ -8,10 +8,10 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/path.h"
-#include "core/units.h"
 #include "core/vec.h"
 #include "hw/fit.h"
 #include "hw/profile.h"
+#include "layout/layout.h"
 
 struct hw_opts {
 	const char *hdir;
@@ -30,155 +30,29 @@ static const struct rv_option hw_options[] = {
 static const struct rv_opts_spec hw_list_spec = { "hw list", "List the hardware profiles.",
 	                                          hw_options, 0, 0 };
 
+/* A profile of the folder that does not load: said, and counted in *arg. */
+static void hw_list_error(void *arg, int err)
+{
+	(void)err;
+	++*(size_t *)arg;
+	(void)rv_cli_fail("hw list");
+}
+
 static int hw_list(int argc, char **argv)
 {
 	struct hw_opts o = { 0 };
-	const char *dir;
-	char **paths;
-	size_t n;
-	int rc = rv_opts_parse(&hw_list_spec, argc, argv, &o, NULL), status = RV_EXIT_OK;
+	struct rv_buf out = RV_BUF_INIT;
+	size_t bad = 0;
+	int rc = rv_opts_parse(&hw_list_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
-	dir = rv_profile_dir(o.hdir);
-	if (rv_profile_paths(&paths, &n, dir) < 0)
+	err = rv_profile_list_render(&out, rv_profile_dir(o.hdir), hw_list_error, &bad);
+	(void)fwrite(rv_buf_str(&out), 1, out.len, stdout);
+	rv_buf_free(&out);
+	if (err < 0 && !bad)
 		return rv_cli_fail("hw list");
-	if (n == 0) {
-		fprintf(stderr, "roofval: hw list: no profiles (*.json) in %s\n", dir);
-		return RV_EXIT_ERROR;
-	}
-	printf("%-22s %-12s %-8s %-8s %s\n", "key", "class", "capture", "dtype", "name");
-	for (size_t i = 0; i < n; i++) {
-		struct rv_profile *p;
-
-		if (rv_profile_load(&p, paths[i]) < 0) {
-			status = rv_cli_fail("hw list");
-			continue;
-		}
-		printf("%-22s %-12s %-8s %-8s %s\n", p->key, rv_hw_class_name(p->hw_class),
-		       rv_backend_name(p->capture_backend), rv_dtype_name(p->default_dtype),
-		       p->name);
-		rv_profile_free(p);
-	}
-	rv_profile_paths_free(paths, n);
-	return status;
-}
-
-/* The gemm object: tiles, the optional terms, and how the BLAS dispatches. */
-static void show_gemm(const struct rv_gemm *g)
-{
-	const struct rv_gemm_threading *t = &g->threading;
-
-	printf("  gemm             tiles");
-	for (size_t i = 0; i < g->n_tiles; i++)
-		printf("%s %ux%u", i ? "," : "", g->tile_m[i], g->tile_n[i]);
-	printf("; %u per unit; half efficiency at M %.3g, N %.3g, K %.3g", g->tiles_per_unit,
-	       g->half_m, g->half_n, g->half_k);
-	if (g->pack_passes_set)
-		printf("; %.3g packing passes over B", g->pack_passes);
-	if (g->overlap_norm > 0)
-		printf("; compute and memory combine as a %g-norm", g->overlap_norm);
-	printf("\n                   %s\n", g->provenance);
-	if (!t->provenance)
-		return;
-	printf("  gemm dispatch    ");
-	if (t->unpacked_max_mnk) {
-		printf("small-matrix kernel on one unit, unpacked, up to M*N*K %llu",
-		       (unsigned long long)t->unpacked_max_mnk);
-		if (t->unpacked_max_mn_transposed)
-			printf(" (B transposed: also M*N <= %llu)",
-			       (unsigned long long)t->unpacked_max_mn_transposed);
-		else
-			printf(" (never with B transposed)");
-		printf("; ");
-	}
-	if (t->single_unit_max_mnk)
-		printf("one unit up to M*N*K %llu", (unsigned long long)t->single_unit_max_mnk);
-	printf("\n                   %s\n", t->provenance);
-}
-
-static void hw_print(const struct rv_profile *p)
-{
-	char a[48], b[48], c[48];
-
-	printf("%s: %s\n", p->key, p->name);
-	printf("  file             %s\n", p->path);
-	if (p->fit_path)
-		printf("  fit              %s (fitted values below replace the profile's; the "
-		       "provenance is the profile's)\n",
-		       p->fit_path);
-	printf("  class            %s, captured with the %s backend\n",
-	       rv_hw_class_name(p->hw_class), rv_backend_name(p->capture_backend));
-	printf("  default dtype    %s\n", rv_dtype_name(p->default_dtype));
-	if (p->operating_point)
-		printf("  operating point  %s\n", p->operating_point);
-	printf("  compute units    %u %s\n                   %s\n", p->compute_units, p->unit_kind,
-	       p->units_provenance);
-	rv_fmt_si(a, sizeof(a), p->base_Hz, "Hz");
-	rv_fmt_si(b, sizeof(b), p->boost_Hz, "Hz");
-	rv_fmt_si(c, sizeof(c), p->sustained_Hz, "Hz");
-	printf("  clocks           base %s, boost %s, sustained %s\n                   %s\n", a, b,
-	       c, p->clocks_provenance);
-	printf("  compute          %-9s %-16s %-16s %s\n", "dtype", "peak", "effective",
-	       "energy/FLOP");
-	for (size_t i = 0; i < p->n_compute; i++) {
-		const struct rv_compute *k = &p->compute[i];
-
-		rv_fmt_si(a, sizeof(a), k->peak_flop_per_s, "FLOP/s");
-		rv_fmt_si(b, sizeof(b), k->effective_flop_per_s, "FLOP/s");
-		rv_fmt_si(c, sizeof(c), k->energy_per_flop_J, "J");
-		printf("                   %-9s %-16s %-16s %s\n", rv_dtype_name(k->dtype), a, b,
-		       c);
-		printf("                     %s\n", k->provenance);
-	}
-	printf("  memory           %-9s %-16s %-16s %-16s %s\n", "tier", "capacity", "bandwidth",
-	       "effective", "energy/byte");
-	for (size_t i = 0; i < p->n_memory; i++) {
-		const struct rv_memory_tier *m = &p->memory[i];
-		char e[48];
-
-		rv_fmt_bytes(a, sizeof(a), m->capacity_B);
-		rv_fmt_si(b, sizeof(b), m->bw_Bps, "B/s");
-		rv_fmt_si(c, sizeof(c), m->effective_bw_Bps, "B/s");
-		rv_fmt_si(e, sizeof(e), m->energy_per_byte_J, "J");
-		printf("                   %-9s %-16s %-16s %-16s %s\n", rv_tier_name(m->tier), a,
-		       b, c, e);
-		if (m->effective_capacity_B < m->capacity_B) {
-			rv_fmt_bytes(a, sizeof(a), m->effective_capacity_B);
-			printf("                     a repeated call keeps %s of it\n", a);
-		}
-		printf("                     %s\n", m->provenance);
-	}
-	rv_fmt_si(a, sizeof(a), p->call_overhead_s, "s");
-	printf("  call overhead    %s", a);
-	for (int op = 0; op < RV_OP_COUNT; op++) {
-		if (p->op_overhead_s[op] < p->call_overhead_s ||
-		    p->op_overhead_s[op] > p->call_overhead_s) {
-			rv_fmt_si(a, sizeof(a), p->op_overhead_s[op], "s");
-			printf("; %s %s", rv_op_name((enum rv_op)op), a);
-		}
-	}
-	printf("\n                   %s\n", p->overhead_provenance);
-	printf("  power            idle %g W, static %g W, TDP %g W\n                   %s\n",
-	       p->idle_W, p->static_W, p->tdp_W, p->power_provenance);
-	if (p->elementwise.provenance) {
-		printf("  elementwise      on at most %u of %u units", p->elementwise.max_units,
-		       p->compute_units);
-		if (p->elementwise.grain_elements)
-			printf(", one per %llu elements",
-			       (unsigned long long)p->elementwise.grain_elements);
-		printf("\n                   %s\n", p->elementwise.provenance);
-	}
-	if (p->fresh_output.provenance) {
-		rv_fmt_bytes(a, sizeof(a), (double)p->fresh_output.min_B);
-		printf("  fresh output     from %s on, new pages on every call", a);
-		rv_fmt_si(a, sizeof(a), p->fresh_output.page_s, "s");
-		printf(": %s per %llu B page\n                   %s\n", a,
-		       (unsigned long long)p->fresh_output.page_B, p->fresh_output.provenance);
-	}
-	show_gemm(&p->gemm);
-	if (p->notes)
-		printf("  notes            %s\n", p->notes);
+	return err < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
 }
 
 static const struct rv_opts_spec hw_show_spec = {
@@ -190,16 +64,20 @@ static int hw_show(int argc, char **argv)
 {
 	struct hw_opts o = { 0 };
 	struct rv_args args;
-	struct rv_profile *p;
-	int rc = rv_opts_parse(&hw_show_spec, argc, argv, &o, &args);
+	struct rv_layout l;
+	const struct rv_profile *p;
+	struct rv_buf out = RV_BUF_INIT;
+	int rc = rv_opts_parse(&hw_show_spec, argc, argv, &o, &args), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
-	if (rv_profile_find(&p, rv_profile_dir(o.hdir), args.v[0], RV_PROFILE_FIT) < 0)
-		return rv_cli_fail("hw show");
-	hw_print(p);
-	rv_profile_free(p);
-	return RV_EXIT_OK;
+	err = rv_layout_open(&l, &(struct rv_layout_dirs){ o.hdir, NULL, NULL }, RV_PROFILE_FIT);
+	if (err == 0 && (err = rv_layout_profile(&l, &p, args.v[0])) == 0 &&
+	    (err = rv_profile_render(&out, p)) == 0)
+		(void)fwrite(rv_buf_str(&out), 1, out.len, stdout);
+	rv_buf_free(&out);
+	rv_layout_close(&l);
+	return err < 0 ? rv_cli_fail("hw show") : RV_EXIT_OK;
 }
 
 /* Appends to paths the fit file of each profile that has one. */

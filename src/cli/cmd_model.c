@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* roofval classify | predict: the classifier and the model for one shape. */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/buf.h"
 #include "core/error.h"
-#include "core/units.h"
 #include "hw/profile.h"
 #include "io/file.h"
 #include "layout/layout.h"
 #include "model/classify.h"
 #include "model/predict.h"
 #include "predictions/predictions.h"
+#include "report/report.h"
 
 /* The options of classify and predict. op, shape and dtype are read after
  * the parse, with the profile: the shape's form depends on the op, and a
@@ -76,35 +76,40 @@ static const struct rv_option predict_options[] = {
 /* clang-format on */
 
 struct model_args {
-	struct rv_profile *p;
+	struct rv_layout l;
+	const struct rv_profile *p;
 	enum rv_op op;
 	struct rv_shape shape;
 	enum rv_dtype dtype;
-	int json;
 };
 
-/* The op, shape, dtype and profile that parsed options o name; RV_OPT_RUN to
- * go on (free a->p), else the exit status. */
+/* The op, shape, dtype and profile (borrowed from a->l) that parsed options
+ * o name; RV_OPT_RUN to go on (close a->l), else the exit status. */
 static int model_load(struct model_args *a, const struct model_opts *o, const char *cmd)
 {
 	memset(a, 0, sizeof(*a));
-	a->json = o->format == 1;
 	if (rv_op_parse(o->op, &a->op) < 0 || rv_shape_parse(o->shape, a->op, &a->shape) < 0 ||
 	    (o->dtype && rv_dtype_parse(o->dtype, &a->dtype) < 0) ||
-	    rv_profile_find(&a->p, rv_profile_dir(o->hdir), o->hw, o->no_fit ? 0 : RV_PROFILE_FIT) <
-	            0)
+	    rv_layout_open(&a->l, &(struct rv_layout_dirs){ o->hdir, NULL, NULL },
+	                   o->no_fit ? 0 : RV_PROFILE_FIT) < 0)
 		return rv_cli_fail(cmd);
+	if (rv_layout_profile(&a->l, &a->p, o->hw) < 0) {
+		rv_layout_close(&a->l);
+		return rv_cli_fail(cmd);
+	}
 	if (!o->dtype)
 		a->dtype = a->p->default_dtype;
 	return RV_OPT_RUN;
 }
 
-static void title(const struct model_args *a)
+/* Prints what out holds and closes a; the exit status of err. */
+static int model_done(struct model_args *a, struct rv_buf *out, int err, const char *cmd)
 {
-	char shape[80];
-
-	(void)rv_shape_format(shape, sizeof(shape), &a->shape);
-	printf("%s %s %s %s", a->p->key, rv_op_name(a->op), shape, rv_dtype_name(a->dtype));
+	if (err == 0)
+		(void)fwrite(rv_buf_str(out), 1, out->len, stdout);
+	rv_buf_free(out);
+	rv_layout_close(&a->l);
+	return err < 0 ? rv_cli_fail(cmd) : RV_EXIT_OK;
 }
 
 const struct rv_opts_spec rv_classify_spec = {
@@ -118,122 +123,17 @@ int rv_cmd_classify(int argc, char **argv)
 	struct model_opts o = { 0 };
 	struct model_args a;
 	struct rv_classification c;
-	char x[48], y[48];
-	int rc = rv_opts_parse(&rv_classify_spec, argc, argv, &o, NULL);
+	struct rv_buf out = RV_BUF_INIT;
+	int rc = rv_opts_parse(&rv_classify_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN || (rc = model_load(&a, &o, "classify")) != RV_OPT_RUN)
 		return rc;
-	if (rv_classify(&c, a.p, a.op, &a.shape, a.dtype) < 0) {
-		rv_profile_free(a.p);
-		return rv_cli_fail("classify");
-	}
-	title(&a);
-	printf(": %s\n  rule                %s\n", rv_regime_name(c.regime), c.reason);
-	rv_fmt_si(x, sizeof(x), c.flop, "FLOP");
-	printf("  work                %s\n", x);
-	rv_fmt_bytes(x, sizeof(x), c.working_set_B);
-	printf("  working set         %s\n", x);
-	printf("  intensity           %.4g FLOP/B\n", c.intensity_flop_per_B);
-	if (c.regime != RV_REGIME_UNSUPPORTED) {
-		rv_fmt_si(x, sizeof(x), c.compute_s, "s");
-		rv_fmt_si(y, sizeof(y), c.dram_s, "s");
-		printf("  compute / DRAM time %s / %s (effective rates)\n", x, y);
-		printf("  ridge points        DRAM %.4g FLOP/B, L1 %.4g FLOP/B (ambiguous within "
-		       "20%%)\n",
-		       c.ridge_flop_per_B, c.l1_ridge_flop_per_B);
-	}
-	rv_fmt_si(x, sizeof(x), c.launch_threshold_s, "s");
-	printf("  launch threshold    %s (5 x the per-call overhead)\n", x);
-	rv_fmt_bytes(x, sizeof(x), c.l1_capacity_B);
-	rv_fmt_bytes(y, sizeof(y), c.llc_capacity_B);
-	printf("  L1 / LLC capacity   %s / %s (ambiguous within 20%%)\n", x, y);
-	rv_profile_free(a.p);
-	return RV_EXIT_OK;
-}
-
-static void predict_text(const struct model_args *a, const struct rv_prediction *r)
-{
-	char x[48], y[48], z[48];
-
-	title(a);
-	rv_fmt_si(x, sizeof(x), r->latency_s, "s");
-	printf("\n  latency    %-12s bound by %s\n", x, rv_bound_name(r->binding));
-	rv_fmt_si(x, sizeof(x), r->energy_j, "J");
-	rv_fmt_si(y, sizeof(y), r->static_j, "J");
-	rv_fmt_si(z, sizeof(z), r->flop_j, "J");
-	printf("  energy     %-12s static %s + FLOPs %s", x, y, z);
-	rv_fmt_si(x, sizeof(x), r->bytes_j, "J");
-	printf(" + bytes %s\n  terms\n", x);
-	rv_fmt_si(x, sizeof(x), r->overhead_s, "s");
-	printf("    overhead %-12s per call\n", x);
-	rv_fmt_si(x, sizeof(x), r->compute_s, "s");
-	rv_fmt_si(y, sizeof(y), r->footprint.flop, "FLOP");
-	printf("    compute  %-12s %s", x, y);
-	if (r->tiles)
-		printf("; %ux%u tiles: %llu in %llu waves; efficiency tile %.3f, wave %.3f, "
-		       "small-dim %.3f",
-		       r->tile_m, r->tile_n, (unsigned long long)r->tiles,
-		       (unsigned long long)r->waves, r->eff_tile, r->eff_wave, r->eff_small);
-	if (r->fresh_pages > 0) {
-		rv_fmt_si(y, sizeof(y), r->first_touch_s, "s");
-		printf("; with %s of first touch: %.0f fresh pages of the output", y,
-		       r->fresh_pages);
-	}
-	printf("\n");
-	for (size_t i = 0; i < a->p->n_memory; i++) {
-		enum rv_tier t = a->p->memory[i].tier;
-
-		rv_fmt_si(x, sizeof(x), r->tier_s[t], "s");
-		rv_fmt_bytes(y, sizeof(y), r->tier_B[t]);
-		rv_fmt_si(z, sizeof(z), a->p->memory[i].effective_bw_Bps, "B/s");
-		printf("    %-8s %-12s %s at %s\n", rv_tier_name(t), x, y, z);
-	}
-	if (r->tiles && a->p->gemm.overlap_norm > 0) {
-		rv_fmt_si(x, sizeof(x), r->latency_s - r->overhead_s, "s");
-		printf("    body     %-12s max(longest term, (compute^p + dram^p)^(1/p)), p = %g\n",
-		       x, a->p->gemm.overlap_norm);
-	}
-}
-
-static int predict_json(const struct model_args *a, const struct rv_prediction *r)
-{
-	json_t *root, *tiers = json_object();
-	char shape[80], *text;
-
-	(void)rv_shape_format(shape, sizeof(shape), &a->shape);
-	for (size_t i = 0; tiers && i < a->p->n_memory; i++) {
-		enum rv_tier t = a->p->memory[i].tier;
-
-		(void)json_object_set_new(
-		        tiers, rv_tier_name(t),
-		        json_pack("{s:f, s:f}", "time_s", r->tier_s[t], "bytes", r->tier_B[t]));
-	}
-	root = json_pack(
-	        "{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:s, s:{s:f, s:f, s:o}, "
-	        "s:{s:i, s:i, s:I, s:I, s:f, s:f, s:f}, s:{s:f, s:f, s:f}, "
-	        "s:{s:f, s:f, s:f, s:f}}",
-	        "schema", "roofval.predict/1", "hardware", a->p->key, "op", rv_op_name(a->op),
-	        "shape", shape, "dtype", rv_dtype_name(a->dtype), "latency_s", r->latency_s,
-	        "energy_j", r->energy_j, "binding", rv_bound_name(r->binding), "terms",
-	        "overhead_s", r->overhead_s, "compute_s", r->compute_s, "tiers", tiers, "gemm",
-	        "tile_m", (int)r->tile_m, "tile_n", (int)r->tile_n, "tiles", (json_int_t)r->tiles,
-	        "waves", (json_int_t)r->waves, "eff_tile", r->eff_tile, "eff_wave", r->eff_wave,
-	        "eff_small", r->eff_small, "energy_terms", "static_j", r->static_j, "flop_j",
-	        r->flop_j, "bytes_j", r->bytes_j, "footprint", "flop", r->footprint.flop,
-	        "working_set_B", r->footprint.working_set_B, "intensity_flop_per_B",
-	        r->footprint.intensity_flop_per_B, "weight_B", r->footprint.weight_B);
-	if (root)
-		(void)json_object_set_new(json_object_get(root, "terms"), "first_touch",
-		                          json_pack("{s:f, s:f}", "pages", r->fresh_pages, "time_s",
-		                                    r->first_touch_s));
-	text = root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
-	            : NULL;
-	json_decref(root);
-	if (!text)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	printf("%s\n", text);
-	free(text);
-	return 0;
+	/* A classification is text only: --format json gives the text too. */
+	err = rv_classify(&c, a.p, a.op, &a.shape, a.dtype);
+	if (err == 0)
+		err = rv_report_classification(&out, a.p, a.op, &a.shape, a.dtype, &c,
+		                               RV_FORMAT_TEXT);
+	return model_done(&a, &out, err, "classify");
 }
 
 /* predict --format csv: the built-in model's predictions of every entry the
@@ -277,6 +177,7 @@ int rv_cmd_predict(int argc, char **argv)
 	struct model_opts o = { .purpose = -1 };
 	struct model_args a;
 	struct rv_prediction r;
+	struct rv_buf out = RV_BUF_INIT;
 	int rc = rv_opts_parse(&rv_predict_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
@@ -289,12 +190,8 @@ int rv_cmd_predict(int argc, char **argv)
 	if ((rc = model_load(&a, &o, "predict")) != RV_OPT_RUN)
 		return rc;
 	err = rv_predict(&r, a.p, a.op, &a.shape, a.dtype);
-	if (err == 0) {
-		if (a.json)
-			err = predict_json(&a, &r);
-		else
-			predict_text(&a, &r);
-	}
-	rv_profile_free(a.p);
-	return err < 0 ? rv_cli_fail("predict") : RV_EXIT_OK;
+	if (err == 0)
+		err = rv_report_prediction(&out, a.p, a.op, &a.shape, a.dtype, &r,
+		                           o.format == 1 ? RV_FORMAT_JSON : RV_FORMAT_TEXT);
+	return model_done(&a, &out, err, "predict");
 }

@@ -160,4 +160,18 @@ const char *rv_hw_class_name(enum rv_hw_class c);
 const char *rv_backend_name(enum rv_backend b);
 const char *rv_tier_name(enum rv_tier t);
 
+/* roofval hw show: every number of p with its provenance, as text, appended
+ * to out. RV_ENOMEM when out could not grow. */
+struct rv_buf;
+int rv_profile_render(struct rv_buf *out, const struct rv_profile *p);
+/* roofval hw list: a header line, then one line per profile of dir (key,
+ * class, capture backend, default dtype, name) in rv_profile_paths() order,
+ * appended to out. A profile that does not load is left out, after a call
+ * of on_error(arg, err) (when not NULL) while rv_error_last() says why; the
+ * first such error is returned once every other profile is listed.
+ * RV_ENOENT for a folder with no profiles, rv_profile_paths()'s errors (with
+ * nothing appended and on_error not called). */
+int rv_profile_list_render(struct rv_buf *out, const char *dir,
+                           void (*on_error)(void *arg, int err), void *arg);
+
 #endif

@@ -97,4 +97,22 @@ struct rv_layout_model;
 int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
                           size_t n_models, struct rv_report_html_result *out);
 
+/* The model for one shape (roofval classify and predict), appended to out:
+ * the title "<key> <op> <shape> <dtype>", then every term with the numbers
+ * behind it (overhead, compute, each memory tier, GEMM tiles and waves with
+ * their efficiencies, fresh pages, the energy terms) as text, or for a
+ * prediction also JSON of schema roofval.predict/1 (ending with a newline).
+ * A classification has text only. RV_EPARSE for a format the renderer does
+ * not have; RV_ENOMEM. */
+#include "core/dtype.h"
+#include "core/op.h"
+struct rv_classification;
+struct rv_prediction;
+int rv_report_classification(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
+                             const struct rv_shape *s, enum rv_dtype d,
+                             const struct rv_classification *c, enum rv_format f);
+int rv_report_prediction(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
+                         const struct rv_shape *s, enum rv_dtype d, const struct rv_prediction *r,
+                         enum rv_format f);
+
 #endif

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/* A hardware profile rendered for people: every number with its provenance
+ * (roofval hw show), and the table of the profiles of a folder (hw list). */
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/units.h"
+#include "hw/profile.h"
+
+/* The gemm object: tiles, the optional terms, and how the BLAS dispatches. */
+static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
+{
+	const struct rv_gemm_threading *t = &g->threading;
+
+	rv_buf_puts(out, "  gemm             tiles");
+	for (size_t i = 0; i < g->n_tiles; i++)
+		rv_buf_printf(out, "%s %ux%u", i ? "," : "", g->tile_m[i], g->tile_n[i]);
+	rv_buf_printf(out, "; %u per unit; half efficiency at M %.3g, N %.3g, K %.3g",
+	              g->tiles_per_unit, g->half_m, g->half_n, g->half_k);
+	if (g->pack_passes_set)
+		rv_buf_printf(out, "; %.3g packing passes over B", g->pack_passes);
+	if (g->overlap_norm > 0)
+		rv_buf_printf(out, "; compute and memory combine as a %g-norm", g->overlap_norm);
+	rv_buf_printf(out, "\n                   %s\n", g->provenance);
+	if (!t->provenance)
+		return;
+	rv_buf_puts(out, "  gemm dispatch    ");
+	if (t->unpacked_max_mnk) {
+		rv_buf_printf(out, "small-matrix kernel on one unit, unpacked, up to M*N*K %llu",
+		              (unsigned long long)t->unpacked_max_mnk);
+		if (t->unpacked_max_mn_transposed)
+			rv_buf_printf(out, " (B transposed: also M*N <= %llu)",
+			              (unsigned long long)t->unpacked_max_mn_transposed);
+		else
+			rv_buf_puts(out, " (never with B transposed)");
+		rv_buf_puts(out, "; ");
+	}
+	if (t->single_unit_max_mnk)
+		rv_buf_printf(out, "one unit up to M*N*K %llu",
+		              (unsigned long long)t->single_unit_max_mnk);
+	rv_buf_printf(out, "\n                   %s\n", t->provenance);
+}
+
+static void show_compute(struct rv_buf *out, const struct rv_profile *p)
+{
+	char a[48], b[48], c[48];
+
+	rv_buf_printf(out, "  compute          %-9s %-16s %-16s %s\n", "dtype", "peak", "effective",
+	              "energy/FLOP");
+	for (size_t i = 0; i < p->n_compute; i++) {
+		const struct rv_compute *k = &p->compute[i];
+
+		rv_fmt_si(a, sizeof(a), k->peak_flop_per_s, "FLOP/s");
+		rv_fmt_si(b, sizeof(b), k->effective_flop_per_s, "FLOP/s");
+		rv_fmt_si(c, sizeof(c), k->energy_per_flop_J, "J");
+		rv_buf_printf(out, "                   %-9s %-16s %-16s %s\n",
+		              rv_dtype_name(k->dtype), a, b, c);
+		rv_buf_printf(out, "                     %s\n", k->provenance);
+	}
+}
+
+static void show_memory(struct rv_buf *out, const struct rv_profile *p)
+{
+	char a[48], b[48], c[48], e[48];
+
+	rv_buf_printf(out, "  memory           %-9s %-16s %-16s %-16s %s\n", "tier", "capacity",
+	              "bandwidth", "effective", "energy/byte");
+	for (size_t i = 0; i < p->n_memory; i++) {
+		const struct rv_memory_tier *m = &p->memory[i];
+
+		rv_fmt_bytes(a, sizeof(a), m->capacity_B);
+		rv_fmt_si(b, sizeof(b), m->bw_Bps, "B/s");
+		rv_fmt_si(c, sizeof(c), m->effective_bw_Bps, "B/s");
+		rv_fmt_si(e, sizeof(e), m->energy_per_byte_J, "J");
+		rv_buf_printf(out, "                   %-9s %-16s %-16s %-16s %s\n",
+		              rv_tier_name(m->tier), a, b, c, e);
+		if (m->effective_capacity_B < m->capacity_B) {
+			rv_fmt_bytes(a, sizeof(a), m->effective_capacity_B);
+			rv_buf_printf(out, "                     a repeated call keeps %s of it\n",
+			              a);
+		}
+		rv_buf_printf(out, "                     %s\n", m->provenance);
+	}
+}
+
+/* The per-call overhead, the ops whose own overhead differs, power, the
+ * elementwise spread and fresh outputs. */
+static void show_calls(struct rv_buf *out, const struct rv_profile *p)
+{
+	char a[48];
+
+	rv_fmt_si(a, sizeof(a), p->call_overhead_s, "s");
+	rv_buf_printf(out, "  call overhead    %s", a);
+	for (int op = 0; op < RV_OP_COUNT; op++) {
+		if (p->op_overhead_s[op] < p->call_overhead_s ||
+		    p->op_overhead_s[op] > p->call_overhead_s) {
+			rv_fmt_si(a, sizeof(a), p->op_overhead_s[op], "s");
+			rv_buf_printf(out, "; %s %s", rv_op_name((enum rv_op)op), a);
+		}
+	}
+	rv_buf_printf(out, "\n                   %s\n", p->overhead_provenance);
+	rv_buf_printf(out,
+	              "  power            idle %g W, static %g W, TDP %g W\n                   "
+	              "%s\n",
+	              p->idle_W, p->static_W, p->tdp_W, p->power_provenance);
+	if (p->elementwise.provenance) {
+		rv_buf_printf(out, "  elementwise      on at most %u of %u units",
+		              p->elementwise.max_units, p->compute_units);
+		if (p->elementwise.grain_elements)
+			rv_buf_printf(out, ", one per %llu elements",
+			              (unsigned long long)p->elementwise.grain_elements);
+		rv_buf_printf(out, "\n                   %s\n", p->elementwise.provenance);
+	}
+	if (p->fresh_output.provenance) {
+		rv_fmt_bytes(a, sizeof(a), (double)p->fresh_output.min_B);
+		rv_buf_printf(out, "  fresh output     from %s on, new pages on every call", a);
+		rv_fmt_si(a, sizeof(a), p->fresh_output.page_s, "s");
+		rv_buf_printf(out, ": %s per %llu B page\n                   %s\n", a,
+		              (unsigned long long)p->fresh_output.page_B,
+		              p->fresh_output.provenance);
+	}
+}
+
+int rv_profile_render(struct rv_buf *out, const struct rv_profile *p)
+{
+	char a[48], b[48], c[48];
+
+	rv_buf_printf(out, "%s: %s\n", p->key, p->name);
+	rv_buf_printf(out, "  file             %s\n", p->path);
+	if (p->fit_path)
+		rv_buf_printf(out,
+		              "  fit              %s (fitted values below replace the profile's; "
+		              "the provenance is the profile's)\n",
+		              p->fit_path);
+	rv_buf_printf(out, "  class            %s, captured with the %s backend\n",
+	              rv_hw_class_name(p->hw_class), rv_backend_name(p->capture_backend));
+	rv_buf_printf(out, "  default dtype    %s\n", rv_dtype_name(p->default_dtype));
+	if (p->operating_point)
+		rv_buf_printf(out, "  operating point  %s\n", p->operating_point);
+	rv_buf_printf(out, "  compute units    %u %s\n                   %s\n", p->compute_units,
+	              p->unit_kind, p->units_provenance);
+	rv_fmt_si(a, sizeof(a), p->base_Hz, "Hz");
+	rv_fmt_si(b, sizeof(b), p->boost_Hz, "Hz");
+	rv_fmt_si(c, sizeof(c), p->sustained_Hz, "Hz");
+	rv_buf_printf(out, "  clocks           base %s, boost %s, sustained %s\n", a, b, c);
+	rv_buf_printf(out, "                   %s\n", p->clocks_provenance);
+	show_compute(out, p);
+	show_memory(out, p);
+	show_calls(out, p);
+	show_gemm(out, &p->gemm);
+	if (p->notes)
+		rv_buf_printf(out, "  notes            %s\n", p->notes);
+	return rv_buf_check(out);
+}
+
+static void list_line(struct rv_buf *out, const char *key, const char *cls, const char *backend,
+                      const char *dtype, const char *name)
+{
+	rv_buf_printf(out, "%-22s %-12s %-8s %-8s %s\n", key, cls, backend, dtype, name);
+}
+
+int rv_profile_list_render(struct rv_buf *out, const char *dir,
+                           void (*on_error)(void *arg, int err), void *arg)
+{
+	char **paths;
+	size_t n;
+	int err, first = 0;
+
+	if ((err = rv_profile_paths(&paths, &n, dir)) < 0)
+		return err;
+	if (n == 0) {
+		rv_profile_paths_free(paths, n);
+		return rv_error_set(RV_ENOENT, "no profiles (*.json) in %s", dir);
+	}
+	list_line(out, "key", "class", "capture", "dtype", "name");
+	for (size_t i = 0; i < n; i++) {
+		struct rv_profile *p;
+
+		if ((err = rv_profile_load(&p, paths[i])) < 0) {
+			if (on_error)
+				on_error(arg, err);
+			if (!first)
+				first = err;
+			continue;
+		}
+		list_line(out, p->key, rv_hw_class_name(p->hw_class),
+		          rv_backend_name(p->capture_backend), rv_dtype_name(p->default_dtype),
+		          p->name);
+		rv_profile_free(p);
+	}
+	rv_profile_paths_free(paths, n);
+	return first ? first : rv_buf_check(out);
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the renderers behind roofval classify, predict, hw show and hw
+ * list, called without argv: exact text for a fixture profile, the JSON of
+ * a prediction, formats a renderer does not have, and the list's errors. */
+#include <jansson.h>
+
+#include "core/buf.h"
+#include "hw/profile.h"
+#include "model/classify.h"
+#include "model/predict.h"
+#include "report/report.h"
+#include "rv_test.h"
+
+static struct rv_profile *tiny_cpu(void)
+{
+	struct rv_profile *p;
+
+	assert_int_equal(rv_profile_load(&p, rv_fixture_path("hardware/good/tiny_cpu.json")), 0);
+	return p;
+}
+
+static void test_render__prediction_text(void **state)
+{
+	struct rv_profile *p = tiny_cpu();
+	struct rv_buf out = RV_BUF_INIT;
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	(void)state;
+	assert_int_equal(rv_shape_parse("64x64x64", RV_OP_MATMUL, &s), 0);
+	assert_int_equal(rv_predict(&r, p, RV_OP_MATMUL, &s, RV_DTYPE_FP32), 0);
+	assert_int_equal(
+	        rv_report_prediction(&out, p, RV_OP_MATMUL, &s, RV_DTYPE_FP32, &r, RV_FORMAT_TEXT),
+	        0);
+	assert_string_equal(rv_buf_str(&out),
+	                    "tiny_cpu matmul 64x64x64 fp32\n"
+	                    "  latency    42 us        bound by compute\n"
+	                    "  energy     91.6 uJ      static 83.9 uJ + FLOPs 5.24 uJ + bytes "
+	                    "2.46 uJ\n"
+	                    "  terms\n"
+	                    "    overhead 1 us         per call\n"
+	                    "    compute  41 us        524 kFLOP; 64x64 tiles: 1 in 1 waves; "
+	                    "efficiency tile 1.000, wave 0.500, small-dim 0.800\n"
+	                    "    dram     6.14 us      48 KiB at 8 GB/s\n");
+	/* Appended, not replaced. */
+	assert_int_equal(
+	        rv_report_prediction(&out, p, RV_OP_MATMUL, &s, RV_DTYPE_FP32, &r, RV_FORMAT_TEXT),
+	        0);
+	assert_int_equal(strstr(rv_buf_str(&out) + 1, "tiny_cpu matmul") - rv_buf_str(&out),
+	                 (long)out.len / 2);
+	rv_buf_free(&out);
+	rv_profile_free(p);
+}
+
+static void test_render__prediction_json(void **state)
+{
+	struct rv_profile *p = tiny_cpu();
+	struct rv_buf out = RV_BUF_INIT;
+	struct rv_prediction r;
+	struct rv_shape s;
+	json_error_t e;
+	json_t *root;
+
+	(void)state;
+	assert_int_equal(rv_shape_parse("1000000", RV_OP_VECTOR_ADD, &s), 0);
+	assert_int_equal(rv_predict(&r, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32), 0);
+	assert_int_equal(rv_report_prediction(&out, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &r,
+	                                      RV_FORMAT_JSON),
+	                 0);
+	assert_true(out.len > 2 && out.data[0] == '{' && out.data[out.len - 1] == '\n');
+	root = json_loads(rv_buf_str(&out), 0, &e);
+	assert_non_null(root);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")),
+	                    "roofval.predict/1");
+	assert_string_equal(json_string_value(json_object_get(root, "hardware")), "tiny_cpu");
+	assert_string_equal(json_string_value(json_object_get(root, "op")), "vector_add");
+	assert_string_equal(json_string_value(json_object_get(root, "shape")), "1000000");
+	assert_string_equal(json_string_value(json_object_get(root, "binding")), "dram");
+	rv_assert_close(json_real_value(json_object_get(root, "latency_s")), r.latency_s, 0, 0);
+	rv_assert_close(json_real_value(json_object_get(root, "latency_s")), 1.501e-3, 1e-12, 0);
+	rv_assert_close(
+	        json_real_value(json_object_get(
+	                json_object_get(json_object_get(json_object_get(root, "terms"), "tiers"),
+	                                "dram"),
+	                "bytes")),
+	        12e6, 0, 0);
+	/* Sorted keys: "binding" comes first. */
+	rv_assert_contains(rv_buf_str(&out),
+	                   "{\n  \"binding\": \"dram\",\n  \"dtype\": \"fp32\",\n");
+	json_decref(root);
+	rv_buf_free(&out);
+	rv_profile_free(p);
+}
+
+static void test_render__classification_text(void **state)
+{
+	struct rv_profile *p = tiny_cpu();
+	struct rv_buf out = RV_BUF_INIT;
+	struct rv_classification c;
+	struct rv_shape s;
+
+	(void)state;
+	assert_int_equal(rv_shape_parse("64x64x64", RV_OP_MATMUL, &s), 0);
+	assert_int_equal(rv_classify(&c, p, RV_OP_MATMUL, &s, RV_DTYPE_FP32), 0);
+	assert_int_equal(rv_report_classification(&out, p, RV_OP_MATMUL, &s, RV_DTYPE_FP32, &c,
+	                                          RV_FORMAT_TEXT),
+	                 0);
+	assert_string_equal(rv_buf_str(&out),
+	                    "tiny_cpu matmul 64x64x64 fp32: dram_bound\n"
+	                    "  rule                the working set exceeds every cache\n"
+	                    "  work                524 kFLOP\n"
+	                    "  working set         48 KiB\n"
+	                    "  intensity           10.67 FLOP/B\n"
+	                    "  compute / DRAM time 16.4 us / 6.14 us (effective rates)\n"
+	                    "  ridge points        DRAM 4 FLOP/B, L1 0 FLOP/B (ambiguous within "
+	                    "20%)\n"
+	                    "  launch threshold    5 us (5 x the per-call overhead)\n"
+	                    "  L1 / LLC capacity   0 B / 0 B (ambiguous within 20%)\n");
+	rv_buf_free(&out);
+	rv_profile_free(p);
+}
+
+/* A format a renderer does not have is RV_EPARSE, and nothing is appended. */
+static void test_render__no_such_format(void **state)
+{
+	struct rv_profile *p = tiny_cpu();
+	struct rv_buf out = RV_BUF_INIT;
+	struct rv_classification c;
+	struct rv_prediction r;
+	struct rv_shape s;
+
+	(void)state;
+	assert_int_equal(rv_shape_parse("256", RV_OP_VECTOR_ADD, &s), 0);
+	assert_int_equal(rv_predict(&r, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32), 0);
+	assert_int_equal(rv_classify(&c, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32), 0);
+	rv_assert_error(rv_report_prediction(&out, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &r,
+	                                     RV_FORMAT_MARKDOWN),
+	                RV_EPARSE, "a prediction has no markdown format");
+	rv_assert_error(rv_report_classification(&out, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &c,
+	                                         RV_FORMAT_JSON),
+	                RV_EPARSE, "a classification has no json format");
+	assert_int_equal(out.len, 0);
+	rv_buf_free(&out);
+	rv_profile_free(p);
+}
+
+static void test_render__profile(void **state)
+{
+	struct rv_profile *p = tiny_cpu();
+	struct rv_buf out = RV_BUF_INIT;
+	char head[4200];
+
+	(void)state;
+	assert_int_equal(rv_profile_render(&out, p), 0);
+	(void)snprintf(head, sizeof(head),
+	               "tiny_cpu: Tiny CPU (fictional, minimal)\n  file             %s\n", p->path);
+	assert_true(strncmp(rv_buf_str(&out), head, strlen(head)) == 0);
+	assert_string_equal(
+	        rv_buf_str(&out) + strlen(head),
+	        "  class            cpu, captured with the cpu backend\n"
+	        "  default dtype    fp32\n"
+	        "  compute units    2 core\n"
+	        "                   2 cores [datasheet]\n"
+	        "  clocks           base 1 GHz, boost 2 GHz, sustained 1.5 GHz\n"
+	        "                   made up [assumed]\n"
+	        "  compute          dtype     peak             effective        energy/FLOP\n"
+	        "                   fp32      64 GFLOP/s       32 GFLOP/s       10 pJ\n"
+	        "                     2*16*2 GHz [derived]\n"
+	        "  memory           tier      capacity         bandwidth        effective        "
+	        "energy/byte\n"
+	        "                   dram      1 GiB            10 GB/s          8 GB/s           "
+	        "50 pJ\n"
+	        "                     1 GiB [assumed]\n"
+	        "  call overhead    1 us\n"
+	        "                   made up [assumed]\n"
+	        "  power            idle 1 W, static 2 W, TDP 5 W\n"
+	        "                   made up [assumed]\n"
+	        "  gemm             tiles 64x64; 1 per unit; half efficiency at M 0, N 0, K 16\n"
+	        "                   test fixture [assumed]\n");
+	rv_buf_free(&out);
+	rv_profile_free(p);
+}
+
+/* Every optional part of a profile is shown when present. */
+static void test_render__profile_optional(void **state)
+{
+	struct rv_profile *p;
+	struct rv_buf out = RV_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(rv_profile_load(&p, rv_fixture_path("hardware/good/tiny_gpu.json")), 0);
+	assert_int_equal(rv_profile_render(&out, p), 0);
+	rv_assert_contains(rv_buf_str(&out),
+	                   "tiny_gpu: Tiny GPU (fictional, every optional field)\n");
+	rv_assert_contains(rv_buf_str(&out), "\n  operating point  ");
+	rv_assert_contains(rv_buf_str(&out), "\n  notes            ");
+	rv_buf_free(&out);
+	rv_profile_free(p);
+}
+
+static void count_error(void *arg, int err)
+{
+	assert_true(err < 0);
+	rv_assert_contains(rv_error_last(), "broken.json");
+	++*(int *)arg;
+}
+
+static void test_render__profile_list(void **state)
+{
+	struct rv_buf out = RV_BUF_INIT;
+	const char *dir;
+	char path[4200], *text;
+	int n_errors = 0;
+
+	(void)state;
+	assert_int_equal(rv_profile_list_render(&out, rv_fixture_path("hardware/good"), NULL, NULL),
+	                 0);
+	assert_string_equal(rv_buf_str(&out),
+	                    "key                    class        capture  dtype    name\n"
+	                    "tiny_cpu               cpu          cpu      fp32     Tiny CPU "
+	                    "(fictional, minimal)\n"
+	                    "tiny_gpu               gpu          cuda     fp16     Tiny GPU "
+	                    "(fictional, every optional field)\n");
+	rv_buf_reset(&out);
+
+	/* A profile that does not load is said and left out; the others are listed. */
+	dir = rv_scratch_dir("render_list");
+	text = rv_slurp(rv_fixture_path("hardware/good/tiny_cpu.json"), NULL);
+	assert_non_null(text);
+	(void)snprintf(path, sizeof(path), "%s/tiny_cpu.json", dir);
+	rv_spit(path, text);
+	free(text);
+	(void)snprintf(path, sizeof(path), "%s/broken.json", dir);
+	rv_spit(path, "{\"schema\": \"roofval.hardware/1\", \"key\": \"broken\", \"nmae\": 1}\n");
+	assert_int_equal(rv_profile_list_render(&out, dir, count_error, &n_errors), RV_EPARSE);
+	assert_int_equal(n_errors, 1);
+	assert_string_equal(rv_buf_str(&out),
+	                    "key                    class        capture  dtype    name\n"
+	                    "tiny_cpu               cpu          cpu      fp32     Tiny CPU "
+	                    "(fictional, minimal)\n");
+	rv_buf_reset(&out);
+
+	/* An empty folder, and one that is not there: nothing appended. */
+	dir = rv_scratch_dir("render_list_empty");
+	rv_assert_error(rv_profile_list_render(&out, dir, count_error, &n_errors), RV_ENOENT,
+	                "no profiles (*.json) in ");
+	rv_assert_error(rv_profile_list_render(&out, "/nonexistent", count_error, &n_errors),
+	                RV_ENOENT, "cannot read the hardware folder /nonexistent");
+	assert_int_equal(n_errors, 1);
+	assert_int_equal(out.len, 0);
+	rv_buf_free(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render__prediction_text),
+		cmocka_unit_test(test_render__prediction_json),
+		cmocka_unit_test(test_render__classification_text),
+		cmocka_unit_test(test_render__no_such_format),
+		cmocka_unit_test(test_render__profile),
+		cmocka_unit_test(test_render__profile_optional),
+		cmocka_unit_test(test_render__profile_list),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
