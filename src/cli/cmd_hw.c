@@ -80,53 +80,6 @@ static int hw_show(int argc, char **argv)
 	return err < 0 ? rv_cli_fail("hw show") : RV_EXIT_OK;
 }
 
-/* Appends to paths the fit file of each profile that has one. */
-static int add_fit_paths(char ***paths, size_t *n)
-{
-	size_t n0 = *n, cap = n0;
-
-	for (size_t i = 0; i < n0; i++) {
-		char fit[RV_PATH_MAX], *copy;
-		FILE *fp;
-
-		rv_profile_fit_path(fit, sizeof(fit), (*paths)[i]);
-		fp = fopen(fit, "r");
-		if (!fp)
-			continue;
-		(void)fclose(fp);
-		copy = rv_strdup(fit);
-		if (!copy || rv_vec_push(paths, n, &cap, &copy, sizeof(copy)) < 0) {
-			free(copy);
-			return rv_error_set(RV_ENOMEM, "out of memory");
-		}
-	}
-	return 0;
-}
-
-/* Loads a profile, or for a fit file (<key>.fit.json) the profile beside it
- * with the fit applied, so that both kinds of file are checked by the real
- * loaders. */
-static int lint_one(struct rv_profile **out, const char *path)
-{
-	size_t len = strlen(path);
-	char profile[RV_PATH_MAX];
-	int err;
-
-	if (len <= 9 || strcmp(path + len - 9, ".fit.json") != 0)
-		return rv_profile_load(out, path);
-	err = rv_path_fmt(profile, sizeof(profile), "%.*s.json", (int)(len - 9), path);
-	if (err == 0)
-		err = rv_profile_load(out, profile);
-	if (err == RV_ENOENT)
-		return rv_error_set(RV_ENOENT, "%s: no profile %s beside this fit file", path,
-		                    profile);
-	if (err == 0 && (err = rv_fit_apply(*out, path)) < 0) {
-		rv_profile_free(*out);
-		*out = NULL;
-	}
-	return err;
-}
-
 static const struct rv_opts_spec hw_lint_spec = {
 	"hw lint [FILE...]",
 	"Check hardware profiles and fit files with the real loaders (default: every profile in "
@@ -147,10 +100,8 @@ static int hw_lint(int argc, char **argv)
 	if (args.n == 0) {
 		const char *dir = rv_profile_dir(o.hdir);
 
-		if (rv_profile_paths(&paths, &n, dir) < 0 || add_fit_paths(&paths, &n) < 0) {
-			rv_profile_paths_free(paths, n);
+		if (rv_profile_lint_paths(&paths, &n, dir) < 0)
 			return rv_cli_fail("hw lint");
-		}
 		if (n == 0) {
 			fprintf(stderr, "roofval: hw lint: no profiles (*.json) in %s\n", dir);
 			return RV_EXIT_ERROR;
@@ -160,7 +111,7 @@ static int hw_lint(int argc, char **argv)
 		const char *path = paths ? paths[i] : args.v[i];
 		struct rv_profile *p;
 
-		if (lint_one(&p, path) < 0) {
+		if (rv_profile_lint(&p, path) < 0) {
 			(void)rv_cli_fail("hw lint");
 			bad++;
 			continue;

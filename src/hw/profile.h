@@ -150,6 +150,13 @@ int rv_profile_fit_path(char *out, size_t size, const char *profile_path);
  * skipped). Free with rv_profile_paths_free(). */
 int rv_profile_paths(char ***out, size_t *n, const char *dir);
 void rv_profile_paths_free(char **paths, size_t n);
+/* What hw lint checks in dir: rv_profile_paths(), then the fit file of each
+ * profile that has one. Free with rv_profile_paths_free(). */
+int rv_profile_lint_paths(char ***out, size_t *n, const char *dir);
+/* Loads the profile at path, or for a fit file (<key>.fit.json) the profile
+ * beside it with the fit applied, so both kinds of file are checked by the
+ * real loaders. The loaders' errors; RV_ENOENT names a missing profile. */
+int rv_profile_lint(struct rv_profile **out, const char *path);
 
 /* The compute entry of dtype, or NULL when the dtype is unsupported here. */
 const struct rv_compute *rv_profile_compute(const struct rv_profile *p, enum rv_dtype d);
