@@ -103,9 +103,9 @@ int rv_cal_family(char out[RV_CAL_FAMILY_MAX], const struct rv_profile *p, enum 
 	dims[n] = '\0';
 	if (op == RV_OP_LINEAR) {
 		uint64_t m = s->dim[0];
-		const char *rows = m <= 1 ? "1" : m == 2 ? "2" : m < 8 ? "3-7" : ">=8";
+		const char *rows = m <= 1 ? "M=1" : m == 2 ? "M=2" : m < 8 ? "M=3-7" : "M>=8";
 
-		(void)snprintf(out, RV_CAL_FAMILY_MAX, "M=%s small:%s %s", rows, dims, size);
+		(void)snprintf(out, RV_CAL_FAMILY_MAX, "%s small:%s %s", rows, dims, size);
 	} else {
 		(void)snprintf(out, RV_CAL_FAMILY_MAX, "small:%s %s", dims, size);
 	}
@@ -664,8 +664,12 @@ enum cal_kind { CAL_FIT, CAL_LOO, CAL_LOFO };
 static double row_value(const struct rv_cal_row *r, int energy, enum cal_kind k)
 {
 	if (energy)
-		return k == CAL_FIT ? r->fit_energy_J : k == CAL_LOO ? r->loo_energy_J : r->lofo_energy_J;
-	return k == CAL_FIT ? r->fit_latency_s : k == CAL_LOO ? r->loo_latency_s : r->lofo_latency_s;
+		return k == CAL_FIT   ? r->fit_energy_J
+		       : k == CAL_LOO ? r->loo_energy_J
+		                      : r->lofo_energy_J;
+	return k == CAL_FIT   ? r->fit_latency_s
+	       : k == CAL_LOO ? r->loo_latency_s
+	                      : r->lofo_latency_s;
 }
 
 /* Median |relative error| of the predictions of kind k, and the share within
@@ -736,7 +740,8 @@ static int find_families(struct rv_calibration *c)
 		size_t f;
 
 		for (f = 0; f < c->n_families; f++)
-			if (c->families[f].op == r->op && strcmp(c->families[f].name, r->family) == 0)
+			if (c->families[f].op == r->op &&
+			    strcmp(c->families[f].name, r->family) == 0)
 				break;
 		if (f == c->n_families) {
 			struct rv_cal_family *fam = &c->families[f];
@@ -1016,7 +1021,8 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		bad = json_array_append_new(
 		              resid,
-		              json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o, s:o, s:o}",
+		              json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
+		                        "s:o}",
 		                        "op", rv_op_name(r->op), "shape", shape, "dtype",
 		                        rv_dtype_name(r->dtype), "family", r->family,
 		                        "latency_measured_s", r->latency_s, "latency_fitted_s",
@@ -1024,8 +1030,8 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 		                        "latency_lofo_s", num_or_null(r->lofo_latency_s),
 		                        "energy_measured_j", num_or_null(r->energy_J),
 		                        "energy_fitted_j", num_or_null(r->fit_energy_J),
-		                        "energy_loo_j", num_or_null(r->loo_energy_J), "energy_lofo_j",
-		                        num_or_null(r->lofo_energy_J))) != 0;
+		                        "energy_loo_j", num_or_null(r->loo_energy_J),
+		                        "energy_lofo_j", num_or_null(r->lofo_energy_J))) != 0;
 	}
 	if (!bad)
 		bad = json_object_set_new(root, "schema", json_string(RV_FIT_SCHEMA)) ||
@@ -1042,7 +1048,8 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 		                        (json_int_t)c->n_rows, "median_abs_error",
 		                        num_or_null(c->lat_median_ape), "loo_median_abs_error",
 		                        num_or_null(c->lat_loo_median_ape), "loo_within_band",
-		                        num_or_null(c->lat_loo_within_band), "lofo_median_abs_error",
+		                        num_or_null(c->lat_loo_within_band),
+		                        "lofo_median_abs_error",
 		                        num_or_null(c->lat_lofo_median_ape), "lofo_within_band",
 		                        num_or_null(c->lat_lofo_within_band))) ||
 		      json_object_set_new(
@@ -1093,19 +1100,19 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		bad = json_array_append_new(
-		              rows,
-		              json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
-		                        "s:o}",
-		                        "op", rv_op_name(r->op), "shape", shape, "dtype",
-		                        rv_dtype_name(r->dtype), "family", r->family, "label",
-		                        rv_regime_name(r->regime), "measured_latency_s", r->latency_s,
-		                        "fitted_latency_s", r->fit_latency_s, "loo_latency_s",
-		                        r->loo_latency_s, "lofo_latency_s",
-		                        num_or_null(r->lofo_latency_s), "measured_energy_J",
-		                        num_or_null(r->energy_J), "fitted_energy_J",
-		                        num_or_null(r->fit_energy_J), "loo_energy_J",
-		                        num_or_null(r->loo_energy_J), "lofo_energy_J",
-		                        num_or_null(r->lofo_energy_J))) != 0;
+		              rows, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, "
+		                              "s:o, s:o, "
+		                              "s:o}",
+		                              "op", rv_op_name(r->op), "shape", shape, "dtype",
+		                              rv_dtype_name(r->dtype), "family", r->family, "label",
+		                              rv_regime_name(r->regime), "measured_latency_s",
+		                              r->latency_s, "fitted_latency_s", r->fit_latency_s,
+		                              "loo_latency_s", r->loo_latency_s, "lofo_latency_s",
+		                              num_or_null(r->lofo_latency_s), "measured_energy_J",
+		                              num_or_null(r->energy_J), "fitted_energy_J",
+		                              num_or_null(r->fit_energy_J), "loo_energy_J",
+		                              num_or_null(r->loo_energy_J), "lofo_energy_J",
+		                              num_or_null(r->lofo_energy_J))) != 0;
 	}
 	for (size_t j = 0; !bad && j < c->n_params; j++) {
 		const struct rv_cal_param *cp = &c->params[j];
@@ -1117,57 +1124,61 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 			if (isnan(fam->move[j]) && !fam->alone[j])
 				continue;
 			if (json_array_append_new(
-			            moves, json_pack("{s:s, s:s, s:o, s:b}", "op", rv_op_name(fam->op),
-			                             "family", fam->name, "move",
-			                             num_or_null(fam->move[j]),
-			                             "remaining_rows_determine", !fam->alone[j])) != 0)
+			            moves, json_pack("{s:s, s:s, s:o, s:b}", "op",
+			                             rv_op_name(fam->op), "family", fam->name,
+			                             "move", num_or_null(fam->move[j]),
+			                             "remaining_rows_determine", !fam->alone[j])) !=
+			    0)
 				bad = 1;
 		}
-		o = json_pack("{s:s, s:s, s:f, s:f, s:o, s:s, s:o, s:o}", "name", cp->prm.name, "unit",
-		              cp->prm.unit, "profile", cp->profile_value, "value",
+		o = json_pack("{s:s, s:s, s:f, s:f, s:o, s:s, s:o, s:o}", "name", cp->prm.name,
+		              "unit", cp->prm.unit, "profile", cp->profile_value, "value",
 		              cp->undetermined ? cp->profile_value : cp->value, "uncertainty",
 		              cp->undetermined || cp->switched_off ? json_null()
 		                                                   : num_or_null(cp->uncertainty),
 		              "state", param_state(cp), "lofo_max_move",
-		              num_or_null(cp->lofo_max_move), "lofo_moves", moves ? moves : json_null());
+		              num_or_null(cp->lofo_max_move), "lofo_moves",
+		              moves ? moves : json_null());
 		if (o && cp->tied_to)
-			bad |= json_object_set_new(o, "tied_to",
-			                           json_string(c->params[cp->tied_to - 1].prm.name)) != 0;
+			bad |= json_object_set_new(
+			               o, "tied_to",
+			               json_string(c->params[cp->tied_to - 1].prm.name)) != 0;
 		bad |= !o || json_array_append_new(params, o) != 0;
 	}
 	for (size_t f = 0; !bad && f < c->n_families; f++) {
 		const struct rv_cal_family *fam = &c->families[f];
 
 		bad = json_array_append_new(
-		              fams, json_pack("{s:s, s:s, s:I, s:I, s:o, s:I, s:I}", "op",
-		                              rv_op_name(fam->op), "family", fam->name, "rows",
-		                              (json_int_t)fam->rows, "lofo_within_band",
-		                              (json_int_t)fam->in_band, "lofo_median_abs_error",
-		                              num_or_null(fam->lat_median_ape), "energy_rows",
-		                              (json_int_t)fam->energy_rows, "energy_lofo_within_band",
-		                              (json_int_t)fam->energy_in_band)) != 0;
+		              fams,
+		              json_pack("{s:s, s:s, s:I, s:I, s:o, s:I, s:I}", "op",
+		                        rv_op_name(fam->op), "family", fam->name, "rows",
+		                        (json_int_t)fam->rows, "lofo_within_band",
+		                        (json_int_t)fam->in_band, "lofo_median_abs_error",
+		                        num_or_null(fam->lat_median_ape), "energy_rows",
+		                        (json_int_t)fam->energy_rows, "energy_lofo_within_band",
+		                        (json_int_t)fam->energy_in_band)) != 0;
 	}
 	for (size_t i = 0; !bad && i < c->n_sources; i++) {
 		const struct rv_cal_source *s = &c->sources[i];
 
 		bad = json_array_append_new(
-		              ops, json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-		                             "s:o}",
-		                             "hardware", p->key, "op", rv_op_name(s->op), "rows",
-		                             (json_int_t)s->rows, "energy_rows",
-		                             (json_int_t)s->energy_rows, "loo_within_band",
-		                             num_or_null(s->lat_loo_within_band),
-		                             "loo_median_abs_error", num_or_null(s->lat_loo_median_ape),
-		                             "lofo_within_band", num_or_null(s->lat_lofo_within_band),
-		                             "lofo_median_abs_error",
-		                             num_or_null(s->lat_lofo_median_ape),
-		                             "energy_loo_within_band", num_or_null(s->en_loo_within_band),
-		                             "energy_loo_median_abs_error",
-		                             num_or_null(s->en_loo_median_ape),
-		                             "energy_lofo_within_band",
-		                             num_or_null(s->en_lofo_within_band),
-		                             "energy_lofo_median_abs_error",
-		                             num_or_null(s->en_lofo_median_ape))) != 0;
+		              ops,
+		              json_pack(
+		                      "{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+		                      "s:o}",
+		                      "hardware", p->key, "op", rv_op_name(s->op), "rows",
+		                      (json_int_t)s->rows, "energy_rows",
+		                      (json_int_t)s->energy_rows, "loo_within_band",
+		                      num_or_null(s->lat_loo_within_band), "loo_median_abs_error",
+		                      num_or_null(s->lat_loo_median_ape), "lofo_within_band",
+		                      num_or_null(s->lat_lofo_within_band), "lofo_median_abs_error",
+		                      num_or_null(s->lat_lofo_median_ape), "energy_loo_within_band",
+		                      num_or_null(s->en_loo_within_band),
+		                      "energy_loo_median_abs_error",
+		                      num_or_null(s->en_loo_median_ape), "energy_lofo_within_band",
+		                      num_or_null(s->en_lofo_within_band),
+		                      "energy_lofo_median_abs_error",
+		                      num_or_null(s->en_lofo_median_ape))) != 0;
 	}
 	if (!bad)
 		bad = json_object_set_new(root, "schema", json_string("roofval.calibration/1")) ||
@@ -1183,7 +1194,8 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 	json_decref(ops);
 	json_decref(root);
 	if (!text)
-		return rv_error_set(RV_ENOMEM, "out of memory while writing the calibration report");
+		return rv_error_set(RV_ENOMEM,
+		                    "out of memory while writing the calibration report");
 	rv_buf_puts(out, text);
 	rv_buf_putc(out, '\n');
 	free(text);

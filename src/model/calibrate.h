@@ -21,16 +21,16 @@
 /* A row's family: what leave-one-family-out withholds at once, within one op.
  *   matmul      "small:<dims> <size>"          dims: those of M, K, N that are
  *                                              <= 128 ("-": none), e.g. "small:MK large"
- *   linear      "M=<rows> small:<dims> <size>" rows: 1, 2, 3-7 or >=8 (M = the
- *                                              batch B, K = IN, N = OUT)
+ *   linear      "<rows> small:<dims> <size>"   rows: M=1, M=2, M=3-7 or M>=8 (M =
+ *                                              the batch B, K = IN, N = OUT)
  *   vector_add  "<size>"
  * size: the work at the datasheet peaks, max(FLOP / peak FLOP rate of the
  * dtype, compulsory bytes / DRAM bw_Bps), against the profile's per-call
  * overhead of the op: "launch" below 1x, "small" below 30x, else "large".
  * RV_EPARSE/RV_ERANGE when the shape does not fit op. */
-#define RV_CAL_SMALL_DIM   128
-#define RV_CAL_SMALL_WORK  1.0
-#define RV_CAL_LARGE_WORK  30.0
+#define RV_CAL_SMALL_DIM  128
+#define RV_CAL_SMALL_WORK 1.0
+#define RV_CAL_LARGE_WORK 30.0
 int rv_cal_family(char out[RV_CAL_FAMILY_MAX], const struct rv_profile *p, enum rv_op op,
                   const struct rv_shape *s, enum rv_dtype d);
 
