@@ -7,6 +7,7 @@
 #include "hw/fit.h"
 #include "io/baseline.h"
 #include "io/file.h"
+#include "layout/layout.h"
 #include "model/calibrate.h"
 #include "model/predict.h"
 #include "rv_test.h"
@@ -499,6 +500,45 @@ static void test_calibrate__refuses_out_of_order(void **state)
 	rv_profile_free(p);
 }
 
+/* On the project's own xeon_amx_2vcpu rows a free fit puts L1 (289 GB/s)
+ * below L2 (334 GB/s): calibration holds L1 equal to L2 and fits again. */
+static void test_calibrate__ties_bandwidths_in_order(void **state)
+{
+	struct rv_layout l;
+	struct rv_calibration c;
+	struct rv_profile *p = NULL;
+	const struct rv_cal_param *l1 = NULL;
+	int rc;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(rv_layout_open(&l,
+	                                &(struct rv_layout_dirs){
+	                                        RV_DATA_DIR "/hardware", RV_DATA_DIR "/sweeps",
+	                                        RV_DATA_DIR "/results/baselines" },
+	                                0),
+	                 0);
+	rc = rv_layout_calibrate(&l, &c, &p, "xeon_amx_2vcpu", -1);
+	if (rc != 0)
+		fail_msg("%s", rv_error_last());
+	for (size_t j = 0; j < c.n_params; j++)
+		if (strcmp(c.params[j].prm.name, "memory.l1.effective_bw_Bps") == 0)
+			l1 = &c.params[j];
+	if (!l1) {
+		fail_msg("memory.l1.effective_bw_Bps was not fitted");
+		return;
+	}
+	assert_true(l1->tied_to > 0);
+	assert_string_equal(c.params[l1->tied_to - 1].prm.name, "memory.l2.effective_bw_Bps");
+	assert_memory_equal(&p->memory[0].effective_bw_Bps, &p->memory[1].effective_bw_Bps,
+	                    sizeof(double));
+	assert_memory_equal(&l1->value, &p->memory[0].effective_bw_Bps, sizeof(double));
+	assert_int_equal(rv_param_check_order(p), 0);
+	rv_layout_close(&l);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
 /* The fitted latencies and energies calibrate reports are what rv_predict()
  * computes on the profile with the fit file applied, bit for bit (the defect:
  * each row after the first was predicted at the previous row's
@@ -562,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__families),
 		cmocka_unit_test(test_calibrate__lofo),
 		cmocka_unit_test(test_calibrate__refuses_out_of_order),
+		cmocka_unit_test(test_calibrate__ties_bandwidths_in_order),
 		cmocka_unit_test(test_calibrate__fitted_is_predicted),
 	};
 
