@@ -219,6 +219,27 @@ static void print_lofo(const struct rv_calibration *c, const struct rv_profile *
 		}
 		printf(" %5.1f%%%s\n", 100 * cp->uncertainty,
 		       cp->lofo_not_determined ? "  not determined by these rows" : "");
+		/* The families that it depends on: their withholding moves it by more
+		 * than 1 sigma, or leaves fewer than two rows that it moves. */
+		for (size_t f = 0, n = 0; cp->lofo_not_determined && f < c->n_families; f++) {
+			const struct rv_cal_family *g = &c->families[f];
+			int beyond =
+			        !isnan(g->move[j]) && fabs(log1p(g->move[j])) > cp->uncertainty;
+
+			if (beyond || g->alone[j]) {
+				printf("%s %s %s (", n ? "," : "      without", rv_op_name(g->op),
+				       g->name);
+				if (beyond)
+					printf("%+.1f%%", 100 * g->move[j]);
+				printf("%s%s)", beyond && g->alone[j] ? ", " : "",
+				       g->alone[j] ? "fewer than 2 rows move it" : "");
+				n++;
+			}
+			if (n && (n == 3 || f + 1 == c->n_families)) {
+				printf("\n");
+				n = 0;
+			}
+		}
 	}
 }
 
