@@ -22,7 +22,10 @@ struct cal_opts {
 	const char *hw, *bdir, *sdir, *hdir, *output;
 	int op; /* -1: every op with a baseline */
 	int dry_run;
+	int format; /* 0 text, 1 json */
 };
+
+static const char *const cal_formats[] = { "text", "json", NULL };
 
 /* clang-format off */
 static const struct rv_option cal_options[] = {
@@ -44,6 +47,10 @@ static const struct rv_option cal_options[] = {
 	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, hdir) },
 	{ .name = "dry-run", .help = "print the fit, write nothing",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct cal_opts, dry_run) },
+	{ .name = "format", .metavar = "F",
+	  .help = "text (default) or json (the report on stdout; the fit file as usual)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct cal_opts, format),
+	  .choices = cal_formats },
 	{ .name = "output", .short_name = 'o', .metavar = "FILE",
 	  .help = "write the fit here (default: hardware/<key>.fit.json)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct cal_opts, output) },
@@ -52,7 +59,7 @@ static const struct rv_option cal_options[] = {
 /* clang-format on */
 
 const struct rv_opts_spec rv_calibrate_spec = {
-	"calibrate --hw KEY [--op OP] [--dry-run]",
+	"calibrate --hw KEY [--op OP] [--format F] [--dry-run]",
 	"Fit the model parameters of a target on the baseline rows of its calibration sweeps "
 	"only, and write them to hardware/<key>.fit.json.",
 	cal_options, 0, 0
@@ -101,6 +108,12 @@ static void print_params(const struct rv_calibration *c)
 			       "-");
 			continue;
 		}
+		if (cp->tied_to) {
+			print_value(cp, cp->value);
+			printf(" held equal to %s (bandwidths must not grow outwards)\n",
+			       c->params[cp->tied_to - 1].prm.name);
+			continue;
+		}
 		print_value(cp, cp->value);
 		printf(" %.1f%%\n", 100 * cp->uncertainty);
 	}
@@ -138,6 +151,98 @@ static void print_by_regime(const struct rv_calibration *c)
 	}
 }
 
+static void print_share(size_t in, size_t n, double median)
+{
+	char x[48];
+
+	(void)snprintf(x, sizeof(x), "%zu/%zu", in, n);
+	printf(" %-7s", x);
+	if (isnan(median))
+		printf(" %6s", "-");
+	else
+		printf(" %5.1f%%", 100 * median);
+}
+
+/* Leave-one-out beside leave-one-family-out per op, the families with their
+ * rows, and how far each parameter moves when a family is withheld. */
+static void print_lofo(const struct rv_calibration *c, const struct rv_profile *p)
+{
+	printf("\n  leave-one-out and leave-one-family-out, by op: rows within band, median "
+	       "|error|\n");
+	printf("    %-20s %-10s %-14s %-14s %-14s %s\n", "hardware", "op", "LOO", "LOFO",
+	       "energy LOO", "energy LOFO");
+	for (size_t s = 0; s < c->n_sources; s++) {
+		const struct rv_cal_source *src = &c->sources[s];
+
+		if (src->rows == 0)
+			continue;
+		printf("    %-20s %-10s", p->key, rv_op_name(src->op));
+		print_share((size_t)lround(src->lat_loo_within_band * (double)src->rows), src->rows,
+		            src->lat_loo_median_ape);
+		print_share((size_t)lround(src->lat_lofo_within_band * (double)src->rows),
+		            src->rows, src->lat_lofo_median_ape);
+		if (src->energy_rows && !isnan(src->en_loo_within_band)) {
+			print_share(
+			        (size_t)lround(src->en_loo_within_band * (double)src->energy_rows),
+			        src->energy_rows, src->en_loo_median_ape);
+			print_share(
+			        (size_t)lround(src->en_lofo_within_band * (double)src->energy_rows),
+			        src->energy_rows, src->en_lofo_median_ape);
+		}
+		printf("\n");
+	}
+	printf("\n  families (each withheld in turn): rows, leave-one-family-out within band, "
+	       "median |error|\n");
+	for (size_t f = 0; f < c->n_families; f++) {
+		const struct rv_cal_family *fam = &c->families[f];
+
+		printf("    %-10s %-24s %3zu ", rv_op_name(fam->op), fam->name, fam->rows);
+		print_share(fam->in_band, fam->rows, fam->lat_median_ape);
+		printf("\n");
+	}
+	printf("\n  parameters with a family withheld: the largest move (that family), "
+	       "against 1 sigma\n");
+	for (size_t j = 0; j < c->n_params; j++) {
+		const struct rv_cal_param *cp = &c->params[j];
+		const struct rv_cal_family *fam = &c->families[cp->lofo_max_family];
+		char which[64];
+
+		if (cp->undetermined || cp->switched_off)
+			continue;
+		printf("    %-40s", cp->prm.name);
+		if (isnan(cp->lofo_max_move)) {
+			printf(" %-8s %-36s", "-", "");
+		} else {
+			(void)snprintf(which, sizeof(which), "(%s %s)", rv_op_name(fam->op),
+			               fam->name);
+			printf(" %+7.1f%% %-36s", 100 * cp->lofo_max_move, which);
+		}
+		printf(" %5.1f%%%s\n", 100 * cp->uncertainty,
+		       cp->lofo_not_determined ? "  not determined by these rows" : "");
+		/* The families that it depends on: their withholding moves it by more
+		 * than 1 sigma, or leaves fewer than two rows that it moves. */
+		for (size_t f = 0, n = 0; cp->lofo_not_determined && f < c->n_families; f++) {
+			const struct rv_cal_family *g = &c->families[f];
+			int beyond =
+			        !isnan(g->move[j]) && fabs(log1p(g->move[j])) > cp->uncertainty;
+
+			if (beyond || g->alone[j]) {
+				printf("%s %s %s (", n ? "," : "      without", rv_op_name(g->op),
+				       g->name);
+				if (beyond)
+					printf("%+.1f%%", 100 * g->move[j]);
+				printf("%s%s)", beyond && g->alone[j] ? ", " : "",
+				       g->alone[j] ? "fewer than 2 rows move it" : "");
+				n++;
+			}
+			if (n && (n == 3 || f + 1 == c->n_families)) {
+				printf("\n");
+				n = 0;
+			}
+		}
+	}
+}
+
 static void print_report(const struct rv_calibration *c, const struct rv_profile *p)
 {
 	printf("calibrate %s:", p->key);
@@ -165,10 +270,13 @@ static void print_report(const struct rv_calibration *c, const struct rv_profile
 		printf("\n");
 	}
 	print_by_regime(c);
+	print_lofo(c, p);
 	printf("\n  latency: median |error| %.1f%% fitted, %.1f%% leave-one-out; %.0f%% of "
 	       "leave-one-out predictions within their band (%zu rows)\n",
 	       100 * c->lat_median_ape, 100 * c->lat_loo_median_ape, 100 * c->lat_loo_within_band,
 	       c->n_rows);
+	printf("           leave-one-family-out: median |error| %.1f%%; %.0f%% within their band\n",
+	       100 * c->lat_lofo_median_ape, 100 * c->lat_lofo_within_band);
 	if (c->n_energy_rows && !isnan(c->en_median_ape))
 		printf("  energy:  median |error| %.1f%% fitted, %.1f%% leave-one-out; %.0f%% of "
 		       "leave-one-out predictions within their band (%zu rows)\n",
@@ -199,9 +307,19 @@ int rv_cmd_calibrate(int argc, char **argv)
 	if (err == RV_ERANGE && c.n_params)
 		print_params(&c);
 	if (err == 0) {
-		print_report(&c, p);
+		struct rv_buf report = RV_BUF_INIT;
+
+		if (o.format == 1) {
+			err = rv_calibrate_render_report(&report, &c, p);
+			if (err == 0)
+				fputs(report.data, stdout);
+			rv_buf_free(&report);
+		} else {
+			print_report(&c, p);
+		}
 		fit_date(date);
-		err = rv_calibrate_render(&out, &c, p, date);
+		if (err == 0)
+			err = rv_calibrate_render(&out, &c, p, date);
 	}
 	if (err == 0 && !o.dry_run) {
 		if (o.output)
@@ -211,9 +329,9 @@ int rv_cmd_calibrate(int argc, char **argv)
 		if (err == 0)
 			err = rv_file_write_atomic(fit_path, out.data, out.len);
 		if (err == 0)
-			printf("\nwrote %s\n", fit_path);
+			fprintf(o.format == 1 ? stderr : stdout, "\nwrote %s\n", fit_path);
 	} else if (err == 0) {
-		printf("\ndry run: nothing written\n");
+		fprintf(o.format == 1 ? stderr : stdout, "\ndry run: nothing written\n");
 	}
 	rv_layout_close(&layout);
 	rv_buf_free(&out);

@@ -140,6 +140,29 @@ int rv_param_check(const struct rv_param *prm, double value)
 	return 0;
 }
 
+int rv_param_check_order(const struct rv_profile *p)
+{
+	for (size_t i = 0; i + 1 < p->n_memory; i++) {
+		const struct rv_memory_tier *in = &p->memory[i], *out = &p->memory[i + 1];
+		const char *a = rv_tier_name(in->tier), *b = rv_tier_name(out->tier);
+
+		if (in->effective_bw_Bps < out->effective_bw_Bps)
+			return rv_error_set(RV_ERANGE,
+			                    "memory.%s.effective_bw_Bps = %.6g B/s is below "
+			                    "memory.%s.effective_bw_Bps = %.6g B/s; effective "
+			                    "bandwidths must not grow outwards",
+			                    a, in->effective_bw_Bps, b, out->effective_bw_Bps);
+		if (in->effective_capacity_B > out->effective_capacity_B)
+			return rv_error_set(RV_ERANGE,
+			                    "memory.%s.effective_capacity_B = %.6g B is above "
+			                    "memory.%s.effective_capacity_B = %.6g B; effective "
+			                    "capacities must not shrink outwards",
+			                    a, in->effective_capacity_B, b,
+			                    out->effective_capacity_B);
+	}
+	return 0;
+}
+
 static int fit_apply_doc(struct rv_profile *p, struct rv_json_doc *d)
 {
 	static const char *const keys[] = { "schema",    "hardware",   "generated_by", "date",
@@ -191,6 +214,9 @@ static int fit_apply_doc(struct rv_profile *p, struct rv_json_doc *d)
 			                     rv_error_last());
 		*prm.slot = value;
 	}
+	if (rv_param_check_order(p) < 0)
+		return rv_json_error(d, "parameters", RV_JSON_AT_KEY, RV_ERANGE, "%s",
+		                     rv_error_last());
 	return 0;
 }
 

@@ -35,10 +35,16 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 /* RV_ERANGE naming the parameter, value and bound when value is not
  * physical: not finite, not positive, or above its upper bound. */
 int rv_param_check(const struct rv_param *prm, double value);
+/* RV_ERANGE naming both parameters and their values when p's effective
+ * memory parameters are not ordered from the inner tier out: effective
+ * bandwidths must not grow outwards (l1 >= l2 >= l3 >= dram) and effective
+ * capacities must not shrink outwards (l1 <= l2 <= l3 <= dram). */
+int rv_param_check_order(const struct rv_profile *p);
 
 /* Reads a fit file and sets its parameters on p (strictly: unknown keys,
  * another hardware's fit, unknown parameter names and unphysical values are
- * RV_EPARSE/RV_ERANGE with file:line:column). Records path in p->fit_path. */
+ * RV_EPARSE/RV_ERANGE with file:line:column; effective memory parameters out
+ * of order, rv_param_check_order(), RV_ERANGE at "parameters"). Records path in p->fit_path. */
 int rv_fit_apply(struct rv_profile *p, const char *path);
 /* Same, from text in memory (the file is not read when text is not NULL);
  * path names it in messages and in p->fit_path. */

@@ -15,6 +15,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/vec.h"
+#include "model/opcount.h"
 #include "model/predict.h"
 
 /* A candidate enters the fit when it moves log(prediction) by at least this
@@ -67,6 +69,47 @@ size_t rv_calibration_groups(const struct rv_calibration *c, size_t s,
 			out[n_groups++] = grp;
 	}
 	return n_groups;
+}
+
+int rv_cal_family(char out[RV_CAL_FAMILY_MAX], const struct rv_profile *p, enum rv_op op,
+                  const struct rv_shape *s, enum rv_dtype d)
+{
+	const struct rv_compute *cu = rv_profile_compute(p, d);
+	struct rv_footprint fp;
+	double work_s = 0, ratio;
+	const char *size;
+	char dims[8] = "";
+	size_t n = 0;
+	int err;
+
+	out[0] = '\0';
+	if ((err = rv_footprint_of(&fp, op, s, d)) < 0)
+		return err;
+	if (cu && cu->peak_flop_per_s > 0)
+		work_s = fp.flop / cu->peak_flop_per_s;
+	if (p->n_memory && p->memory[p->n_memory - 1].bw_Bps > 0)
+		work_s = fmax(work_s, fp.working_set_B / p->memory[p->n_memory - 1].bw_Bps);
+	ratio = p->op_overhead_s[op] > 0 ? work_s / p->op_overhead_s[op] : HUGE_VAL;
+	size = ratio < RV_CAL_SMALL_WORK ? "launch" : ratio < RV_CAL_LARGE_WORK ? "small" : "large";
+	if (op == RV_OP_VECTOR_ADD) {
+		(void)snprintf(out, RV_CAL_FAMILY_MAX, "%s", size);
+		return 0;
+	}
+	for (unsigned i = 0; i < 3 && i < s->ndim; i++)
+		if (s->dim[i] <= RV_CAL_SMALL_DIM)
+			dims[n++] = "MKN"[i];
+	if (n == 0)
+		dims[n++] = '-';
+	dims[n] = '\0';
+	if (op == RV_OP_LINEAR) {
+		uint64_t m = s->dim[0];
+		const char *rows = m <= 1 ? "M=1" : m == 2 ? "M=2" : m < 8 ? "M=3-7" : "M>=8";
+
+		(void)snprintf(out, RV_CAL_FAMILY_MAX, "%s small:%s %s", rows, dims, size);
+	} else {
+		(void)snprintf(out, RV_CAL_FAMILY_MAX, "small:%s %s", dims, size);
+	}
+	return 0;
 }
 
 static const char *base_name(const char *path)
@@ -137,6 +180,12 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		r->band = rv_band_of(label->regime);
 		r->latency_s = row->latency_s;
 		r->energy_J = (double)NAN;
+		if ((err = rv_cal_family(r->family, p, r->op, &r->shape, r->dtype)) < 0) {
+			c->n_rows--;
+			free(entry_of_row);
+			free(match);
+			return err;
+		}
 		/* Energy enters as validation scores it. */
 		if (rv_energy_scoreable(b, row)) {
 			r->energy_J = row->energy_j;
@@ -165,7 +214,8 @@ struct fit_ctx {
 /* The predicted latency of row r, or its energy when it runs for latency_s:
  * energy parameters are fitted on the measured latency, so that a latency
  * error is not absorbed into the power model, and judged on the predicted
- * one, as validation will see them. */
+ * one, as validation will see them. latency_s NAN: the energy rv_predict()
+ * gives (over its own latency), bit for bit. */
 static double predict_row(const struct rv_profile *p, const struct rv_cal_row *r, int energy,
                           double latency_s, int *failed)
 {
@@ -180,13 +230,32 @@ static double predict_row(const struct rv_profile *p, const struct rv_cal_row *r
 		*failed = 1;
 		return (double)NAN;
 	}
-	return energy ? pr.energy_j - pr.static_j + p->static_W * latency_s : pr.latency_s;
+	if (!energy)
+		return pr.latency_s;
+	return isnan(latency_s) ? pr.energy_j : pr.energy_j - pr.static_j + p->static_W * latency_s;
+}
+
+/* The root of the ties of parameter j. */
+static size_t tie_root(const struct rv_calibration *c, size_t j)
+{
+	for (size_t hops = 0; c->params[j].tied_to && hops < RV_CAL_MAX_PARAMS; hops++)
+		j = c->params[j].tied_to - 1;
+	return j;
+}
+
+/* Tied parameters take the value of their root. */
+static void apply_ties(struct rv_calibration *c)
+{
+	for (size_t j = 0; j < c->n_params; j++)
+		if (c->params[j].tied_to)
+			*c->params[j].prm.slot = *c->params[tie_root(c, j)].prm.slot;
 }
 
 static void set_params(struct fit_ctx *x, const gsl_vector *v)
 {
 	for (size_t j = 0; j < x->n_params; j++)
 		*x->c->params[x->params[j]].prm.slot = exp(gsl_vector_get(v, j));
+	apply_ties(x->c);
 }
 
 static int residuals(const gsl_vector *v, void *arg, gsl_vector *f)
@@ -374,8 +443,98 @@ static int choose_params(struct fit_ctx *x)
 	return err;
 }
 
+/* Leave-one-family-out at the fit v (weights w): each family of the rows of
+ * x withheld in turn (weight 0), the rest refitted from v (vl: scratch), the
+ * withheld rows predicted; the move of each parameter, and whether fewer than
+ * two remaining rows move it, recorded in the family. */
+static int lofo_stage(struct fit_ctx *x, const gsl_vector *v, gsl_vector *w, gsl_vector *vl)
+{
+	struct rv_calibration *c = x->c;
+	size_t n = x->n_rows, np = x->n_params;
+	double min_s = x->energy ? CAL_MIN_SENSITIVITY_ENERGY : CAL_MIN_SENSITIVITY_LATENCY;
+	unsigned char *sens = calloc(n * np + 1, 1);
+	gsl_vector *w0 = gsl_vector_alloc(n);
+	int err = 0;
+
+	if (!sens || !w0) {
+		free(sens);
+		if (w0)
+			gsl_vector_free(w0);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	gsl_vector_memcpy(w0, w);
+	/* Which rows each parameter moves, at the fit. */
+	for (size_t j = 0; j < np && !x->failed; j++) {
+		struct rv_param *prm = &c->params[x->params[j]].prm;
+		double v0 = *prm->slot;
+
+		for (size_t i = 0; i < n && !x->failed; i++) {
+			const struct rv_cal_row *r = &c->rows[x->rows[i]];
+			double a, b;
+
+			*prm->slot = v0;
+			apply_ties(c);
+			a = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
+			*prm->slot = v0 * 1.01;
+			apply_ties(c);
+			b = predict_row(x->p, r, x->energy, r->latency_s, &x->failed);
+			sens[i * np + j] = fabs(log(b / a) / log(1.01)) >= min_s;
+		}
+		*prm->slot = v0;
+		apply_ties(c);
+	}
+	for (size_t f = 0; f < c->n_families && err == 0 && !x->failed; f++) {
+		struct rv_cal_family *fam = &c->families[f];
+		size_t held = 0, left = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (c->rows[x->rows[i]].family_index == f) {
+				held++;
+				gsl_vector_set(w, i, 0.0);
+			} else if (gsl_vector_get(w0, i) > 0) {
+				left++;
+			}
+		}
+		if (held == 0)
+			continue;
+		for (size_t j = 0; j < np; j++) {
+			size_t moved = 0;
+
+			for (size_t i = 0; i < n; i++)
+				moved += sens[i * np + j] && gsl_vector_get(w, i) > 0;
+			fam->alone[x->params[j]] = moved < CAL_MIN_SENSITIVE_ROWS;
+		}
+		/* Too few rows left to fit: the withheld rows get no prediction. */
+		if (left > np) {
+			gsl_vector_memcpy(vl, v);
+			err = solve(x, vl, w, NULL, NULL);
+			for (size_t j = 0; err == 0 && j < np; j++)
+				fam->move[x->params[j]] =
+				        exp(gsl_vector_get(vl, j) - gsl_vector_get(v, j)) - 1;
+			for (size_t i = 0; err == 0 && i < n; i++) {
+				struct rv_cal_row *r = &c->rows[x->rows[i]];
+
+				if (r->family_index != f)
+					continue;
+				*(x->energy ? &r->lofo_energy_J : &r->lofo_latency_s) = predict_row(
+				        x->p, r, x->energy, r->lofo_latency_s, &x->failed);
+			}
+		} else {
+			for (size_t j = 0; j < np; j++)
+				fam->alone[x->params[j]] = 1;
+		}
+		gsl_vector_memcpy(w, w0);
+	}
+	gsl_vector_memcpy(w, w0);
+	gsl_vector_free(w0);
+	free(sens);
+	if (err == 0 && x->failed)
+		err = rv_error_set(RV_ERROR, "a prediction failed");
+	return err;
+}
+
 /* Fits the chosen parameters of x (robustly), with their uncertainties, then
- * the leave-one-out prediction of every row. Returns 1 when it dropped an
+ * the leave-one-out and leave-one-family-out prediction of every row. Returns 1 when it dropped an
  * undetermined parameter and must run again. */
 static int fit_stage(struct fit_ctx *x)
 {
@@ -464,12 +623,19 @@ static int fit_stage(struct fit_ctx *x)
 		cp->value = exp(gsl_vector_get(v, j));
 		cp->uncertainty = sqrt(var);
 	}
+	/* Fitted: every row at the fit itself (before a leave-one-out fit moves
+	 * the parameters), as rv_predict() computes it from the fit file. */
+	set_params(x, v);
+	for (size_t i = 0; i < n; i++) {
+		struct rv_cal_row *r = &c->rows[x->rows[i]];
+
+		*(x->energy ? &r->fit_energy_J : &r->fit_latency_s) =
+		        predict_row(x->p, r, x->energy, (double)NAN, &x->failed);
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct rv_cal_row *r = &c->rows[x->rows[i]];
 		double keep = gsl_vector_get(w, i);
 
-		*(x->energy ? &r->fit_energy_J : &r->fit_latency_s) =
-		        predict_row(x->p, r, x->energy, r->fit_latency_s, &x->failed);
 		/* Leave row i out: weight 0, start from the full fit. */
 		gsl_vector_memcpy(vfit, v);
 		gsl_vector_set(w, i, 0.0);
@@ -481,6 +647,8 @@ static int fit_stage(struct fit_ctx *x)
 		        predict_row(x->p, r, x->energy, r->loo_latency_s, &x->failed);
 	}
 	set_params(x, v);
+	err = lofo_stage(x, v, w, vfit);
+	set_params(x, v);
 out:
 	free(scratch);
 	gsl_matrix_free(covar);
@@ -491,42 +659,51 @@ out:
 	return err;
 }
 
-/* Median |relative error| of fitted (or leave-one-out) values, and the share
- * of leave-one-out values within their band, over the rows of op (every op
- * when op is RV_OP_COUNT). */
-static void summarize(struct rv_calibration *c, int energy, enum rv_op op, double *median_fit,
-                      double *median_loo, double *within)
+/* The row's prediction of one kind: fitted, leave-one-out or leave-one-family-out. */
+enum cal_kind { CAL_FIT, CAL_LOO, CAL_LOFO };
+static double row_value(const struct rv_cal_row *r, int energy, enum cal_kind k)
+{
+	if (energy)
+		return k == CAL_FIT   ? r->fit_energy_J
+		       : k == CAL_LOO ? r->loo_energy_J
+		                      : r->lofo_energy_J;
+	return k == CAL_FIT   ? r->fit_latency_s
+	       : k == CAL_LOO ? r->loo_latency_s
+	                      : r->lofo_latency_s;
+}
+
+/* Median |relative error| of the predictions of kind k, and the share within
+ * their band, over the rows of op (every op when op is RV_OP_COUNT) and of
+ * family fam (every family when fam is SIZE_MAX). A row without a prediction
+ * counts outside its band and not in the median. */
+static void summarize(const struct rv_calibration *c, int energy, enum rv_op op, size_t fam,
+                      enum cal_kind k, double *median, double *within)
 {
 	double *a = malloc((c->n_rows + 1) * sizeof(double));
-	double *b = malloc((c->n_rows + 1) * sizeof(double));
-	size_t n = 0, in = 0;
+	size_t n = 0, n_pred = 0, in = 0;
 
-	*median_fit = *median_loo = *within = (double)NAN;
-	if (!a || !b) {
-		free(a);
-		free(b);
+	*median = *within = (double)NAN;
+	if (!a)
 		return;
-	}
 	for (size_t i = 0; i < c->n_rows; i++) {
 		const struct rv_cal_row *r = &c->rows[i];
 		double meas = energy ? r->energy_J : r->latency_s;
-		double fit = energy ? r->fit_energy_J : r->fit_latency_s;
-		double loo = energy ? r->loo_energy_J : r->loo_latency_s;
+		double e = fabs(row_value(r, energy, k) / meas - 1);
 
-		if (isnan(meas) || (op != RV_OP_COUNT && r->op != op))
+		if (isnan(meas) || (op != RV_OP_COUNT && r->op != op) ||
+		    (fam != SIZE_MAX && r->family_index != fam))
 			continue;
-		a[n] = fabs(fit / meas - 1);
-		b[n] = fabs(loo / meas - 1);
-		in += b[n] <= (energy ? r->band.energy : r->band.latency);
 		n++;
+		if (isnan(e))
+			continue;
+		a[n_pred++] = e;
+		in += e <= (energy ? r->band.energy : r->band.latency);
 	}
-	if (n) {
-		*median_fit = rv_median(a, n);
-		*median_loo = rv_median(b, n);
+	if (n_pred)
+		*median = rv_median(a, n_pred);
+	if (n)
 		*within = (double)in / (double)n;
-	}
 	free(a);
-	free(b);
 }
 
 /* Chooses parameters and fits them, again at the fitted point (a term can
@@ -554,6 +731,146 @@ static int fit_rounds(struct fit_ctx *x, double *saved)
 	return 0;
 }
 
+/* Groups the rows by (op, family), in order of first appearance. */
+static int find_families(struct rv_calibration *c)
+{
+	c->n_families = 0;
+	for (size_t i = 0; i < c->n_rows; i++) {
+		struct rv_cal_row *r = &c->rows[i];
+		size_t f;
+
+		for (f = 0; f < c->n_families; f++)
+			if (c->families[f].op == r->op &&
+			    strcmp(c->families[f].name, r->family) == 0)
+				break;
+		if (f == c->n_families) {
+			struct rv_cal_family *fam = &c->families[f];
+
+			if (f == RV_CAL_MAX_FAMILIES)
+				return rv_error_set(RV_ERANGE, "more than %d families of rows",
+				                    RV_CAL_MAX_FAMILIES);
+			memset(fam, 0, sizeof(*fam));
+			fam->op = r->op;
+			(void)snprintf(fam->name, sizeof(fam->name), "%s", r->family);
+			for (size_t j = 0; j < RV_CAL_MAX_PARAMS; j++)
+				fam->move[j] = (double)NAN;
+			c->n_families++;
+		}
+		r->family_index = f;
+		c->families[f].rows++;
+		c->families[f].energy_rows += !isnan(r->energy_J);
+	}
+	return 0;
+}
+
+/* The index of parameter name among the active ones of x, or SIZE_MAX. */
+static size_t active_param(const struct fit_ctx *x, const char *name)
+{
+	for (size_t j = 0; j < x->n_params; j++)
+		if (strcmp(x->c->params[x->params[j]].prm.name, name) == 0)
+			return j;
+	return SIZE_MAX;
+}
+
+/* Where a fitted effective bandwidth is faster than that of the fitted tier
+ * just inside it, holds the inner one equal to the outer (the constrained
+ * optimum lies on that boundary) and returns 1: fit again. 0 when ordered
+ * (or when a tier in the way is not fitted: rv_param_check_order() refuses). */
+static int order_ties(struct fit_ctx *x)
+{
+	struct rv_calibration *c = x->c;
+	const struct rv_profile *p = x->p;
+
+	for (size_t i = 0; i + 1 < p->n_memory; i++) {
+		char a[96], b[96];
+		size_t ja, jb;
+
+		if (!(p->memory[i].effective_bw_Bps < p->memory[i + 1].effective_bw_Bps))
+			continue;
+		(void)snprintf(a, sizeof(a), "memory.%s.effective_bw_Bps",
+		               rv_tier_name(p->memory[i].tier));
+		(void)snprintf(b, sizeof(b), "memory.%s.effective_bw_Bps",
+		               rv_tier_name(p->memory[i + 1].tier));
+		ja = active_param(x, a);
+		jb = active_param(x, b);
+		if (ja == SIZE_MAX || jb == SIZE_MAX)
+			return 0;
+		c->params[x->params[ja]].tied_to = x->params[jb] + 1;
+		for (size_t j = ja; j + 1 < x->n_params; j++)
+			x->params[j] = x->params[j + 1];
+		x->n_params--;
+		apply_ties(c);
+		return 1;
+	}
+	return 0;
+}
+
+/* The summaries of c: overall, per op and per family. */
+static void summarize_all(struct rv_calibration *c)
+{
+	double unused;
+
+	summarize(c, 0, RV_OP_COUNT, SIZE_MAX, CAL_FIT, &c->lat_median_ape, &unused);
+	summarize(c, 0, RV_OP_COUNT, SIZE_MAX, CAL_LOO, &c->lat_loo_median_ape,
+	          &c->lat_loo_within_band);
+	summarize(c, 0, RV_OP_COUNT, SIZE_MAX, CAL_LOFO, &c->lat_lofo_median_ape,
+	          &c->lat_lofo_within_band);
+	summarize(c, 1, RV_OP_COUNT, SIZE_MAX, CAL_FIT, &c->en_median_ape, &unused);
+	summarize(c, 1, RV_OP_COUNT, SIZE_MAX, CAL_LOO, &c->en_loo_median_ape,
+	          &c->en_loo_within_band);
+	summarize(c, 1, RV_OP_COUNT, SIZE_MAX, CAL_LOFO, &c->en_lofo_median_ape,
+	          &c->en_lofo_within_band);
+	for (size_t i = 0; i < c->n_sources; i++) {
+		struct rv_cal_source *src = &c->sources[i];
+
+		summarize(c, 0, src->op, SIZE_MAX, CAL_LOO, &src->lat_loo_median_ape,
+		          &src->lat_loo_within_band);
+		summarize(c, 1, src->op, SIZE_MAX, CAL_LOO, &src->en_loo_median_ape,
+		          &src->en_loo_within_band);
+		summarize(c, 0, src->op, SIZE_MAX, CAL_LOFO, &src->lat_lofo_median_ape,
+		          &src->lat_lofo_within_band);
+		summarize(c, 1, src->op, SIZE_MAX, CAL_LOFO, &src->en_lofo_median_ape,
+		          &src->en_lofo_within_band);
+	}
+	for (size_t f = 0; f < c->n_families; f++) {
+		struct rv_cal_family *fam = &c->families[f];
+		double within;
+
+		summarize(c, 0, fam->op, f, CAL_LOFO, &fam->lat_median_ape, &within);
+		fam->in_band = (size_t)lround(within * (double)fam->rows);
+		if (fam->energy_rows) {
+			summarize(c, 1, fam->op, f, CAL_LOFO, &unused, &within);
+			fam->energy_in_band = (size_t)lround(within * (double)fam->energy_rows);
+		}
+	}
+	/* A parameter that a family's withholding moves by more than its 1 sigma
+	 * (in log space, as it is fitted), or leaves moving fewer than two rows, is
+	 * not determined by these rows. */
+	for (size_t j = 0; j < c->n_params; j++) {
+		struct rv_cal_param *cp = &c->params[j];
+
+		cp->lofo_max_move = (double)NAN;
+		cp->lofo_max_family = 0;
+		cp->lofo_not_determined = 0;
+		if (cp->undetermined || cp->switched_off)
+			continue;
+		for (size_t f = 0; f < c->n_families; f++) {
+			double m = c->families[f].move[j];
+
+			if (c->families[f].alone[j])
+				cp->lofo_not_determined = 1;
+			if (isnan(m))
+				continue;
+			if (fabs(log1p(m)) > cp->uncertainty)
+				cp->lofo_not_determined = 1;
+			if (isnan(cp->lofo_max_move) || fabs(m) > fabs(cp->lofo_max_move)) {
+				cp->lofo_max_move = m;
+				cp->lofo_max_family = f;
+			}
+		}
+	}
+}
+
 int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 {
 	struct fit_ctx x;
@@ -578,11 +895,24 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		goto out;
 	}
 	for (size_t i = 0; i < c->n_rows; i++) {
-		c->rows[i].fit_energy_J = c->rows[i].loo_energy_J = (double)NAN;
+		struct rv_cal_row *r = &c->rows[i];
+
+		r->fit_energy_J = r->loo_energy_J = r->lofo_energy_J = (double)NAN;
+		r->lofo_latency_s = (double)NAN;
 		x.rows[x.n_rows++] = i;
 	}
-	/* Stage 1: latency. */
+	if ((err = find_families(c)) < 0)
+		goto out;
+	/* Stage 1: latency, its effective bandwidths ordered from the inner tier out. */
 	if ((err = fit_rounds(&x, saved)) < 0)
+		goto restore;
+	while ((err = order_ties(&x)) == 1) {
+		while ((err = fit_stage(&x)) == 1)
+			;
+		if (err < 0)
+			goto restore;
+	}
+	if (err < 0)
 		goto restore;
 	if (x.n_params == 0) {
 		err = rv_error_set(RV_ERROR,
@@ -603,6 +933,28 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 			goto restore;
 	}
 	/* Physical or refused. */
+	apply_ties(c);
+	for (size_t j = 0; j < c->n_params; j++) {
+		struct rv_cal_param *cp = &c->params[j];
+
+		if (cp->tied_to) {
+			const struct rv_cal_param *root = &c->params[tie_root(c, j)];
+
+			cp->value = *cp->prm.slot;
+			cp->uncertainty = root->uncertainty;
+			for (size_t f = 0; f < c->n_families; f++) {
+				c->families[f].move[j] = c->families[f].move[tie_root(c, j)];
+				c->families[f].alone[j] = c->families[f].alone[tie_root(c, j)];
+			}
+		}
+	}
+	if (rv_param_check_order(p) < 0) {
+		err = rv_error_set(RV_ERANGE,
+		                   "refused: %s; the model lacks a term these rows need, or a "
+		                   "baseline is wrong; no fit file was written",
+		                   rv_error_last());
+		goto restore;
+	}
 	for (size_t j = 0; j < c->n_params; j++) {
 		if (c->params[j].undetermined || c->params[j].switched_off)
 			continue;
@@ -614,17 +966,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 			goto restore;
 		}
 	}
-	summarize(c, 0, RV_OP_COUNT, &c->lat_median_ape, &c->lat_loo_median_ape,
-	          &c->lat_loo_within_band);
-	summarize(c, 1, RV_OP_COUNT, &c->en_median_ape, &c->en_loo_median_ape,
-	          &c->en_loo_within_band);
-	for (size_t i = 0; i < c->n_sources; i++) {
-		struct rv_cal_source *src = &c->sources[i];
-		double fit;
-
-		summarize(c, 0, src->op, &fit, &src->lat_loo_median_ape, &src->lat_loo_within_band);
-		summarize(c, 1, src->op, &fit, &src->en_loo_median_ape, &src->en_loo_within_band);
-	}
+	summarize_all(c);
 	goto out;
 restore:
 	for (size_t j = 0; j < c->n_params; j++)
@@ -678,14 +1020,18 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		bad = json_array_append_new(
-		              resid, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o}",
-		                               "op", rv_op_name(r->op), "shape", shape, "dtype",
-		                               rv_dtype_name(r->dtype), "latency_measured_s",
-		                               r->latency_s, "latency_fitted_s", r->fit_latency_s,
-		                               "latency_loo_s", r->loo_latency_s,
-		                               "energy_measured_j", num_or_null(r->energy_J),
-		                               "energy_fitted_j", num_or_null(r->fit_energy_J),
-		                               "energy_loo_j", num_or_null(r->loo_energy_J))) != 0;
+		              resid,
+		              json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, s:o, s:o, "
+		                        "s:o}",
+		                        "op", rv_op_name(r->op), "shape", shape, "dtype",
+		                        rv_dtype_name(r->dtype), "family", r->family,
+		                        "latency_measured_s", r->latency_s, "latency_fitted_s",
+		                        r->fit_latency_s, "latency_loo_s", r->loo_latency_s,
+		                        "latency_lofo_s", num_or_null(r->lofo_latency_s),
+		                        "energy_measured_j", num_or_null(r->energy_J),
+		                        "energy_fitted_j", num_or_null(r->fit_energy_J),
+		                        "energy_loo_j", num_or_null(r->loo_energy_J),
+		                        "energy_lofo_j", num_or_null(r->lofo_energy_J))) != 0;
 	}
 	if (!bad)
 		bad = json_object_set_new(root, "schema", json_string(RV_FIT_SCHEMA)) ||
@@ -698,17 +1044,23 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 		      json_object_set(root, "residuals", resid) ||
 		      json_object_set_new(
 		              root, "latency",
-		              json_pack("{s:I, s:o, s:o, s:o}", "rows", (json_int_t)c->n_rows,
-		                        "median_abs_error", num_or_null(c->lat_median_ape),
-		                        "loo_median_abs_error", num_or_null(c->lat_loo_median_ape),
-		                        "loo_within_band", num_or_null(c->lat_loo_within_band))) ||
+		              json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "rows",
+		                        (json_int_t)c->n_rows, "median_abs_error",
+		                        num_or_null(c->lat_median_ape), "loo_median_abs_error",
+		                        num_or_null(c->lat_loo_median_ape), "loo_within_band",
+		                        num_or_null(c->lat_loo_within_band),
+		                        "lofo_median_abs_error",
+		                        num_or_null(c->lat_lofo_median_ape), "lofo_within_band",
+		                        num_or_null(c->lat_lofo_within_band))) ||
 		      json_object_set_new(
 		              root, "energy",
-		              json_pack("{s:I, s:o, s:o, s:o}", "rows",
+		              json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "rows",
 		                        (json_int_t)c->n_energy_rows, "median_abs_error",
 		                        num_or_null(c->en_median_ape), "loo_median_abs_error",
 		                        num_or_null(c->en_loo_median_ape), "loo_within_band",
-		                        num_or_null(c->en_loo_within_band)));
+		                        num_or_null(c->en_loo_within_band), "lofo_median_abs_error",
+		                        num_or_null(c->en_lofo_median_ape), "lofo_within_band",
+		                        num_or_null(c->en_lofo_within_band)));
 	if (!bad)
 		text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	json_decref(bases);
@@ -717,6 +1069,133 @@ int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,
 	json_decref(root);
 	if (!text)
 		return rv_error_set(RV_ENOMEM, "out of memory while writing the fit file");
+	rv_buf_puts(out, text);
+	rv_buf_putc(out, '\n');
+	free(text);
+	return rv_buf_check(out);
+}
+
+/* The state of a parameter, in words. */
+static const char *param_state(const struct rv_cal_param *cp)
+{
+	if (cp->switched_off)
+		return "switched_off";
+	if (cp->undetermined)
+		return "undetermined";
+	if (cp->tied_to)
+		return "tied";
+	return cp->lofo_not_determined ? "not_determined_by_families" : "fitted";
+}
+
+int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *c,
+                               const struct rv_profile *p)
+{
+	json_t *root = json_object(), *rows = json_array(), *params = json_array();
+	json_t *ops = json_array(), *fams = json_array();
+	char shape[80], *text = NULL;
+	int bad = !root || !rows || !params || !ops || !fams;
+
+	for (size_t i = 0; !bad && i < c->n_rows; i++) {
+		const struct rv_cal_row *r = &c->rows[i];
+
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		bad = json_array_append_new(
+		              rows, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:o, s:o, "
+		                              "s:o, s:o, "
+		                              "s:o}",
+		                              "op", rv_op_name(r->op), "shape", shape, "dtype",
+		                              rv_dtype_name(r->dtype), "family", r->family, "label",
+		                              rv_regime_name(r->regime), "measured_latency_s",
+		                              r->latency_s, "fitted_latency_s", r->fit_latency_s,
+		                              "loo_latency_s", r->loo_latency_s, "lofo_latency_s",
+		                              num_or_null(r->lofo_latency_s), "measured_energy_J",
+		                              num_or_null(r->energy_J), "fitted_energy_J",
+		                              num_or_null(r->fit_energy_J), "loo_energy_J",
+		                              num_or_null(r->loo_energy_J), "lofo_energy_J",
+		                              num_or_null(r->lofo_energy_J))) != 0;
+	}
+	for (size_t j = 0; !bad && j < c->n_params; j++) {
+		const struct rv_cal_param *cp = &c->params[j];
+		json_t *moves = json_array(), *o;
+
+		for (size_t f = 0; moves && f < c->n_families; f++) {
+			const struct rv_cal_family *fam = &c->families[f];
+
+			if (isnan(fam->move[j]) && !fam->alone[j])
+				continue;
+			if (json_array_append_new(
+			            moves, json_pack("{s:s, s:s, s:o, s:b}", "op",
+			                             rv_op_name(fam->op), "family", fam->name,
+			                             "move", num_or_null(fam->move[j]),
+			                             "remaining_rows_determine", !fam->alone[j])) !=
+			    0)
+				bad = 1;
+		}
+		o = json_pack("{s:s, s:s, s:f, s:f, s:o, s:s, s:o, s:o}", "name", cp->prm.name,
+		              "unit", cp->prm.unit, "profile", cp->profile_value, "value",
+		              cp->undetermined ? cp->profile_value : cp->value, "uncertainty",
+		              cp->undetermined || cp->switched_off ? json_null()
+		                                                   : num_or_null(cp->uncertainty),
+		              "state", param_state(cp), "lofo_max_move",
+		              num_or_null(cp->lofo_max_move), "lofo_moves",
+		              moves ? moves : json_null());
+		if (o && cp->tied_to)
+			bad |= json_object_set_new(
+			               o, "tied_to",
+			               json_string(c->params[cp->tied_to - 1].prm.name)) != 0;
+		bad |= !o || json_array_append_new(params, o) != 0;
+	}
+	for (size_t f = 0; !bad && f < c->n_families; f++) {
+		const struct rv_cal_family *fam = &c->families[f];
+
+		bad = json_array_append_new(
+		              fams,
+		              json_pack("{s:s, s:s, s:I, s:I, s:o, s:I, s:I}", "op",
+		                        rv_op_name(fam->op), "family", fam->name, "rows",
+		                        (json_int_t)fam->rows, "lofo_within_band",
+		                        (json_int_t)fam->in_band, "lofo_median_abs_error",
+		                        num_or_null(fam->lat_median_ape), "energy_rows",
+		                        (json_int_t)fam->energy_rows, "energy_lofo_within_band",
+		                        (json_int_t)fam->energy_in_band)) != 0;
+	}
+	for (size_t i = 0; !bad && i < c->n_sources; i++) {
+		const struct rv_cal_source *s = &c->sources[i];
+
+		bad = json_array_append_new(
+		              ops,
+		              json_pack(
+		                      "{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+		                      "s:o}",
+		                      "hardware", p->key, "op", rv_op_name(s->op), "rows",
+		                      (json_int_t)s->rows, "energy_rows",
+		                      (json_int_t)s->energy_rows, "loo_within_band",
+		                      num_or_null(s->lat_loo_within_band), "loo_median_abs_error",
+		                      num_or_null(s->lat_loo_median_ape), "lofo_within_band",
+		                      num_or_null(s->lat_lofo_within_band), "lofo_median_abs_error",
+		                      num_or_null(s->lat_lofo_median_ape), "energy_loo_within_band",
+		                      num_or_null(s->en_loo_within_band),
+		                      "energy_loo_median_abs_error",
+		                      num_or_null(s->en_loo_median_ape), "energy_lofo_within_band",
+		                      num_or_null(s->en_lofo_within_band),
+		                      "energy_lofo_median_abs_error",
+		                      num_or_null(s->en_lofo_median_ape))) != 0;
+	}
+	if (!bad)
+		bad = json_object_set_new(root, "schema", json_string("roofval.calibration/1")) ||
+		      json_object_set_new(root, "hardware", json_string(p->key)) ||
+		      json_object_set(root, "rows", rows) ||
+		      json_object_set(root, "parameters", params) ||
+		      json_object_set(root, "families", fams) || json_object_set(root, "ops", ops);
+	if (!bad)
+		text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_decref(rows);
+	json_decref(params);
+	json_decref(fams);
+	json_decref(ops);
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM,
+		                    "out of memory while writing the calibration report");
 	rv_buf_puts(out, text);
 	rv_buf_putc(out, '\n');
 	free(text);

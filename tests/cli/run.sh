@@ -251,6 +251,23 @@ if [ -d "$ref/baselines" ]; then
 	else pass=$((pass + 1)); fi
 	check 0 "" "wrote $scratch/hwcal/i7_12700k.fit.json" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}"
 	check 0 "" "vector_add all labels     6/6   median |error|" -- calibrate --hw i7_12700k --op vector_add --hardware-dir "$scratch/hwcal" "${rb[@]}" -o "$scratch/va.fit.json"
+	check 0 "" "leave-one-family-out" -- calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" --dry-run
+	# --format json: the report alone on stdout, with its fields.
+	"$roofval" calibrate --hw i7_12700k --hardware-dir "$scratch/hwcal" "${rb[@]}" --dry-run --format json >"$scratch/cal.json" 2>/dev/null
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+keys = ["op", "shape", "dtype", "family", "measured_latency_s", "fitted_latency_s", "loo_latency_s",
+        "lofo_latency_s", "measured_energy_J", "fitted_energy_J", "loo_energy_J", "lofo_energy_J"]
+assert d["rows"] and all(k in r for r in d["rows"] for k in keys)
+assert all(k in q for q in d["parameters"] for k in ["name", "value", "uncertainty", "lofo_moves"])
+assert {o["op"] for o in d["ops"]} == {"matmul", "linear", "vector_add"}
+assert all(k in o for o in d["ops"] for k in ["loo_within_band", "lofo_within_band", "lofo_median_abs_error"])' "$scratch/cal.json"
+	else
+		grep -q '"lofo_latency_s"' "$scratch/cal.json" && grep -q '"lofo_moves"' "$scratch/cal.json" &&
+			[ "$(head -c1 "$scratch/cal.json")" = "{" ] && [ "$(tail -n1 "$scratch/cal.json")" = "}" ]
+	fi
+	tally $? "calibrate --format json does not parse or lacks fields" "$scratch/cal.json"
 	# The committed fit file is what calibrate makes of the reference rows (but its date),
 	# to 1e-4 relative: the last digits of a least-squares fit (and where a leave-one-out fit stops,
 	# within the solver's tolerance) move with the BLAS's code path

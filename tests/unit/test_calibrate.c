@@ -2,9 +2,12 @@
 /* Tests of calibration: it recovers known parameters from synthetic measurements, reads
  * only calibration rows, is deterministic, refuses unphysical fits and too few rows, and
  * its fit files apply to profiles strictly. */
+#include <jansson.h>
+
 #include "hw/fit.h"
 #include "io/baseline.h"
 #include "io/file.h"
+#include "layout/layout.h"
 #include "model/calibrate.h"
 #include "model/predict.h"
 #include "rv_test.h"
@@ -71,23 +74,34 @@ static void write_data(const char *dir, int extra)
 	rv_profile_free(truth);
 }
 
+/* Adds the rows of dir to c for p and fits them; returns rv_calibrate_fit()'s code. */
+static int calibrate_into(const char *dir, struct rv_calibration *c, struct rv_profile *p)
+{
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	char path[4200];
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", dir);
+	assert_int_equal(rv_sweep_load(&s, path), 0);
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu_matmul.csv", dir);
+	assert_int_equal(rv_baseline_load(&b, path), 0);
+	assert_int_equal(rv_calibrate_add(c, p, s, b, path), 0);
+	rc = rv_calibrate_fit(c, p);
+	rv_sweep_free(s);
+	rv_baseline_free(b);
+	return rc;
+}
+
 /* Calibrates toy_gpu from dir; returns the fit file text (free it). */
 static char *calibrate_dir(const char *dir, struct rv_profile **fitted, int *rc)
 {
 	struct rv_profile *p = toy();
 	struct rv_calibration c;
-	struct rv_sweep *s;
-	struct rv_baseline *b;
 	struct rv_buf out = RV_BUF_INIT;
-	char path[4200];
 
-	memset(&c, 0, sizeof(c));
-	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", dir);
-	assert_int_equal(rv_sweep_load(&s, path), 0);
-	(void)snprintf(path, sizeof(path), "%s/toy_gpu_matmul.csv", dir);
-	assert_int_equal(rv_baseline_load(&b, path), 0);
-	assert_int_equal(rv_calibrate_add(&c, p, s, b, path), 0);
-	*rc = rv_calibrate_fit(&c, p);
+	*rc = calibrate_into(dir, &c, p);
 	if (*rc == 0) {
 		assert_int_equal(rv_calibrate_render(&out, &c, p, "2026-11-30"), 0);
 		/* One op: its leave-one-out summary is the whole one. */
@@ -98,8 +112,6 @@ static char *calibrate_dir(const char *dir, struct rv_profile **fitted, int *rc)
 		assert_true(c.lat_loo_median_ape > 0 && isfinite(c.en_loo_median_ape));
 	}
 	rv_calibration_free(&c);
-	rv_sweep_free(s);
-	rv_baseline_free(b);
 	if (fitted)
 		*fitted = p;
 	else
@@ -365,6 +377,217 @@ static void test_calibrate__bad_fit_files(void **state)
 	}
 }
 
+/* The family of a row: small dimensions, the size class against the per-call
+ * overhead (toy_gpu: 1 us, 2e12 FLOP/s, DRAM 2e11 B/s), and a linear's rows. */
+static void test_calibrate__families(void **state)
+{
+	static const struct {
+		enum rv_op op;
+		const char *shape, *family;
+	} cases[] = {
+		{ RV_OP_MATMUL, "64x64x64", "small:MKN launch" },
+		{ RV_OP_MATMUL, "1024x1024x1024", "small:- large" },
+		{ RV_OP_MATMUL, "128x4096x256", "small:M large" },
+		{ RV_OP_MATMUL, "256x256x256", "small:- small" },
+		{ RV_OP_MATMUL, "4096x64x4096", "small:K large" },
+		{ RV_OP_LINEAR, "1x4096x4096", "M=1 small:M large" },
+		{ RV_OP_LINEAR, "2x4096x4096", "M=2 small:M large" },
+		{ RV_OP_LINEAR, "4x64x64", "M=3-7 small:MKN launch" },
+		{ RV_OP_LINEAR, "200x64x64", "M>=8 small:KN launch" },
+		{ RV_OP_VECTOR_ADD, "1000", "launch" },
+		{ RV_OP_VECTOR_ADD, "100000", "small" },
+		{ RV_OP_VECTOR_ADD, "2000000", "large" },
+	};
+	struct rv_profile *p = toy();
+	char family[RV_CAL_FAMILY_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rv_shape s;
+
+		assert_int_equal(rv_shape_parse(cases[i].shape, cases[i].op, &s), 0);
+		assert_int_equal(rv_cal_family(family, p, cases[i].op, &s, RV_DTYPE_FP16), 0);
+		if (strcmp(family, cases[i].family) != 0)
+			fail_msg("%s: '%s', expected '%s'", cases[i].shape, family,
+			         cases[i].family);
+	}
+	rv_profile_free(p);
+}
+
+/* Leave-one-family-out on the synthetic rows: every family withheld in turn;
+ * a family of one row is leave-one-out exactly; the summaries count the rows. */
+static void test_calibrate__lofo(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_lofo");
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	size_t rows = 0, singles = 0, in = 0, energy_lofo = 0;
+	struct rv_buf json = RV_BUF_INIT;
+
+	(void)state;
+	write_data(dir, 0);
+	if (calibrate_into(dir, &c, p) != 0)
+		fail_msg("%s", rv_error_last());
+	assert_true(c.n_families > 2);
+	for (size_t f = 0; f < c.n_families; f++) {
+		rows += c.families[f].rows;
+		singles += c.families[f].rows == 1;
+		in += c.families[f].in_band;
+	}
+	assert_int_equal(rows, c.n_rows);
+	assert_true(singles > 0);
+	for (size_t i = 0; i < c.n_rows; i++) {
+		const struct rv_cal_row *r = &c.rows[i];
+
+		assert_string_equal(r->family, c.families[r->family_index].name);
+		assert_true(isfinite(r->lofo_latency_s) && r->lofo_latency_s > 0);
+		/* Energy: too few energy rows may remain without a large family. */
+		energy_lofo += isfinite(r->lofo_energy_J);
+		if (c.families[r->family_index].rows == 1)
+			assert_memory_equal(&r->lofo_latency_s, &r->loo_latency_s, sizeof(double));
+	}
+	assert_true(energy_lofo > 0);
+	rv_assert_close(c.lat_lofo_within_band, (double)in / (double)c.n_rows, 1e-12, 0);
+	rv_assert_close(c.sources[0].lat_lofo_within_band, c.lat_lofo_within_band, 0, 0);
+	assert_true(c.lat_lofo_median_ape >= 0);
+	/* Every fitted parameter says how far each family moves it. */
+	for (size_t j = 0; j < c.n_params; j++)
+		if (!c.params[j].undetermined && !c.params[j].switched_off)
+			assert_true(isfinite(c.params[j].lofo_max_move));
+	assert_int_equal(rv_calibrate_render_report(&json, &c, p), 0);
+	assert_non_null(strstr(json.data, "\"lofo_latency_s\""));
+	assert_non_null(strstr(json.data, "\"lofo_moves\""));
+	assert_non_null(strstr(json.data, "\"family\": \"small:MKN launch\""));
+	rv_buf_free(&json);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
+/* Effective bandwidths and capacities out of order from the inner tier out:
+ * refused by name and value, in a fit and in a fit file. */
+static void test_calibrate__refuses_out_of_order(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_order");
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	char path[4200];
+
+	(void)state;
+	write_data(dir, 0);
+	assert_int_equal(rv_param_check_order(p), 0);
+	p->memory[1].effective_capacity_B = 0.5e6;
+	rv_assert_error(rv_param_check_order(p), RV_ERANGE,
+	                "memory.l1.effective_capacity_B = 1.04858e+06 B is above "
+	                "memory.l2.effective_capacity_B = 500000 B");
+	p->memory[1].effective_capacity_B = p->memory[1].capacity_B;
+	/* An L1 slower than the L2 it feeds: no fit can order that. */
+	p->memory[0].effective_bw_Bps = 1.5e11;
+	rv_assert_error(calibrate_into(dir, &c, p), RV_ERANGE,
+	                "refused: memory.l1.effective_bw_Bps = 1.5e+11 B/s is below "
+	                "memory.l2.effective_bw_Bps = 1e+12 B/s; effective bandwidths must not "
+	                "grow outwards");
+	rv_assert_close(p->compute[0].effective_flop_per_s, 1e12, 0, 0); /* left unchanged */
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+	p = toy();
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu.fit.json", dir);
+	rv_spit(path, "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
+	              "{\"memory.l2.effective_bw_Bps\": {\"value\": 1e12}, "
+	              "\"memory.l1.effective_bw_Bps\": {\"value\": 9e11}}}");
+	rv_assert_error(rv_fit_apply(p, path), RV_ERANGE,
+	                "parameters: memory.l1.effective_bw_Bps = 9e+11 B/s is below "
+	                "memory.l2.effective_bw_Bps = 1e+12 B/s");
+	rv_profile_free(p);
+}
+
+/* On the project's own xeon_amx_2vcpu rows a free fit puts L1 (289 GB/s)
+ * below L2 (334 GB/s): calibration holds L1 equal to L2 and fits again. */
+static void test_calibrate__ties_bandwidths_in_order(void **state)
+{
+	struct rv_layout l;
+	struct rv_calibration c;
+	struct rv_profile *p = NULL;
+	const struct rv_cal_param *l1 = NULL;
+	int rc;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(rv_layout_open(&l,
+	                                &(struct rv_layout_dirs){
+	                                        RV_DATA_DIR "/hardware", RV_DATA_DIR "/sweeps",
+	                                        RV_DATA_DIR "/results/baselines" },
+	                                0),
+	                 0);
+	rc = rv_layout_calibrate(&l, &c, &p, "xeon_amx_2vcpu", -1);
+	if (rc != 0)
+		fail_msg("%s", rv_error_last());
+	for (size_t j = 0; j < c.n_params; j++)
+		if (strcmp(c.params[j].prm.name, "memory.l1.effective_bw_Bps") == 0)
+			l1 = &c.params[j];
+	if (!l1) {
+		fail_msg("memory.l1.effective_bw_Bps was not fitted");
+		return;
+	}
+	assert_true(l1->tied_to > 0);
+	assert_string_equal(c.params[l1->tied_to - 1].prm.name, "memory.l2.effective_bw_Bps");
+	assert_memory_equal(&p->memory[0].effective_bw_Bps, &p->memory[1].effective_bw_Bps,
+	                    sizeof(double));
+	assert_memory_equal(&l1->value, &p->memory[0].effective_bw_Bps, sizeof(double));
+	assert_int_equal(rv_param_check_order(p), 0);
+	rv_layout_close(&l);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
+/* The fitted latencies and energies calibrate reports are what rv_predict()
+ * computes on the profile with the fit file applied, bit for bit (the defect:
+ * each row after the first was predicted at the previous row's
+ * leave-one-out fit), and the JSON report's %.17g reads back to the same. */
+static void test_calibrate__fitted_is_predicted(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_fitted");
+	struct rv_profile *p = toy(), *q = toy();
+	struct rv_calibration c;
+	struct rv_buf fit = RV_BUF_INIT, report = RV_BUF_INIT;
+	json_t *doc, *rows;
+	json_error_t jerr;
+	char path[4200];
+
+	(void)state;
+	write_data(dir, 0);
+	if (calibrate_into(dir, &c, p) != 0)
+		fail_msg("%s", rv_error_last());
+	assert_int_equal(rv_calibrate_render(&fit, &c, p, "2026-12-01"), 0);
+	assert_int_equal(rv_calibrate_render_report(&report, &c, p), 0);
+	(void)snprintf(path, sizeof(path), "%s/toy_gpu.fit.json", dir);
+	rv_spit(path, fit.data);
+	assert_int_equal(rv_fit_apply(q, path), 0);
+	doc = json_loads(report.data, 0, &jerr);
+	assert_non_null(doc);
+	rows = json_object_get(doc, "rows");
+	assert_int_equal(json_array_size(rows), c.n_rows);
+	for (size_t i = 0; i < c.n_rows; i++) {
+		const struct rv_cal_row *r = &c.rows[i];
+		json_t *row = json_array_get(rows, i);
+		double printed = json_number_value(json_object_get(row, "fitted_latency_s"));
+		struct rv_prediction pr;
+
+		assert_int_equal(rv_predict(&pr, q, r->op, &r->shape, r->dtype), 0);
+		if (memcmp(&pr.latency_s, &r->fit_latency_s, sizeof(double)) != 0 ||
+		    memcmp(&pr.latency_s, &printed, sizeof(double)) != 0)
+			fail_msg("row %zu: predict %.17g, fitted %.17g, printed %.17g", i,
+			         pr.latency_s, r->fit_latency_s, printed);
+		if (!isnan(r->fit_energy_J))
+			assert_memory_equal(&pr.energy_j, &r->fit_energy_J, sizeof(double));
+	}
+	json_decref(doc);
+	rv_buf_free(&fit);
+	rv_buf_free(&report);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+	rv_profile_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +599,11 @@ int main(void)
 		cmocka_unit_test(test_calibrate__refuses_unphysical),
 		cmocka_unit_test(test_calibrate__fit_file_applies),
 		cmocka_unit_test(test_calibrate__bad_fit_files),
+		cmocka_unit_test(test_calibrate__families),
+		cmocka_unit_test(test_calibrate__lofo),
+		cmocka_unit_test(test_calibrate__refuses_out_of_order),
+		cmocka_unit_test(test_calibrate__ties_bandwidths_in_order),
+		cmocka_unit_test(test_calibrate__fitted_is_predicted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
