@@ -115,4 +115,11 @@ int rv_report_prediction(struct rv_buf *out, const struct rv_profile *p, enum rv
                          const struct rv_shape *s, enum rv_dtype d, const struct rv_prediction *r,
                          enum rv_format f);
 
+/* The calibration report as text (what roofval calibrate prints), and the
+ * parameter table alone (what it prints of a refused fit). RV_ENOMEM. */
+struct rv_calibration;
+int rv_report_calibration(struct rv_buf *out, const struct rv_calibration *c,
+                          const struct rv_profile *p);
+int rv_report_calibration_params(struct rv_buf *out, const struct rv_calibration *c);
+
 #endif
