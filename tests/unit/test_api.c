@@ -144,8 +144,7 @@ static void test_api__validate(void **state)
 	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_EPARSE, "conv");
 	o.op = NULL;
 	o.predictions = "model.csv";
-	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ENOENT,
-	                "model.csv");
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ENOENT, "model.csv");
 	rv_data_free(d);
 	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, RV_TEST_SCRATCH_DIR "/api-empty"), 0);
 	assert_int_equal(
