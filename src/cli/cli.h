@@ -61,6 +61,24 @@ struct rv_cli_models {
 		.type = RV_OPT_FLAG, .offset = offsetof(T, field.with_builtin)                     \
 	}
 
+/* The option-table entries every command with a hardware folder, or with
+ * fit files, shares (T: the command's struct; field: its member). */
+#define RV_CLI_HARDWARE_DIR_OPTION(T, field)                                                     \
+	{                                                                                        \
+		.name = "hardware-dir", .metavar = "DIR",                                        \
+		.help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else the data search " \
+		        "path: "                                                                 \
+		        "docs/install.md)",                                                      \
+		.type = RV_OPT_STRING, .offset = offsetof(T, field)                              \
+	}
+#define RV_CLI_NO_FIT_OPTION(T, field)                                            \
+	{                                                                         \
+		.name = "no-fit",                                                 \
+		.help = "ignore the fit files (<key>.fit.json): the hand-edited " \
+		        "profiles alone",                                         \
+		.type = RV_OPT_FLAG, .offset = offsetof(T, field)                 \
+	}
+
 /* The layout models of m into *out (free() it), *n of them (0: the built-in
  * model alone). RV_EXIT_USAGE after printing the problem (--with-builtin
  * alone) with spec's usage, RV_EXIT_ERROR out of memory, else RV_OPT_RUN. */

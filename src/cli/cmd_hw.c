@@ -18,12 +18,7 @@ struct hw_opts {
 };
 
 static const struct rv_option hw_options[] = {
-	{ .name = "hardware-dir",
-	  .metavar = "DIR",
-	  .help = "folder of hardware profiles (default: $ROOFVAL_HARDWARE_DIR, else the source "
-	          "tree's hardware/)",
-	  .type = RV_OPT_STRING,
-	  .offset = offsetof(struct hw_opts, hdir) },
+	RV_CLI_HARDWARE_DIR_OPTION(struct hw_opts, hdir),
 	{ .name = NULL },
 };
 

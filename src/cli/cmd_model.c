@@ -44,14 +44,11 @@ static const char *const predict_formats[] = { "text", "json", "csv", NULL };
 	  .help = "element type (default: the profile's default dtype)",                       \
 	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, dtype),                 \
 	  .values = RV_VALUES_DTYPE },                                                         \
-	{ .name = "hardware-dir", .metavar = "DIR", .help = "folder of hardware profiles",     \
-	  .type = RV_OPT_STRING, .offset = offsetof(struct model_opts, hdir) },                \
+	RV_CLI_HARDWARE_DIR_OPTION(struct model_opts, hdir),                                   \
 	{ .name = "format", .metavar = "F", .help = format_help,                               \
 	  .type = RV_OPT_CHOICE, .offset = offsetof(struct model_opts, format),                \
 	  .choices = formats },                                                                \
-	{ .name = "no-fit",                                                                    \
-	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",             \
-	  .type = RV_OPT_FLAG, .offset = offsetof(struct model_opts, no_fit) }
+	RV_CLI_NO_FIT_OPTION(struct model_opts, no_fit)
 
 static const struct rv_option classify_options[] = {
 	MODEL_OPTIONS(" (required)", RV_OPT_REQUIRED, classify_formats, "text (default) or json"),

@@ -52,12 +52,8 @@ static const struct rv_option plot_options[] = {
 	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/); compare: one per "
 	          "--hw as --baseline-dir",
 	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, sdir) },
-	{ .name = "hardware-dir", .metavar = "DIR",
-	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, hdir) },
-	{ .name = "no-fit",
-	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
-	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, no_fit) },
+	RV_CLI_HARDWARE_DIR_OPTION(struct plot_opts, hdir),
+	RV_CLI_NO_FIT_OPTION(struct plot_opts, no_fit),
 	RV_CLI_MODEL_OPTIONS(struct plot_opts, models),
 	{ .name = NULL },
 };
@@ -255,12 +251,8 @@ static const struct rv_option report_options[] = {
 	  .help = "the sweeps of the n-th --baseline-dir (default: $ROOFVAL_SWEEP_DIR, else "
 	          "sweeps/)",
 	  .type = RV_OPT_LIST, .offset = offsetof(struct plot_opts, sdir) },
-	{ .name = "hardware-dir", .metavar = "DIR",
-	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct plot_opts, hdir) },
-	{ .name = "no-fit",
-	  .help = "ignore hardware/<key>.fit.json: the hand-edited profile alone",
-	  .type = RV_OPT_FLAG, .offset = offsetof(struct plot_opts, no_fit) },
+	RV_CLI_HARDWARE_DIR_OPTION(struct plot_opts, hdir),
+	RV_CLI_NO_FIT_OPTION(struct plot_opts, no_fit),
 	RV_CLI_MODEL_OPTIONS(struct plot_opts, models),
 	{ .name = NULL },
 };

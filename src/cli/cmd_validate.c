@@ -51,11 +51,8 @@ static const struct rv_option validate_options[] = {
 	{ .name = "sweep-dir", .metavar = "DIR",
 	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, sdir) },
-	{ .name = "hardware-dir", .metavar = "DIR",
-	  .help = "hardware folder (default: $ROOFVAL_HARDWARE_DIR, else hardware/)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, hdir) },
-	{ .name = "no-fit", .help = "ignore the fit files: validate the hand-edited profiles alone",
-	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, no_fit) },
+	RV_CLI_HARDWARE_DIR_OPTION(struct validate_opts, hdir),
+	RV_CLI_NO_FIT_OPTION(struct validate_opts, no_fit),
 	RV_CLI_MODEL_OPTIONS(struct validate_opts, models),
 	{ .name = "against", .metavar = "OLD.json",
 	  .help = "a regression gate: compare with this earlier JSON report; exit status 3 when "
