@@ -272,17 +272,6 @@ void rv_file_unlock(struct rv_file_lock *lk)
 	lk->fd = -1;
 }
 
-const char *rv_dir_choice(const char *opt, const char *env_name, const char *fallback)
-{
-	const char *env = getenv(env_name);
-
-	if (opt && *opt)
-		return opt;
-	if (env && *env)
-		return env;
-	return fallback;
-}
-
 int rv_file_write_output(const char *path, const void *data, size_t len)
 {
 	if (path && strcmp(path, "-") != 0)

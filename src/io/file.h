@@ -48,9 +48,6 @@ struct rv_file_lock {
 int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s);
 void rv_file_unlock(struct rv_file_lock *lk);
 
-/* A data folder: opt when given, else the environment variable env_name
- * when set, else fallback. Borrowed strings. */
-const char *rv_dir_choice(const char *opt, const char *env_name, const char *fallback);
 
 /* Test hook: make the next atomic write fail at one step with errno err. */
 enum rv_file_fault {

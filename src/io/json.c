@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/vec.h"
 #include "io/file.h"
 
 struct json_pos {
@@ -166,16 +167,9 @@ static void scan_record(struct json_scan *s, enum rv_json_at at, unsigned line, 
 
 	if (s->oom)
 		return;
-	if (d->n_pos == d->cap_pos) {
-		size_t cap = d->cap_pos ? 2 * d->cap_pos : 64;
-		struct json_pos *pos = realloc(d->pos, cap * sizeof(*pos));
-
-		if (!pos) {
-			s->oom = 1;
-			return;
-		}
-		d->pos = pos;
-		d->cap_pos = cap;
+	if (rv_vec_reserve(&d->pos, &d->cap_pos, d->n_pos + 1, sizeof(*d->pos)) < 0) {
+		s->oom = 1;
+		return;
 	}
 	d->pos[d->n_pos].path = rv_strdup(rv_buf_str(&s->path));
 	if (!d->pos[d->n_pos].path) {
