@@ -24,9 +24,28 @@ static double small_dim(double d, double half_d)
 	return d / (d + half_d);
 }
 
+/* floor and ceil of x, bit for bit, without a call into libm (gcc inlines
+ * neither without SSE4.1): below 2^52 a non-negative double converts to an
+ * integer exactly, and a double from 2^52 up is an integer already; anything
+ * else (negative, NaN) goes to libm. */
+static inline double floor_of(double x)
+{
+	return x >= 0 && x < 0x1p52 ? (double)(uint64_t)x : floor(x);
+}
+
+static inline double ceil_of(double x)
+{
+	if (x >= 0 && x < 0x1p52) {
+		double t = (double)(uint64_t)x;
+
+		return t < x ? t + 1 : t;
+	}
+	return ceil(x);
+}
+
 static double ceil_div(double a, double b)
 {
-	return ceil(a / b);
+	return ceil_of(a / b);
 }
 
 /* CPU stores allocate the line before writing it (a read for ownership), so
@@ -45,7 +64,7 @@ static double fresh_pages(const struct rv_profile *p, double output_B)
 
 	if (!f->provenance || output_B < (double)f->min_B)
 		return 0;
-	return ceil(output_B / (double)f->page_B);
+	return ceil_of(output_B / (double)f->page_B);
 }
 
 /* Whether the output's lines are read from the tiers beyond L1 before they
@@ -98,12 +117,22 @@ static double span(double lo, double hi, double t, double dim)
 	return fmax(0.0, fmin(dim, (hi + 1) * t) - lo * t);
 }
 
+/* span() in integers, for indices and sizes below 2^52, where every value it
+ * computes in doubles is an exact integer: the same number. */
+static inline int64_t span_int(int64_t lo, int64_t hi, int64_t t, int64_t dim)
+{
+	int64_t end = (hi + 1) * t < dim ? (hi + 1) * t : dim;
+
+	return end - lo * t > 0 ? end - lo * t : 0;
+}
+
 /* DRAM bytes of A and B for a GPU GEMM, from the panels its waves touch: a
  * panel shared by a wave's CTAs crosses once, one the previous wave touched
  * is still in L2 when the wave fits; N is the raster's fast index
- * (docs/model.md). */
-static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
-                               double slots, double l2_B)
+ * (docs/model.md). The reference form, for grids too large for the integer
+ * walk below. */
+static double gpu_wave_traffic_ref(double m, double k, double n, double e, unsigned tm, unsigned tn,
+                                   double slots, double l2_B)
 {
 	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
 	double col_B = n / tiles_n; /* a column panel's width, edge spread evenly */
@@ -131,6 +160,92 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	return a < tiles ? bytes * tiles / a : bytes;
 }
 
+/* gpu_wave_traffic_ref() with the tile, row and column indices in integers:
+ * they are exact integers in its doubles too (every one below 2^52, so that
+ * floor(a / tiles_n) is the integer quotient), so each wave's bytes, and
+ * their sum in the same order, come out bit for bit the same; the row of a
+ * wave's first tile advances by whole rows and a remainder instead of a
+ * division per wave. */
+static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
+                               double slots, double l2_B)
+{
+	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
+	double col_B = n / tiles_n;
+	double bytes = 0, a;
+	int64_t tn_i, t_i, s_i, m_i = (int64_t)m, tm_i = tm, w, n_waves;
+	int64_t r0, c0, q, rem, q1, rem1, pr1 = -1, pcols = 0, last_r;
+	int prev_fits = 0;
+
+	if (!(tiles < 0x1p40 && slots >= 1 && slots < 0x1p31 && !((double)(int64_t)slots < slots) &&
+	      m < 0x1p41))
+		return gpu_wave_traffic_ref(m, k, n, e, tm, tn, slots, l2_B);
+	tn_i = (int64_t)tiles_n;
+	t_i = (int64_t)tiles;
+	s_i = (int64_t)slots;
+	n_waves = (t_i + s_i - 1) / s_i;
+	if (n_waves > 65536)
+		n_waves = 65536;
+	q = s_i / tn_i;
+	rem = s_i % tn_i;
+	q1 = (s_i - 1) / tn_i;
+	rem1 = (s_i - 1) % tn_i;
+	last_r = (t_i - 1) / tn_i;
+	r0 = 0;
+	c0 = 0;
+	for (w = 0; w < n_waves; w++) {
+		int64_t a_i = w * s_i, r1, cols, rows;
+		double full, wave;
+
+		if (a_i + s_i <= t_i) {
+			r1 = r0 + q1 + (c0 + rem1 >= tn_i);
+			cols = s_i < tn_i ? s_i : tn_i;
+		} else {
+			r1 = last_r;
+			cols = t_i - a_i < tn_i ? t_i - a_i : tn_i;
+		}
+		rows = span_int(r0, r1, tm_i, m_i);
+		full = (double)rows + (double)cols * col_B;
+		wave = full;
+		if (prev_fits) {
+			/* pr0 <= r0 and pr1 <= r1: the rows shared are r0..pr1. */
+			int64_t ov = pcols + cols - tn_i;
+
+			wave -= (double)span_int(r0, pr1 < r1 ? pr1 : r1, tm_i, m_i) +
+			        (double)(ov > 0 ? ov : 0) * col_B;
+		}
+		bytes += wave * k * e;
+		prev_fits = full * k * e <= l2_B;
+		pr1 = r1;
+		pcols = cols;
+		r0 += q;
+		c0 += rem;
+		if (c0 >= tn_i) {
+			c0 -= tn_i;
+			r0++;
+		}
+	}
+	a = (double)n_waves * slots;
+	return a < tiles ? bytes * tiles / a : bytes;
+}
+
+/* What gemm_traffic() needs of each tier that no tile changes: the side of
+ * the square block of C the tier inside it holds, and the share of the
+ * traffic it serves (miss_share()); and whether the output allocates. */
+struct gemm_tiers {
+	double block[RV_TIER_COUNT], miss[RV_TIER_COUNT];
+	int allocates;
+};
+
+static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, double m, double n,
+                          double e, double working_set_B, double share)
+{
+	for (size_t i = 0; i < p->n_memory; i++) {
+		gt->block[i] = i >= 1 ? floor_of(sqrt(block_capacity_B(p, i - 1) / (3 * e))) : 0;
+		gt->miss[i] = miss_share(p, i, working_set_B, share);
+	}
+	gt->allocates = output_allocates(p, e * m * n);
+}
+
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
  * tile (tm, tn). L1 feeds the tile's panels to the registers, so it serves A
  * once per tile column and B once per tile row. Each outer tier serves the
@@ -138,21 +253,34 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
  * elements of the inner tier's capacity, at least one tile): A is re-read
  * once per block column, B once per block row. C is written once (twice
  * beyond L1 where writes allocate); the bias is read once. */
-static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, double m,
-                         double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
-                         double working_set_B, int packs, double share)
+static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p,
+                         const struct gemm_tiers *gt, double m, double k, double n, double e,
+                         double bias_B, unsigned tm, unsigned tn, int packs)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
 
+		/* A GPU's DRAM serves A and B wave by wave (below), then C and the
+		 * bias once. */
+		if (gpu_waves(p) && i >= 1 && i + 1 == p->n_memory) {
+			q = gpu_wave_traffic(m, k, n, e, tm, tn,
+			                     (double)p->compute_units * p->gemm.tiles_per_unit,
+			                     p->memory[i - 1].effective_capacity_B) +
+			    e * m * n + bias_B;
+			tier_B[p->memory[i].tier] = q * gt->miss[i];
+			continue;
+		}
 		if (i >= 1) {
-			double b = floor(sqrt(block_capacity_B(p, i - 1) / (3 * e)));
+			/* fmax(tm, fmin(b, m)): b is a finite floor, >= +0, m >= 1. */
+			double b = gt->block[i];
 
-			bm = fmax(tm, fmin(b, m));
-			bn = fmax(tn, fmin(b, n));
+			bm = b < m ? b : m;
+			bm = bm > tm ? bm : tm;
+			bn = b < n ? b : n;
+			bn = bn > tn ? bn : tn;
 		}
 		q = e * (m * k * ceil_div(n, bn) + k * n * ceil_div(m, bm) + m * n) + bias_B;
-		if (i >= 1 && output_allocates(p, e * m * n))
+		if (i >= 1 && gt->allocates)
 			q += e * m * n;
 		/* A CPU BLAS's GEMM kernels first copy B into packed panels (written,
 		 * then read again): two more passes over B beyond L1, which only a
@@ -162,14 +290,7 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 		 * small-matrix kernel (packs 0). */
 		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1 && packs)
 			q += p->gemm.pack_passes * e * k * n;
-		/* A GPU's DRAM serves A and B wave by wave (above), then C and the
-		 * bias once. */
-		if (gpu_waves(p) && i >= 1 && i + 1 == p->n_memory)
-			q = gpu_wave_traffic(m, k, n, e, tm, tn,
-			                     (double)p->compute_units * p->gemm.tiles_per_unit,
-			                     p->memory[i - 1].effective_capacity_B) +
-			    e * m * n + bias_B;
-		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B, share);
+		tier_B[p->memory[i].tier] = q * gt->miss[i];
 	}
 }
 
@@ -265,13 +386,18 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	        packs ? small_dim(m, g->half_m) * small_dim(n, g->half_n) * small_dim(k, g->half_k)
 	              : small_dim(k, g->half_k);
 	double best_s = HUGE_VAL;
-	struct rv_prediction best;
+	/* Two predictions that take turns as the candidate and the best so far:
+	 * each candidate sets every field that a tile changes (the others stay
+	 * r's), so neither is copied per tile. */
+	struct rv_prediction buf[2], *cand = &buf[0], *best = NULL;
+	struct gemm_tiers gt;
 
+	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
-	best = *r;
+	buf[0] = *r;
+	buf[1] = *r;
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
-		struct rv_prediction cand = *r;
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
 		double tiles = ceil_div(m, tm) * ceil_div(n, tn);
 		double waves = ceil_div(tiles, slots);
@@ -287,23 +413,23 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * the effective peak is 1 / slots. */
 		double eff_edge = packs ? 1.0 / (1.0 + g->tile_edge / tm + g->tile_edge / tn) : 1.0;
 
-		cand.compute_s =
+		cand->compute_s =
 		        (packs ? waves * (2.0 * tm * tn * k) /
 		                         (c->effective_flop_per_s * share / slots) /
 		                         (eff_small * eff_edge)
 		               : 2.0 * m * n * k / (c->effective_flop_per_s * share) / eff_small) +
 		        r->first_touch_s;
-		cand.tile_m = tm;
-		cand.tile_n = tn;
-		cand.tiles = (uint64_t)tiles;
-		cand.waves = (uint64_t)waves;
-		cand.eff_tile = packs ? m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn) : 1.0;
-		cand.eff_wave = packs ? tiles / (waves * slots) : 1.0;
-		cand.eff_small = eff_small;
-		cand.eff_edge = eff_edge;
-		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn, r->footprint.working_set_B,
-		             packs, share);
-		body_s = body_time(&cand, p, share);
+		cand->tile_m = tm;
+		cand->tile_n = tn;
+		cand->tiles = (uint64_t)tiles;
+		cand->waves = (uint64_t)waves;
+		cand->eff_tile =
+		        packs ? m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn) : 1.0;
+		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
+		cand->eff_small = eff_small;
+		cand->eff_edge = eff_edge;
+		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
+		body_s = body_time(cand, p, share);
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
 		 * operands have not arrived issues no MMAs, and with a few CTAs per
@@ -312,19 +438,21 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * together. A p-norm of the two keeps both limits (p = 1: their sum,
 		 * no overlap; a large p: their max) and costs most, 2^(1/p), where
 		 * they are equal. */
-		if (g->overlap_norm > 0) {
-			double dram_s = cand.tier_s[p->memory[p->n_memory - 1].tier],
+		if (g->overlap_norm > 0 && !(body_s >= best_s)) { /* else fmax() >= best_s */
+			double dram_s = cand->tier_s[p->memory[p->n_memory - 1].tier],
 			       q = g->overlap_norm;
 
-			body_s =
-			        fmax(body_s, pow(pow(cand.compute_s, q) + pow(dram_s, q), 1.0 / q));
+			body_s = fmax(body_s,
+			              pow(pow(cand->compute_s, q) + pow(dram_s, q), 1.0 / q));
 		}
 		if (body_s < best_s) {
 			best_s = body_s;
 			best = cand;
+			cand = cand == &buf[0] ? &buf[1] : &buf[0];
 		}
 	}
-	*r = best;
+	if (best)
+		*r = *best;
 	return best_s;
 }
 
@@ -357,7 +485,7 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		 * FLOP rate and private-cache ports. */
 		const struct rv_elementwise *w = &p->elementwise;
 		double n = (double)s->dim[0];
-		double used = w->grain_elements ? fmax(1.0, ceil(n / (double)w->grain_elements))
+		double used = w->grain_elements ? fmax(1.0, ceil_of(n / (double)w->grain_elements))
 		                                : (double)p->compute_units;
 		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
 
