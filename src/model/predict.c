@@ -26,17 +26,17 @@ static double small_dim(double d, double half_d)
 
 /* floor and ceil of x, bit for bit, without a call into libm (gcc inlines
  * neither without SSE4.1): below 2^52 a non-negative double converts to an
- * integer exactly, and a double from 2^52 up is an integer already; anything
- * else (negative, NaN) goes to libm. */
+ * integer and back exactly (and +0 stays +0), and a double from 2^52 up is
+ * an integer already; anything else (negative, NaN) goes to libm. */
 static inline double floor_of(double x)
 {
-	return x >= 0 && x < 0x1p52 ? (double)(uint64_t)x : floor(x);
+	return x >= 0 && x < 0x1p52 ? (double)(int64_t)x : floor(x);
 }
 
 static inline double ceil_of(double x)
 {
 	if (x >= 0 && x < 0x1p52) {
-		double t = (double)(uint64_t)x;
+		double t = (double)(int64_t)x;
 
 		return t < x ? t + 1 : t;
 	}
@@ -165,7 +165,16 @@ static double gpu_wave_traffic_ref(double m, double k, double n, double e, unsig
  * floor(a / tiles_n) is the integer quotient), so each wave's bytes, and
  * their sum in the same order, come out bit for bit the same; the row of a
  * wave's first tile advances by whole rows and a remainder instead of a
- * division per wave. */
+ * division per wave.
+ *
+ * Where every wave's bytes are a multiple of the element size (a column
+ * panel of whole columns: tiles_n divides N; an element size a power of
+ * two) and the sum stays below 2^50 bytes, every partial sum is exact, so
+ * the order of the sum cannot change it. Then the waves that touch no edge
+ * row repeat with the period of their first tile's column: wave w's bytes
+ * depend only on (w * slots) mod tiles_n, as do the previous wave's rows
+ * and whether it fitted. After one period (waves 1..P) the walk adds whole
+ * periods at once and goes on from the first wave it did not cover. */
 static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
                                double slots, double l2_B)
 {
@@ -173,8 +182,10 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	double col_B = n / tiles_n;
 	double bytes = 0, a;
 	int64_t tn_i, t_i, s_i, m_i = (int64_t)m, tm_i = tm, w, n_waves;
-	int64_t r0, c0, q, rem, q1, rem1, pr1 = -1, pcols = 0, last_r;
-	int prev_fits = 0;
+	int64_t r0, c0, q, rem, q1, rem1, pr1 = -1, pcols = 0, last_r, cols_full, ov_full;
+	double cols_B, ov_B, period_B = 0, e_frac;
+	int64_t period = 0, interior = 0, dr = 0;
+	int prev_fits = 0, e_exp;
 
 	if (!(tiles < 0x1p40 && slots >= 1 && slots < 0x1p31 && !((double)(int64_t)slots < slots) &&
 	      m < 0x1p41))
@@ -190,11 +201,35 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	q1 = (s_i - 1) / tn_i;
 	rem1 = (s_i - 1) % tn_i;
 	last_r = (t_i - 1) / tn_i;
+	cols_full = s_i < tn_i ? s_i : tn_i;
+	cols_B = (double)cols_full * col_B;
+	ov_full = 2 * cols_full - tn_i > 0 ? 2 * cols_full - tn_i : 0;
+	ov_B = (double)ov_full * col_B;
+	/* The period of the interior waves, where the sum is exact (looked for
+	 * only where there are waves enough to skip). */
+	e_frac = n_waves > 64 ? frexp(e, &e_exp) : 0;
+	if (n_waves > 64 && (int64_t)n % tn_i == 0 && !(e_frac < 0.5) && !(e_frac > 0.5) &&
+	    (double)n_waves * (m + n) * k * e < 0x1p50) {
+		int64_t g = tn_i, h = rem;
+
+		while (h) { /* gcd(rem, tn_i) */
+			int64_t t = g % h;
+
+			g = h;
+			h = t;
+		}
+		period = tn_i / g;
+		dr = period * s_i / tn_i;
+		/* Waves 0..interior-1 are whole and end before the last row. */
+		interior = last_r * tn_i >= s_i ? (last_r * tn_i - s_i) / s_i + 1 : 0;
+		if (interior > n_waves)
+			interior = n_waves;
+	}
 	r0 = 0;
 	c0 = 0;
 	for (w = 0; w < n_waves; w++) {
-		int64_t a_i = w * s_i, r1, cols, rows;
-		double full, wave;
+		int64_t a_i = w * s_i, r1, cols, rows, ov, carry;
+		double full, shared, wave;
 
 		if (a_i + s_i <= t_i) {
 			r1 = r0 + q1 + (c0 + rem1 >= tn_i);
@@ -204,24 +239,36 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 			cols = t_i - a_i < tn_i ? t_i - a_i : tn_i;
 		}
 		rows = span_int(r0, r1, tm_i, m_i);
-		full = (double)rows + (double)cols * col_B;
-		wave = full;
-		if (prev_fits) {
-			/* pr0 <= r0 and pr1 <= r1: the rows shared are r0..pr1. */
-			int64_t ov = pcols + cols - tn_i;
-
-			wave -= (double)span_int(r0, pr1 < r1 ? pr1 : r1, tm_i, m_i) +
-			        (double)(ov > 0 ? ov : 0) * col_B;
-		}
+		/* Every wave but the first and the last has cols_full columns and
+		 * shares ov_full of them with the one before: their products with
+		 * col_B are computed once. */
+		full = (double)rows + (cols == cols_full ? cols_B : (double)cols * col_B);
+		/* pr0 <= r0 and pr1 <= r1: the rows shared are r0..pr1. Without a
+		 * fitting previous wave nothing is subtracted: full - +0 is full. */
+		ov = pcols + cols - tn_i;
+		ov = ov > 0 ? ov : 0;
+		shared = (double)span_int(r0, pr1 < r1 ? pr1 : r1, tm_i, m_i) +
+		         (ov == ov_full ? ov_B : (double)ov * col_B);
+		wave = full - (prev_fits ? shared : 0.0);
 		bytes += wave * k * e;
+		if (w >= 1 && w <= period)
+			period_B += wave * k * e;
 		prev_fits = full * k * e <= l2_B;
 		pr1 = r1;
 		pcols = cols;
 		r0 += q;
 		c0 += rem;
-		if (c0 >= tn_i) {
-			c0 -= tn_i;
-			r0++;
+		carry = c0 >= tn_i;
+		c0 -= carry * tn_i;
+		r0 += carry;
+		/* Waves 0..w were interior; so are w + 1..w + c * period. */
+		if (w == period && period + period < interior) {
+			int64_t c = (interior - 1 - period) / period;
+
+			bytes += (double)c * period_B;
+			r0 += c * dr;
+			pr1 += c * dr;
+			w += c * period;
 		}
 	}
 	a = (double)n_waves * slots;
