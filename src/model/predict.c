@@ -205,10 +205,14 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	cols_B = (double)cols_full * col_B;
 	ov_full = 2 * cols_full - tn_i > 0 ? 2 * cols_full - tn_i : 0;
 	ov_B = (double)ov_full * col_B;
+	/* Waves 0..interior-1 are whole and end before the last row. */
+	interior = last_r * tn_i >= s_i ? (last_r * tn_i - s_i) / s_i + 1 : 0;
+	if (interior > n_waves)
+		interior = n_waves;
 	/* The period of the interior waves, where the sum is exact (looked for
 	 * only where there are waves enough to skip). */
-	e_frac = n_waves > 64 ? frexp(e, &e_exp) : 0;
-	if (n_waves > 64 && (int64_t)n % tn_i == 0 && !(e_frac < 0.5) && !(e_frac > 0.5) &&
+	e_frac = interior > 64 ? frexp(e, &e_exp) : 0;
+	if (interior > 64 && (int64_t)n % tn_i == 0 && !(e_frac < 0.5) && !(e_frac > 0.5) &&
 	    (double)n_waves * (m + n) * k * e < 0x1p50) {
 		int64_t g = tn_i, h = rem;
 
@@ -220,14 +224,70 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		}
 		period = tn_i / g;
 		dr = period * s_i / tn_i;
-		/* Waves 0..interior-1 are whole and end before the last row. */
-		interior = last_r * tn_i >= s_i ? (last_r * tn_i - s_i) / s_i + 1 : 0;
-		if (interior > n_waves)
-			interior = n_waves;
 	}
 	r0 = 0;
 	c0 = 0;
-	for (w = 0; w < n_waves; w++) {
+	w = 0;
+	if (interior >= 2) {
+		/* An interior wave spans q1 + 1 + bit rows (bit: its last tile is
+		 * in the next row), all of its columns, and shares with the one
+		 * before it q1 + bp - q - cp + 1 rows (bp: that wave's bit; cp:
+		 * whether its first tile's column wrapped) and ov_full columns.
+		 * Its bytes are one of eight numbers, each computed as the loop
+		 * below computes them. */
+		double full2[2], term[8], x;
+		int fits[2], bit, bp, cp;
+		int64_t r1, carry;
+
+		for (int b = 0; b < 2; b++) {
+			full2[b] = (double)((q1 + 1 + b) * tm_i) + cols_B;
+			fits[b] = full2[b] * k * e <= l2_B;
+		}
+		for (int idx = 0; idx < 8; idx++) {
+			int64_t d = q1 + (idx >> 1 & 1) - q - (idx >> 2) + 1;
+			double shared = (double)((d > 0 ? d : 0) * tm_i) + ov_B;
+			double wave = full2[idx & 1] - (fits[idx >> 1 & 1] ? shared : 0.0);
+
+			term[idx] = wave * k * e;
+		}
+		/* Wave 0: nothing before it fits. */
+		bit = c0 + rem1 >= tn_i;
+		bytes += (full2[bit] - 0.0) * k * e;
+		r1 = r0 + q1 + bit;
+		c0 += rem;
+		carry = c0 >= tn_i;
+		c0 -= carry * tn_i;
+		r0 += q + carry;
+		bp = bit;
+		cp = (int)carry;
+		for (w = 1; w < interior; w++) {
+			bit = c0 + rem1 >= tn_i;
+			x = term[bit | bp << 1 | cp << 2];
+			bytes += x;
+			if (w <= period)
+				period_B += x;
+			r1 = r0 + q1 + bit;
+			c0 += rem;
+			carry = c0 >= tn_i;
+			c0 -= carry * tn_i;
+			r0 += q + carry;
+			bp = bit;
+			cp = (int)carry;
+			/* Waves 0..w were interior; so are w + 1..w + c * period. */
+			if (w == period && period + period < interior) {
+				int64_t c = (interior - 1 - period) / period;
+
+				bytes += (double)c * period_B;
+				r0 += c * dr;
+				r1 += c * dr;
+				w += c * period;
+			}
+		}
+		pr1 = r1;
+		pcols = cols_full;
+		prev_fits = fits[bp];
+	}
+	for (; w < n_waves; w++) {
 		int64_t a_i = w * s_i, r1, cols, rows, ov, carry;
 		double full, shared, wave;
 
@@ -251,8 +311,6 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		         (ov == ov_full ? ov_B : (double)ov * col_B);
 		wave = full - (prev_fits ? shared : 0.0);
 		bytes += wave * k * e;
-		if (w >= 1 && w <= period)
-			period_B += wave * k * e;
 		prev_fits = full * k * e <= l2_B;
 		pr1 = r1;
 		pcols = cols;
@@ -261,15 +319,6 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		carry = c0 >= tn_i;
 		c0 -= carry * tn_i;
 		r0 += carry;
-		/* Waves 0..w were interior; so are w + 1..w + c * period. */
-		if (w == period && period + period < interior) {
-			int64_t c = (interior - 1 - period) / period;
-
-			bytes += (double)c * period_B;
-			r0 += c * dr;
-			pr1 += c * dr;
-			w += c * period;
-		}
 	}
 	a = (double)n_waves * slots;
 	return a < tiles ? bytes * tiles / a : bytes;
