@@ -457,6 +457,23 @@ static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, 
 	return p->compute_units;
 }
 
+/* The fields of c that gemm_body() sets for a tile, into r. */
+static void take_tile(struct rv_prediction *r, const struct rv_prediction *c)
+{
+	r->compute_s = c->compute_s;
+	r->tile_m = c->tile_m;
+	r->tile_n = c->tile_n;
+	r->tiles = c->tiles;
+	r->waves = c->waves;
+	r->eff_tile = c->eff_tile;
+	r->eff_wave = c->eff_wave;
+	r->eff_small = c->eff_small;
+	r->eff_edge = c->eff_edge;
+	memcpy(r->tier_B, c->tier_B, sizeof(r->tier_B));
+	memcpy(r->tier_s, c->tier_s, sizeof(r->tier_s));
+	r->binding = c->binding;
+}
+
 /* GEMM compute and traffic with the tile that finishes first. */
 static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
                         const struct rv_compute *c, const struct rv_shape *s, enum rv_op op,
@@ -486,6 +503,13 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * each candidate sets every field that a tile changes (the others stay
 	 * r's), so neither is copied per tile. */
 	struct rv_prediction buf[2], *cand = &buf[0], *best = NULL;
+	/* With a p-norm (below), each tile's fields (take_tile()) are kept and
+	 * the norm, three pow() calls, computed afterwards, tiles in the order
+	 * of their body time without it, only for a tile that can still win. */
+	struct rv_prediction all[RV_GEMM_MAX_TILES];
+	double pre[RV_GEMM_MAX_TILES];
+	size_t order[RV_GEMM_MAX_TILES], n_kept = 0, best_t = SIZE_MAX;
+	int pnorm = g->overlap_norm > 0 && g->n_tiles <= RV_GEMM_MAX_TILES;
 	struct gemm_tiers gt;
 
 	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
@@ -509,6 +533,11 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * the effective peak is 1 / slots. */
 		double eff_edge = packs ? 1.0 / (1.0 + g->tile_edge / tm + g->tile_edge / tn) : 1.0;
 
+		if (pnorm) { /* the tiers the profile lacks stay r's */
+			cand = &all[t];
+			memcpy(cand->tier_B, r->tier_B, sizeof(r->tier_B));
+			memcpy(cand->tier_s, r->tier_s, sizeof(r->tier_s));
+		}
 		cand->compute_s =
 		        (packs ? waves * (2.0 * tm * tn * k) /
 		                         (c->effective_flop_per_s * share / slots) /
@@ -526,6 +555,11 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand->eff_edge = eff_edge;
 		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
 		body_s = body_time(cand, p, share);
+		if (pnorm) {
+			pre[t] = body_s;
+			order[n_kept++] = t;
+			continue;
+		}
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
 		 * operands have not arrived issues no MMAs, and with a few CTAs per
@@ -547,8 +581,41 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			cand = cand == &buf[0] ? &buf[1] : &buf[0];
 		}
 	}
-	if (best)
-		*r = *best;
+	if (!pnorm) {
+		if (best)
+			*r = *best;
+		return best_s;
+	}
+	/* The tiles by body time without the norm (NaN first), stably. */
+	for (size_t i = 1; i < n_kept; i++) {
+		size_t x = order[i], j = i;
+
+		while (j > 0 &&
+		       (isnan(pre[x]) ? !isnan(pre[order[j - 1]]) : pre[x] < pre[order[j - 1]])) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = x;
+	}
+	/* The loop above without a norm picks the first tile of the least
+	 * fmax(body, norm) below HUGE_VAL: the least (time, index). A tile
+	 * whose body alone is already past the best so far cannot be it. */
+	for (size_t i = 0; i < n_kept; i++) {
+		size_t t = order[i];
+		double q = g->overlap_norm, dram_s = all[t].tier_s[p->memory[p->n_memory - 1].tier],
+		       f;
+
+		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
+			continue;
+		f = fmax(pre[t], pow(pow(all[t].compute_s, q) + pow(dram_s, q), 1.0 / q));
+		if (f < best_s ||
+		    (best_t != SIZE_MAX && f <= best_s && f >= best_s && t < best_t)) {
+			best_s = f;
+			best_t = t;
+		}
+	}
+	if (best_t != SIZE_MAX)
+		take_tile(r, &all[best_t]);
 	return best_s;
 }
 
