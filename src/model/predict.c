@@ -24,9 +24,28 @@ static double small_dim(double d, double half_d)
 	return d / (d + half_d);
 }
 
+/* floor and ceil of x, bit for bit, without a call into libm (gcc inlines
+ * neither without SSE4.1): below 2^52 a non-negative double converts to an
+ * integer and back exactly (and +0 stays +0), and a double from 2^52 up is
+ * an integer already; anything else (negative, NaN) goes to libm. */
+static inline double floor_of(double x)
+{
+	return x >= 0 && x < 0x1p52 ? (double)(int64_t)x : floor(x);
+}
+
+static inline double ceil_of(double x)
+{
+	if (x >= 0 && x < 0x1p52) {
+		double t = (double)(int64_t)x;
+
+		return t < x ? t + 1 : t;
+	}
+	return ceil(x);
+}
+
 static double ceil_div(double a, double b)
 {
-	return ceil(a / b);
+	return ceil_of(a / b);
 }
 
 /* CPU stores allocate the line before writing it (a read for ownership), so
@@ -45,7 +64,7 @@ static double fresh_pages(const struct rv_profile *p, double output_B)
 
 	if (!f->provenance || output_B < (double)f->min_B)
 		return 0;
-	return ceil(output_B / (double)f->page_B);
+	return ceil_of(output_B / (double)f->page_B);
 }
 
 /* Whether the output's lines are read from the tiers beyond L1 before they
@@ -98,12 +117,22 @@ static double span(double lo, double hi, double t, double dim)
 	return fmax(0.0, fmin(dim, (hi + 1) * t) - lo * t);
 }
 
+/* span() in integers, for indices and sizes below 2^52, where every value it
+ * computes in doubles is an exact integer: the same number. */
+static inline int64_t span_int(int64_t lo, int64_t hi, int64_t t, int64_t dim)
+{
+	int64_t end = (hi + 1) * t < dim ? (hi + 1) * t : dim;
+
+	return end - lo * t > 0 ? end - lo * t : 0;
+}
+
 /* DRAM bytes of A and B for a GPU GEMM, from the panels its waves touch: a
  * panel shared by a wave's CTAs crosses once, one the previous wave touched
  * is still in L2 when the wave fits; N is the raster's fast index
- * (docs/model.md). */
-static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
-                               double slots, double l2_B)
+ * (docs/model.md). The reference form, for grids too large for the integer
+ * walk below. */
+static double gpu_wave_traffic_ref(double m, double k, double n, double e, unsigned tm, unsigned tn,
+                                   double slots, double l2_B)
 {
 	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
 	double col_B = n / tiles_n; /* a column panel's width, edge spread evenly */
@@ -131,6 +160,188 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	return a < tiles ? bytes * tiles / a : bytes;
 }
 
+/* gpu_wave_traffic_ref() with the tile, row and column indices in integers:
+ * they are exact integers in its doubles too (every one below 2^52, so that
+ * floor(a / tiles_n) is the integer quotient), so each wave's bytes, and
+ * their sum in the same order, come out bit for bit the same; the row of a
+ * wave's first tile advances by whole rows and a remainder instead of a
+ * division per wave.
+ *
+ * Where every wave's bytes are a multiple of the element size (a column
+ * panel of whole columns: tiles_n divides N; an element size a power of
+ * two) and the sum stays below 2^50 bytes, every partial sum is exact, so
+ * the order of the sum cannot change it. Then the waves that touch no edge
+ * row repeat with the period of their first tile's column: wave w's bytes
+ * depend only on (w * slots) mod tiles_n, as do the previous wave's rows
+ * and whether it fitted. After one period (waves 1..P) the walk adds whole
+ * periods at once and goes on from the first wave it did not cover. */
+static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
+                               double slots, double l2_B)
+{
+	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
+	double col_B = n / tiles_n;
+	double bytes = 0, a;
+	int64_t tn_i, t_i, s_i, m_i = (int64_t)m, tm_i = tm, w, n_waves;
+	int64_t r0, c0, q, rem, q1, rem1, pr1 = -1, pcols = 0, last_r, cols_full, ov_full;
+	double cols_B, ov_B, period_B = 0, e_frac;
+	int64_t period = 0, interior = 0, dr = 0;
+	int prev_fits = 0, e_exp;
+
+	if (!(tiles < 0x1p40 && slots >= 1 && slots < 0x1p31 && !((double)(int64_t)slots < slots) &&
+	      m < 0x1p41))
+		return gpu_wave_traffic_ref(m, k, n, e, tm, tn, slots, l2_B);
+	tn_i = (int64_t)tiles_n;
+	t_i = (int64_t)tiles;
+	s_i = (int64_t)slots;
+	n_waves = (t_i + s_i - 1) / s_i;
+	if (n_waves > 65536)
+		n_waves = 65536;
+	q = s_i / tn_i;
+	rem = s_i % tn_i;
+	q1 = (s_i - 1) / tn_i;
+	rem1 = (s_i - 1) % tn_i;
+	last_r = (t_i - 1) / tn_i;
+	cols_full = s_i < tn_i ? s_i : tn_i;
+	cols_B = (double)cols_full * col_B;
+	ov_full = 2 * cols_full - tn_i > 0 ? 2 * cols_full - tn_i : 0;
+	ov_B = (double)ov_full * col_B;
+	/* Waves 0..interior-1 are whole and end before the last row. */
+	interior = last_r * tn_i >= s_i ? (last_r * tn_i - s_i) / s_i + 1 : 0;
+	if (interior > n_waves)
+		interior = n_waves;
+	/* The period of the interior waves, where the sum is exact (looked for
+	 * only where there are waves enough to skip). */
+	e_frac = interior > 64 ? frexp(e, &e_exp) : 0;
+	if (interior > 64 && (int64_t)n % tn_i == 0 && !(e_frac < 0.5) && !(e_frac > 0.5) &&
+	    (double)n_waves * (m + n) * k * e < 0x1p50) {
+		int64_t g = tn_i, h = rem;
+
+		while (h) { /* gcd(rem, tn_i) */
+			int64_t t = g % h;
+
+			g = h;
+			h = t;
+		}
+		period = tn_i / g;
+		dr = period * s_i / tn_i;
+	}
+	r0 = 0;
+	c0 = 0;
+	w = 0;
+	if (interior >= 2) {
+		/* An interior wave spans q1 + 1 + bit rows (bit: its last tile is
+		 * in the next row), all of its columns, and shares with the one
+		 * before it q1 + bp - q - cp + 1 rows (bp: that wave's bit; cp:
+		 * whether its first tile's column wrapped) and ov_full columns.
+		 * Its bytes are one of eight numbers, each computed as the loop
+		 * below computes them. */
+		double full2[2], term[8], x;
+		int fits[2], bit, bp, cp;
+		int64_t r1, carry;
+
+		for (int b = 0; b < 2; b++) {
+			full2[b] = (double)((q1 + 1 + b) * tm_i) + cols_B;
+			fits[b] = full2[b] * k * e <= l2_B;
+		}
+		for (int idx = 0; idx < 8; idx++) {
+			int64_t d = q1 + (idx >> 1 & 1) - q - (idx >> 2) + 1;
+			double shared = (double)((d > 0 ? d : 0) * tm_i) + ov_B;
+			double wave = full2[idx & 1] - (fits[idx >> 1 & 1] ? shared : 0.0);
+
+			term[idx] = wave * k * e;
+		}
+		/* Wave 0: nothing before it fits. */
+		bit = c0 + rem1 >= tn_i;
+		bytes += (full2[bit] - 0.0) * k * e;
+		r1 = r0 + q1 + bit;
+		c0 += rem;
+		carry = c0 >= tn_i;
+		c0 -= carry * tn_i;
+		r0 += q + carry;
+		bp = bit;
+		cp = (int)carry;
+		for (w = 1; w < interior; w++) {
+			bit = c0 + rem1 >= tn_i;
+			x = term[bit | bp << 1 | cp << 2];
+			bytes += x;
+			if (w <= period)
+				period_B += x;
+			r1 = r0 + q1 + bit;
+			c0 += rem;
+			carry = c0 >= tn_i;
+			c0 -= carry * tn_i;
+			r0 += q + carry;
+			bp = bit;
+			cp = (int)carry;
+			/* Waves 0..w were interior; so are w + 1..w + c * period. */
+			if (w == period && period + period < interior) {
+				int64_t c = (interior - 1 - period) / period;
+
+				bytes += (double)c * period_B;
+				r0 += c * dr;
+				r1 += c * dr;
+				w += c * period;
+			}
+		}
+		pr1 = r1;
+		pcols = cols_full;
+		prev_fits = fits[bp];
+	}
+	for (; w < n_waves; w++) {
+		int64_t a_i = w * s_i, r1, cols, rows, ov, carry;
+		double full, shared, wave;
+
+		if (a_i + s_i <= t_i) {
+			r1 = r0 + q1 + (c0 + rem1 >= tn_i);
+			cols = s_i < tn_i ? s_i : tn_i;
+		} else {
+			r1 = last_r;
+			cols = t_i - a_i < tn_i ? t_i - a_i : tn_i;
+		}
+		rows = span_int(r0, r1, tm_i, m_i);
+		/* Every wave but the first and the last has cols_full columns and
+		 * shares ov_full of them with the one before: their products with
+		 * col_B are computed once. */
+		full = (double)rows + (cols == cols_full ? cols_B : (double)cols * col_B);
+		/* pr0 <= r0 and pr1 <= r1: the rows shared are r0..pr1. Without a
+		 * fitting previous wave nothing is subtracted: full - +0 is full. */
+		ov = pcols + cols - tn_i;
+		ov = ov > 0 ? ov : 0;
+		shared = (double)span_int(r0, pr1 < r1 ? pr1 : r1, tm_i, m_i) +
+		         (ov == ov_full ? ov_B : (double)ov * col_B);
+		wave = full - (prev_fits ? shared : 0.0);
+		bytes += wave * k * e;
+		prev_fits = full * k * e <= l2_B;
+		pr1 = r1;
+		pcols = cols;
+		r0 += q;
+		c0 += rem;
+		carry = c0 >= tn_i;
+		c0 -= carry * tn_i;
+		r0 += carry;
+	}
+	a = (double)n_waves * slots;
+	return a < tiles ? bytes * tiles / a : bytes;
+}
+
+/* What gemm_traffic() needs of each tier that no tile changes: the side of
+ * the square block of C the tier inside it holds, and the share of the
+ * traffic it serves (miss_share()); and whether the output allocates. */
+struct gemm_tiers {
+	double block[RV_TIER_COUNT], miss[RV_TIER_COUNT];
+	int allocates;
+};
+
+static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, double m, double n,
+                          double e, double working_set_B, double share)
+{
+	for (size_t i = 0; i < p->n_memory; i++) {
+		gt->block[i] = i >= 1 ? floor_of(sqrt(block_capacity_B(p, i - 1) / (3 * e))) : 0;
+		gt->miss[i] = miss_share(p, i, working_set_B, share);
+	}
+	gt->allocates = output_allocates(p, e * m * n);
+}
+
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
  * tile (tm, tn). L1 feeds the tile's panels to the registers, so it serves A
  * once per tile column and B once per tile row. Each outer tier serves the
@@ -138,21 +349,34 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
  * elements of the inner tier's capacity, at least one tile): A is re-read
  * once per block column, B once per block row. C is written once (twice
  * beyond L1 where writes allocate); the bias is read once. */
-static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, double m,
-                         double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
-                         double working_set_B, int packs, double share)
+static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p,
+                         const struct gemm_tiers *gt, double m, double k, double n, double e,
+                         double bias_B, unsigned tm, unsigned tn, int packs)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
 
+		/* A GPU's DRAM serves A and B wave by wave (below), then C and the
+		 * bias once. */
+		if (gpu_waves(p) && i >= 1 && i + 1 == p->n_memory) {
+			q = gpu_wave_traffic(m, k, n, e, tm, tn,
+			                     (double)p->compute_units * p->gemm.tiles_per_unit,
+			                     p->memory[i - 1].effective_capacity_B) +
+			    e * m * n + bias_B;
+			tier_B[p->memory[i].tier] = q * gt->miss[i];
+			continue;
+		}
 		if (i >= 1) {
-			double b = floor(sqrt(block_capacity_B(p, i - 1) / (3 * e)));
+			/* fmax(tm, fmin(b, m)): b is a finite floor, >= +0, m >= 1. */
+			double b = gt->block[i];
 
-			bm = fmax(tm, fmin(b, m));
-			bn = fmax(tn, fmin(b, n));
+			bm = b < m ? b : m;
+			bm = bm > tm ? bm : tm;
+			bn = b < n ? b : n;
+			bn = bn > tn ? bn : tn;
 		}
 		q = e * (m * k * ceil_div(n, bn) + k * n * ceil_div(m, bm) + m * n) + bias_B;
-		if (i >= 1 && output_allocates(p, e * m * n))
+		if (i >= 1 && gt->allocates)
 			q += e * m * n;
 		/* A CPU BLAS's GEMM kernels first copy B into packed panels (written,
 		 * then read again): two more passes over B beyond L1, which only a
@@ -162,14 +386,7 @@ static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *
 		 * small-matrix kernel (packs 0). */
 		if (i >= 1 && p->hw_class == RV_HW_CPU && tm > 1 && packs)
 			q += p->gemm.pack_passes * e * k * n;
-		/* A GPU's DRAM serves A and B wave by wave (above), then C and the
-		 * bias once. */
-		if (gpu_waves(p) && i >= 1 && i + 1 == p->n_memory)
-			q = gpu_wave_traffic(m, k, n, e, tm, tn,
-			                     (double)p->compute_units * p->gemm.tiles_per_unit,
-			                     p->memory[i - 1].effective_capacity_B) +
-			    e * m * n + bias_B;
-		tier_B[p->memory[i].tier] = q * miss_share(p, i, working_set_B, share);
+		tier_B[p->memory[i].tier] = q * gt->miss[i];
 	}
 }
 
@@ -240,6 +457,23 @@ static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, 
 	return p->compute_units;
 }
 
+/* The fields of c that gemm_body() sets for a tile, into r. */
+static void take_tile(struct rv_prediction *r, const struct rv_prediction *c)
+{
+	r->compute_s = c->compute_s;
+	r->tile_m = c->tile_m;
+	r->tile_n = c->tile_n;
+	r->tiles = c->tiles;
+	r->waves = c->waves;
+	r->eff_tile = c->eff_tile;
+	r->eff_wave = c->eff_wave;
+	r->eff_small = c->eff_small;
+	r->eff_edge = c->eff_edge;
+	memcpy(r->tier_B, c->tier_B, sizeof(r->tier_B));
+	memcpy(r->tier_s, c->tier_s, sizeof(r->tier_s));
+	r->binding = c->binding;
+}
+
 /* GEMM compute and traffic with the tile that finishes first. */
 static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
                         const struct rv_compute *c, const struct rv_shape *s, enum rv_op op,
@@ -265,13 +499,25 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	        packs ? small_dim(m, g->half_m) * small_dim(n, g->half_n) * small_dim(k, g->half_k)
 	              : small_dim(k, g->half_k);
 	double best_s = HUGE_VAL;
-	struct rv_prediction best;
+	/* Two predictions that take turns as the candidate and the best so far:
+	 * each candidate sets every field that a tile changes (the others stay
+	 * r's), so neither is copied per tile. */
+	struct rv_prediction buf[2], *cand = &buf[0], *best = NULL;
+	/* With a p-norm (below), each tile's fields (take_tile()) are kept and
+	 * the norm, three pow() calls, computed afterwards, tiles in the order
+	 * of their body time without it, only for a tile that can still win. */
+	struct rv_prediction all[RV_GEMM_MAX_TILES];
+	double pre[RV_GEMM_MAX_TILES];
+	size_t order[RV_GEMM_MAX_TILES], n_kept = 0, best_t = SIZE_MAX;
+	int pnorm = g->overlap_norm > 0 && g->n_tiles <= RV_GEMM_MAX_TILES;
+	struct gemm_tiers gt;
 
+	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
-	best = *r;
+	buf[0] = *r;
+	buf[1] = *r;
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
-		struct rv_prediction cand = *r;
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
 		double tiles = ceil_div(m, tm) * ceil_div(n, tn);
 		double waves = ceil_div(tiles, slots);
@@ -287,23 +533,33 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * the effective peak is 1 / slots. */
 		double eff_edge = packs ? 1.0 / (1.0 + g->tile_edge / tm + g->tile_edge / tn) : 1.0;
 
-		cand.compute_s =
+		if (pnorm) { /* the tiers the profile lacks stay r's */
+			cand = &all[t];
+			memcpy(cand->tier_B, r->tier_B, sizeof(r->tier_B));
+			memcpy(cand->tier_s, r->tier_s, sizeof(r->tier_s));
+		}
+		cand->compute_s =
 		        (packs ? waves * (2.0 * tm * tn * k) /
 		                         (c->effective_flop_per_s * share / slots) /
 		                         (eff_small * eff_edge)
 		               : 2.0 * m * n * k / (c->effective_flop_per_s * share) / eff_small) +
 		        r->first_touch_s;
-		cand.tile_m = tm;
-		cand.tile_n = tn;
-		cand.tiles = (uint64_t)tiles;
-		cand.waves = (uint64_t)waves;
-		cand.eff_tile = packs ? m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn) : 1.0;
-		cand.eff_wave = packs ? tiles / (waves * slots) : 1.0;
-		cand.eff_small = eff_small;
-		cand.eff_edge = eff_edge;
-		gemm_traffic(cand.tier_B, p, m, k, n, e, bias_B, tm, tn, r->footprint.working_set_B,
-		             packs, share);
-		body_s = body_time(&cand, p, share);
+		cand->tile_m = tm;
+		cand->tile_n = tn;
+		cand->tiles = (uint64_t)tiles;
+		cand->waves = (uint64_t)waves;
+		cand->eff_tile =
+		        packs ? m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn) : 1.0;
+		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
+		cand->eff_small = eff_small;
+		cand->eff_edge = eff_edge;
+		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
+		body_s = body_time(cand, p, share);
+		if (pnorm) {
+			pre[t] = body_s;
+			order[n_kept++] = t;
+			continue;
+		}
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
 		 * operands have not arrived issues no MMAs, and with a few CTAs per
@@ -312,19 +568,54 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * together. A p-norm of the two keeps both limits (p = 1: their sum,
 		 * no overlap; a large p: their max) and costs most, 2^(1/p), where
 		 * they are equal. */
-		if (g->overlap_norm > 0) {
-			double dram_s = cand.tier_s[p->memory[p->n_memory - 1].tier],
+		if (g->overlap_norm > 0 && !(body_s >= best_s)) { /* else fmax() >= best_s */
+			double dram_s = cand->tier_s[p->memory[p->n_memory - 1].tier],
 			       q = g->overlap_norm;
 
-			body_s =
-			        fmax(body_s, pow(pow(cand.compute_s, q) + pow(dram_s, q), 1.0 / q));
+			body_s = fmax(body_s,
+			              pow(pow(cand->compute_s, q) + pow(dram_s, q), 1.0 / q));
 		}
 		if (body_s < best_s) {
 			best_s = body_s;
 			best = cand;
+			cand = cand == &buf[0] ? &buf[1] : &buf[0];
 		}
 	}
-	*r = best;
+	if (!pnorm) {
+		if (best)
+			*r = *best;
+		return best_s;
+	}
+	/* The tiles by body time without the norm (NaN first), stably. */
+	for (size_t i = 1; i < n_kept; i++) {
+		size_t x = order[i], j = i;
+
+		while (j > 0 &&
+		       (isnan(pre[x]) ? !isnan(pre[order[j - 1]]) : pre[x] < pre[order[j - 1]])) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = x;
+	}
+	/* The loop above without a norm picks the first tile of the least
+	 * fmax(body, norm) below HUGE_VAL: the least (time, index). A tile
+	 * whose body alone is already past the best so far cannot be it. */
+	for (size_t i = 0; i < n_kept; i++) {
+		size_t t = order[i];
+		double q = g->overlap_norm, dram_s = all[t].tier_s[p->memory[p->n_memory - 1].tier],
+		       f;
+
+		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
+			continue;
+		f = fmax(pre[t], pow(pow(all[t].compute_s, q) + pow(dram_s, q), 1.0 / q));
+		if (f < best_s ||
+		    (best_t != SIZE_MAX && f <= best_s && f >= best_s && t < best_t)) {
+			best_s = f;
+			best_t = t;
+		}
+	}
+	if (best_t != SIZE_MAX)
+		take_tile(r, &all[best_t]);
 	return best_s;
 }
 
@@ -357,7 +648,7 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		 * FLOP rate and private-cache ports. */
 		const struct rv_elementwise *w = &p->elementwise;
 		double n = (double)s->dim[0];
-		double used = w->grain_elements ? fmax(1.0, ceil(n / (double)w->grain_elements))
+		double used = w->grain_elements ? fmax(1.0, ceil_of(n / (double)w->grain_elements))
 		                                : (double)p->compute_units;
 		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
 
