@@ -65,13 +65,13 @@ static void print_prediction(const struct rv_prediction *r)
 {
 	const struct rv_footprint *f = &r->footprint;
 
-	printf(" %a %a %d %a %a", r->latency_s, r->energy_j, r->binding, r->overhead_s,
+	printf(" %a %a %d %a %a", r->latency_s, r->energy_J, r->binding, r->overhead_s,
 	       r->compute_s);
 	for (int t = 0; t < RV_TIER_COUNT; t++)
 		printf(" %a %a", r->tier_s[t], r->tier_B[t]);
 	printf(" %u %u %" PRIu64 " %" PRIu64 " %a %a %a %a %a %a %a %a %a", r->tile_m, r->tile_n,
 	       r->tiles, r->waves, r->eff_tile, r->eff_wave, r->eff_small, r->eff_edge,
-	       r->fresh_pages, r->first_touch_s, r->static_j, r->flop_j, r->bytes_j);
+	       r->fresh_pages, r->first_touch_s, r->static_J, r->flop_J, r->bytes_J);
 	printf(" %a %a %a %a %a %a %a %a %a\n", f->flop, f->input_B, f->weight_B, f->output_B,
 	       f->working_set_B, f->intensity_flop_per_B, f->ref_flop, f->ref_working_set_B,
 	       f->ref_intensity_flop_per_B);
@@ -91,7 +91,7 @@ static void print_entry(const struct rv_profile *p, enum rv_op op, enum rv_dtype
 		return;
 	}
 	printf("1, %a, %a, %d, %a,\n\t  { %a, %a, %a, %a },\n\t  %u, %u, %" PRIu64 " },\n",
-	       r.latency_s, r.energy_j, r.binding, r.compute_s, r.tier_B[0], r.tier_B[1],
+	       r.latency_s, r.energy_J, r.binding, r.compute_s, r.tier_B[0], r.tier_B[1],
 	       r.tier_B[2], r.tier_B[3], r.tile_m, r.tile_n, r.waves);
 }
 

@@ -194,7 +194,7 @@ static int predict_one(const struct rv_profile *p, enum rv_op o, enum rv_dtype d
 	if ((err = rv_shape_check(&s, o)) < 0 || (err = rv_predict(&r, p, o, &s, d)) < 0)
 		return err;
 	out->latency_s = r.latency_s;
-	out->energy_J = r.energy_j;
+	out->energy_J = r.energy_J;
 	out->binding = r.binding;
 	return 0;
 }

@@ -189,7 +189,7 @@ static int store_row(const char *csv_path, const struct rv_profile *p, enum rv_o
 	row.shape = e->shape;
 	row.dtype = e->dtype;
 	row.latency_s = cr->latency_s;
-	row.energy_j = cr->energy_J;
+	row.energy_J = cr->energy_J;
 	row.trial_count = cr->trials;
 	row.notes = cr->notes;
 	(void)rv_capture_extra(&row, cr);

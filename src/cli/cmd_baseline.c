@@ -37,12 +37,12 @@ static int baseline_show(int argc, char **argv)
 
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		rv_fmt_si(lat, sizeof(lat), r->latency_s, "s");
-		if (isnan(r->energy_j)) {
+		if (isnan(r->energy_J)) {
 			(void)snprintf(energy, sizeof(energy), "-");
 			no_energy++;
 		} else {
-			rv_fmt_si(energy, sizeof(energy), r->energy_j, "J");
-			zero_energy += fpclassify(r->energy_j) == FP_ZERO;
+			rv_fmt_si(energy, sizeof(energy), r->energy_J, "J");
+			zero_energy += fpclassify(r->energy_J) == FP_ZERO;
 		}
 		printf("%-20s %-10s %-20s %-6s %-11s %-11s %-6llu %s\n", r->hardware,
 		       rv_op_name(r->op), shape, rv_dtype_name(r->dtype), lat, energy,

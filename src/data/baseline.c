@@ -34,7 +34,7 @@ const struct rv_col_def rv_baseline_schema[RV_COL_N] = {
 	[RV_COL_LATENCY_S] = { "latency_s", "s", RV_CT_F64, ROW(latency_s), RV_CF_SHORTEST, 1, 0,
 	                       RV_BASELINE_MAX_LATENCY_S, 1, "latency", "0 < latency_s <= 86400",
 	                       "write seconds as a decimal number such as 1.5e-05", NULL, NULL },
-	[RV_COL_ENERGY_J] = { "energy_j", "J", RV_CT_F64, ROW(energy_j), RV_CF_SHORTEST, 0, 0,
+	[RV_COL_ENERGY_J] = { "energy_j", "J", RV_CT_F64, ROW(energy_J), RV_CF_SHORTEST, 0, 0,
 	                      RV_BASELINE_MAX_ENERGY_J, 0, "energy per call",
 	                      "at most 1e9 J, a day at over 10 kW",
 	                      "write joules as a decimal number, or leave the field empty when "

@@ -117,7 +117,7 @@ struct rv_baseline_row {
 	struct rv_shape shape;
 	enum rv_dtype dtype;
 	double latency_s;     /* 0 < latency_s <= RV_BASELINE_MAX_LATENCY_S */
-	double energy_j;      /* 0 <= energy_j <= RV_BASELINE_MAX_ENERGY_J; NAN: not measured */
+	double energy_J;      /* 0 <= energy_j <= RV_BASELINE_MAX_ENERGY_J; NAN: not measured */
 	uint64_t trial_count; /* >= 1 */
 	char *notes;          /* "" when empty */
 	/* The extra columns of the schema (NAN or !present when empty). */

@@ -491,7 +491,7 @@ static int cblas_check(struct rv_kernel *base, double *max_rel_err)
 	 * by columns is many times slower once B outgrows the caches. */
 	double acc[CBLAS_REF_BLOCK];
 	double worst = 0, worst_got = 0, worst_ref = 0, tol;
-	size_t worst_i = 0, worst_j = 0, terms;
+	size_t worst_i = 0, worst_J = 0, terms;
 	char what[160];
 
 	*max_rel_err = HUGE_VAL;
@@ -530,7 +530,7 @@ static int cblas_check(struct rv_kernel *base, double *max_rel_err)
 				if (!(err <= worst)) {
 					worst = isnan(err) ? HUGE_VAL : err;
 					worst_i = i;
-					worst_j = j0 + jj;
+					worst_J = j0 + jj;
 					worst_got = got;
 					worst_ref = ref;
 				}
@@ -544,7 +544,7 @@ static int cblas_check(struct rv_kernel *base, double *max_rel_err)
 		return rv_error_set(RV_ERANGE,
 		                    "%s: relative error %.3g at [%zu][%zu] (got %.17g, want %.17g) "
 		                    "is beyond the %s tolerance %.3g",
-		                    what, worst, worst_i, worst_j, worst_got, worst_ref,
+		                    what, worst, worst_i, worst_J, worst_got, worst_ref,
 		                    rv_dtype_name(d), tol);
 	return 0;
 }

@@ -188,7 +188,7 @@ int rv_calibrate_add(struct rv_calibration *c, const struct rv_profile *p, const
 		}
 		/* Energy enters as validation scores it. */
 		if (rv_energy_scoreable(b, row)) {
-			r->energy_J = row->energy_j;
+			r->energy_J = row->energy_J;
 			src->energy_rows++;
 			c->n_energy_rows++;
 		}
@@ -232,7 +232,7 @@ static double predict_row(const struct rv_profile *p, const struct rv_cal_row *r
 	}
 	if (!energy)
 		return pr.latency_s;
-	return isnan(latency_s) ? pr.energy_j : pr.energy_j - pr.static_j + p->static_W * latency_s;
+	return isnan(latency_s) ? pr.energy_J : pr.energy_J - pr.static_J + p->static_W * latency_s;
 }
 
 /* The root of the ties of parameter j. */

@@ -665,14 +665,14 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 	if (r.overhead_s > body_s)
 		r.binding = RV_BOUND_OVERHEAD;
 
-	r.static_j = p->static_W * r.latency_s;
-	r.flop_j = c->energy_per_flop_J * r.footprint.flop;
+	r.static_J = p->static_W * r.latency_s;
+	r.flop_J = c->energy_per_flop_J * r.footprint.flop;
 	for (size_t i = 0; i < p->n_memory; i++)
-		r.bytes_j += p->memory[i].energy_per_byte_J * r.tier_B[p->memory[i].tier];
-	r.energy_j = r.static_j + r.flop_j + r.bytes_j;
+		r.bytes_J += p->memory[i].energy_per_byte_J * r.tier_B[p->memory[i].tier];
+	r.energy_J = r.static_J + r.flop_J + r.bytes_J;
 	/* Every value of a profile or fit is finite and positive, but extreme ones
 	 * (1e-300 B/s, 1e308 J per FLOP) overflow: never hand on infinities. */
-	if (!isfinite(r.latency_s) || !isfinite(r.energy_j) || !(r.latency_s > 0)) {
+	if (!isfinite(r.latency_s) || !isfinite(r.energy_J) || !(r.latency_s > 0)) {
 		char shape[80];
 
 		(void)rv_shape_format(shape, sizeof(shape), s);
@@ -681,7 +681,7 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		        "%s %s %s on %s: the model gives %g s and %g J; a value of %s%s "
 		        "is out of any physical range: fix it (roofval hw show %s "
 		        "prints them all)",
-		        rv_op_name(op), shape, rv_dtype_name(d), p->key, r.latency_s, r.energy_j,
+		        rv_op_name(op), shape, rv_dtype_name(d), p->key, r.latency_s, r.energy_J,
 		        p->path ? p->path : p->key, p->fit_path ? " or its fit" : "", p->key);
 	}
 	*out = r;

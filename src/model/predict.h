@@ -29,7 +29,7 @@ enum rv_bound {
 };
 
 struct rv_prediction {
-	double latency_s, energy_j;
+	double latency_s, energy_J;
 	int binding; /* an enum rv_tier, or RV_BOUND_COMPUTE, RV_BOUND_OVERHEAD */
 	/* Terms of the latency. */
 	double overhead_s, compute_s;
@@ -44,7 +44,7 @@ struct rv_prediction {
 	 * and the core time they add to compute_s. */
 	double fresh_pages, first_touch_s;
 	/* Terms of the energy. */
-	double static_j, flop_j, bytes_j;
+	double static_J, flop_J, bytes_J;
 	struct rv_footprint footprint;
 };
 

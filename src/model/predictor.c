@@ -32,7 +32,7 @@ int rv_estimate_builtin(const struct rv_profile *p, enum rv_op op, const struct 
 	if (err < 0)
 		return err;
 	out->latency_s = pred.latency_s;
-	out->energy_j = pred.energy_j;
+	out->energy_J = pred.energy_J;
 	out->binding = pred.binding;
 	out->regime = regime_of_binding(pred.binding);
 	out->binding_tier = p->n_memory ? (int)p->memory[0].tier : -1;

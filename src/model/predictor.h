@@ -14,7 +14,7 @@
 /* What a model says about one entry. */
 struct rv_estimate {
 	double latency_s;      /* finite, > 0 */
-	double energy_j;       /* finite, > 0; NAN when the model predicts none */
+	double energy_J;       /* finite, > 0; NAN when the model predicts none */
 	enum rv_regime regime; /* the model's own regime verdict; RV_REGIME_COUNT when none */
 	int binding;           /* the binding resource (rv_bound_name()); -1 when not said */
 	int binding_tier;      /* the memory tier with the largest time; -1 when not said */

@@ -99,7 +99,7 @@ int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_ro
 	double window_s = rv_row_value(row, RV_COL_ENERGY_WINDOW_S);
 
 	(void)b;
-	if (!isfinite(row->energy_j) || !(row->energy_j > 0))
+	if (!isfinite(row->energy_J) || !(row->energy_J > 0))
 		return 0;
 	return row->latency_s >= RV_ENERGY_MIN_LATENCY_S ||
 	       (isfinite(window_s) && window_s >= RV_ENERGY_MIN_LATENCY_S);
@@ -330,8 +330,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.latency_pred_s = est.latency_s;
 		r.latency_meas_s = row->latency_s;
 		r.latency_err = (est.latency_s - row->latency_s) / row->latency_s;
-		r.energy_pred_J = est.energy_j;
-		r.energy_meas_J = row->energy_j;
+		r.energy_pred_J = est.energy_J;
+		r.energy_meas_J = row->energy_J;
 		r.pass_regime = regime_matches(r.regime_label, r.regime_measured);
 		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
 		r.binding = est.binding;

@@ -190,7 +190,7 @@ static int parse_row(struct rv_prediction_row *r, const struct rv_csv_record *re
 
 	memset(r, 0, sizeof(*r));
 	r->line = rec->line;
-	r->energy_j = (double)NAN;
+	r->energy_J = (double)NAN;
 	r->regime = RV_REGIME_COUNT;
 	if (rec->n != n_cols)
 		return rv_error_set(RV_EPARSE,
@@ -210,7 +210,7 @@ static int parse_row(struct rv_prediction_row *r, const struct rv_csv_record *re
 		return field_error(rec, COL_DTYPE, pred_cols[COL_DTYPE], name);
 	if ((err = positive(&r->latency_s, rec, COL_LAT, name, "seconds")) < 0)
 		return err;
-	if (*f[COL_ENERGY] && (err = positive(&r->energy_j, rec, COL_ENERGY, name, "joules")) < 0)
+	if (*f[COL_ENERGY] && (err = positive(&r->energy_J, rec, COL_ENERGY, name, "joules")) < 0)
 		return err;
 	if (regime_col >= 0 && *f[regime_col] && rv_regime_parse(f[regime_col], &r->regime) < 0)
 		return field_error(rec, (size_t)regime_col, "regime", name);
@@ -305,8 +305,8 @@ int rv_predictions_render(struct rv_buf *out, const struct rv_prediction_set *se
 
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		rv_fmt_double(lat, r->latency_s);
-		if (!isnan(r->energy_j))
-			rv_fmt_double(en, r->energy_j);
+		if (!isnan(r->energy_J))
+			rv_fmt_double(en, r->energy_J);
 		rv_csv_put_field(out, r->hardware, 1);
 		rv_csv_put_field(out, rv_op_name(r->op), 0);
 		rv_csv_put_field(out, shape, 0);
@@ -343,7 +343,7 @@ int rv_predictions_builtin(struct rv_prediction_set *set, const struct rv_profil
 		r.shape = e->shape;
 		r.dtype = e->dtype;
 		r.latency_s = est.latency_s;
-		r.energy_j = est.energy_j > 0 ? est.energy_j : (double)NAN;
+		r.energy_J = est.energy_J > 0 ? est.energy_J : (double)NAN;
 		r.regime = est.regime;
 		err = rv_predictions_add(set, &r);
 	}
@@ -401,7 +401,7 @@ static int set_estimate(void *ctx, const struct rv_profile *p, enum rv_op op,
 		return RV_ENOENT;
 	r->used = 1;
 	out->latency_s = r->latency_s;
-	out->energy_j = r->energy_j;
+	out->energy_J = r->energy_J;
 	out->regime = r->regime;
 	out->binding = -1;
 	out->binding_tier = -1;

@@ -25,7 +25,7 @@ struct rv_prediction_row {
 	struct rv_shape shape;
 	enum rv_dtype dtype;
 	double latency_s;      /* finite, > 0 */
-	double energy_j;       /* finite, > 0; NAN when the model predicts none */
+	double energy_J;       /* finite, > 0; NAN when the model predicts none */
 	enum rv_regime regime; /* the model's own verdict; RV_REGIME_COUNT when not given */
 	unsigned line;         /* line of the file it came from; 0 when made here */
 	int used;              /* set when validation looked it up */

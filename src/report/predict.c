@@ -67,11 +67,11 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 
 	rv_fmt_si(x, sizeof(x), r->latency_s, "s");
 	rv_buf_printf(out, "\n  latency    %-12s bound by %s\n", x, rv_bound_name(r->binding));
-	rv_fmt_si(x, sizeof(x), r->energy_j, "J");
-	rv_fmt_si(y, sizeof(y), r->static_j, "J");
-	rv_fmt_si(z, sizeof(z), r->flop_j, "J");
+	rv_fmt_si(x, sizeof(x), r->energy_J, "J");
+	rv_fmt_si(y, sizeof(y), r->static_J, "J");
+	rv_fmt_si(z, sizeof(z), r->flop_J, "J");
 	rv_buf_printf(out, "  energy     %-12s static %s + FLOPs %s", x, y, z);
-	rv_fmt_si(x, sizeof(x), r->bytes_j, "J");
+	rv_fmt_si(x, sizeof(x), r->bytes_J, "J");
 	rv_buf_printf(out, " + bytes %s\n  terms\n", x);
 	rv_fmt_si(x, sizeof(x), r->overhead_s, "s");
 	rv_buf_printf(out, "    overhead %-12s per call\n", x);
@@ -126,13 +126,13 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
 	                 "s:{s:f, s:f, s:f, s:f}}",
 	                 "schema", "roofval.predict/1", "hardware", p->key, "op", rv_op_name(op),
 	                 "shape", shape, "dtype", rv_dtype_name(d), "latency_s", r->latency_s,
-	                 "energy_j", r->energy_j, "binding", rv_bound_name(r->binding), "terms",
+	                 "energy_j", r->energy_J, "binding", rv_bound_name(r->binding), "terms",
 	                 "overhead_s", r->overhead_s, "compute_s", r->compute_s, "tiers", tiers,
 	                 "gemm", "tile_m", (int)r->tile_m, "tile_n", (int)r->tile_n, "tiles",
 	                 (json_int_t)r->tiles, "waves", (json_int_t)r->waves, "eff_tile",
 	                 r->eff_tile, "eff_wave", r->eff_wave, "eff_small", r->eff_small,
-	                 "energy_terms", "static_j", r->static_j, "flop_j", r->flop_j, "bytes_j",
-	                 r->bytes_j, "footprint", "flop", r->footprint.flop, "working_set_B",
+	                 "energy_terms", "static_j", r->static_J, "flop_j", r->flop_J, "bytes_j",
+	                 r->bytes_J, "footprint", "flop", r->footprint.flop, "working_set_B",
 	                 r->footprint.working_set_B, "intensity_flop_per_B",
 	                 r->footprint.intensity_flop_per_B, "weight_B", r->footprint.weight_B);
 	if (root)

@@ -53,7 +53,7 @@ static inline void fuzz_check_predict(const struct rv_profile *p, enum rv_op op,
 		return;
 	if (rc < 0)
 		fuzz_fail("predict", rv_error_last());
-	if (!(pr.latency_s > 0) || !isfinite(pr.latency_s) || !isfinite(pr.energy_j))
+	if (!(pr.latency_s > 0) || !isfinite(pr.latency_s) || !isfinite(pr.energy_J))
 		fuzz_fail("predict", "a latency or energy that is not finite and positive");
 }
 

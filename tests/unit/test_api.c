@@ -74,7 +74,7 @@ static void test_api__predict(void **state)
 	                            &s, RV_DTYPE_FP32),
 	                 0);
 	rv_assert_close(one.latency_s, ref.latency_s, 0, 0);
-	rv_assert_close(one.energy_J, ref.energy_j, 0, 0);
+	rv_assert_close(one.energy_J, ref.energy_J, 0, 0);
 	assert_int_equal(one.binding, ref.binding);
 	assert_string_equal(rv_binding_name(one.binding), rv_bound_name(ref.binding));
 	assert_int_equal(rv_hw_predict_batch(hw, "matmul", "fp32", shapes, 3, batch), 0);

@@ -82,8 +82,8 @@ static void test_baseline__edge_cases(void **state)
 	(void)state;
 	assert_int_equal(b->n_rows, 2);
 	assert_true(b->crlf);
-	assert_true(isnan(b->rows[0].energy_j)); /* empty: not measured */
-	rv_assert_close(b->rows[1].energy_j, 0.0, 0, 0);
+	assert_true(isnan(b->rows[0].energy_J)); /* empty: not measured */
+	rv_assert_close(b->rows[1].energy_J, 0.0, 0, 0);
 	assert_string_equal(b->rows[0].notes, "window 1.8ms, \"noisy\"\nsecond line");
 	assert_int_equal(b->rows[1].line, 4);
 	rv_baseline_sort(b);

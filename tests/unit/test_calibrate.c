@@ -62,7 +62,7 @@ static void write_data(const char *dir, int extra)
 			              "\"regime_per_hw\": {\"toy_gpu\": \"alu_bound\"}}",
 			              i ? ", " : "", m, k, n);
 		rv_buf_printf(&csv, "toy_gpu,matmul,%s,fp16,%.17g,%.17g,11,\n", text,
-		              r.latency_s * scatter, r.energy_j * scatter);
+		              r.latency_s * scatter, r.energy_J * scatter);
 	}
 	rv_buf_puts(&sweep, "]}");
 	(void)snprintf(path, sizeof(path), "%s/matmul_calibration.json", dir);
@@ -578,7 +578,7 @@ static void test_calibrate__fitted_is_predicted(void **state)
 			fail_msg("row %zu: predict %.17g, fitted %.17g, printed %.17g", i,
 			         pr.latency_s, r->fit_latency_s, printed);
 		if (!isnan(r->fit_energy_J))
-			assert_memory_equal(&pr.energy_j, &r->fit_energy_J, sizeof(double));
+			assert_memory_equal(&pr.energy_J, &r->fit_energy_J, sizeof(double));
 	}
 	json_decref(doc);
 	rv_buf_free(&fit);

@@ -115,7 +115,7 @@ static void test_model__predict_gemm_terms(void **state)
 	rv_assert_close(r.tier_B[RV_TIER_DRAM], 0, 0, 0);
 	assert_int_equal(r.binding, RV_BOUND_COMPUTE);
 	rv_assert_close(r.latency_s, 3.4554432e-05, 1e-12, 0);
-	rv_assert_close(r.energy_j, 0.000381589120, 1e-12, 0);
+	rv_assert_close(r.energy_J, 0.000381589120, 1e-12, 0);
 	assert_string_equal(rv_bound_name(r.binding), "compute");
 
 	/* A partial last wave: 5 tiles on 4 SMs take 2 waves. */
@@ -144,7 +144,7 @@ static void test_model__predict_streaming(void **state)
 	rv_assert_close(r.tier_B[RV_TIER_DRAM], 398458880, 1e-12, 0);
 	assert_int_equal(r.binding, RV_TIER_DRAM);
 	rv_assert_close(r.latency_s, 0.0039855888, 1e-12, 0);
-	rv_assert_close(r.energy_j, 0.045115545216, 1e-12, 0);
+	rv_assert_close(r.energy_J, 0.045115545216, 1e-12, 0);
 	assert_int_equal(r.tiles, 0);
 	/* On a CPU the stores allocate their lines: the output crosses DRAM twice. */
 	assert_int_equal(rv_predict(&r, cpu, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP16), 0);
@@ -434,7 +434,7 @@ static void test_model__shipped_profiles_are_sane(void **state)
 				assert_int_equal(
 				        rv_predict(&r, p, (enum rv_op)op, &s, p->default_dtype), 0);
 				assert_true(isfinite(r.latency_s) && r.latency_s > 0);
-				assert_true(isfinite(r.energy_j) && r.energy_j > 0);
+				assert_true(isfinite(r.energy_J) && r.energy_J > 0);
 				assert_true(r.latency_s >= p->call_overhead_s);
 				/* More work never takes less time (the lists grow). */
 				if (op == RV_OP_VECTOR_ADD || i >= 2)

@@ -22,7 +22,7 @@ struct pinned {
 	const char *hw, *op, *dtype;
 	uint64_t dim[3];
 	int ok; /* 0: rv_predict() fails */
-	double latency_s, energy_j;
+	double latency_s, energy_J;
 	int binding;
 	double compute_s;
 	double tier_B[RV_TIER_COUNT];
@@ -5702,7 +5702,7 @@ static void test_predict_speed__pinned_bits(void **state)
 		}
 		assert_int_equal(err, 0);
 		check_bits("latency_s", r.latency_s, w->latency_s, i, &bad);
-		check_bits("energy_j", r.energy_j, w->energy_j, i, &bad);
+		check_bits("energy_j", r.energy_J, w->energy_J, i, &bad);
 		check_bits("compute_s", r.compute_s, w->compute_s, i, &bad);
 		for (int t = 0; t < RV_TIER_COUNT; t++)
 			check_bits(rv_tier_name((enum rv_tier)t), r.tier_B[t], w->tier_B[t], i,

@@ -41,7 +41,7 @@ static void test_predictions__parse_and_find(void **state)
 	r = rv_predictions_find(set, "h1", RV_OP_MATMUL, &s, RV_DTYPE_FP32);
 	assert_non_null(r);
 	rv_assert_close(r->latency_s, 1e-5, 0, 0);
-	rv_assert_close(r->energy_j, 0.002, 0, 0);
+	rv_assert_close(r->energy_J, 0.002, 0, 0);
 	assert_int_equal(r->regime, RV_REGIME_ALU);
 	assert_int_equal(r->line, 2);
 	assert_null(rv_predictions_find(set, "h1", RV_OP_MATMUL, &s, RV_DTYPE_FP16));
@@ -49,7 +49,7 @@ static void test_predictions__parse_and_find(void **state)
 	assert_int_equal(rv_shape_parse("4096", RV_OP_VECTOR_ADD, &s), 0);
 	r = rv_predictions_find(set, "h1", RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32);
 	assert_non_null(r);
-	assert_true(isnan(r->energy_j));
+	assert_true(isnan(r->energy_J));
 	assert_int_equal(r->regime, RV_REGIME_COUNT);
 	rv_predictions_free(set);
 }

@@ -80,7 +80,7 @@ static void test_schema__every_column_typed(void **state)
 	assert_int_equal(r->shape.dim[2], 4096);
 	assert_int_equal(r->dtype, RV_DTYPE_FP16);
 	rv_assert_close(r->latency_s, 0.00012, 0, 0);
-	rv_assert_close(r->energy_j, 0.5, 0, 0);
+	rv_assert_close(r->energy_J, 0.5, 0, 0);
 	assert_int_equal(r->trial_count, 11);
 	assert_string_equal(r->notes, "a, b");
 	rv_assert_close(r->latency_min_s, 0.0001, 0, 0);
@@ -133,7 +133,7 @@ static void test_schema__empty_and_absent(void **state)
 	char *out;
 
 	(void)state;
-	assert_true(isnan(r->energy_j));
+	assert_true(isnan(r->energy_J));
 	assert_true(isnan(rv_row_value(r, RV_COL_ENERGY_WINDOW_S)));
 	assert_false(rv_row_u64(r, RV_COL_ENERGY_CALLS, &u));
 	assert_true(rv_row_empty(r, RV_COL_THROTTLE_REASONS));
@@ -328,7 +328,7 @@ static void test_schema__store_holds_limits(void **state)
 
 	(void)state;
 	assert_int_equal(rv_path_join(path, sizeof(path), dir, "host_matmul.csv"), 0);
-	r.energy_j = 2e9;
+	r.energy_J = 2e9;
 	r.idle_power_W = -3;
 	r.busy_share = 0.25;
 	r.latency_cv = (double)INFINITY;
@@ -351,7 +351,7 @@ static void test_schema__store_holds_limits(void **state)
 	free(text);
 	/* What was written loads. */
 	assert_int_equal(rv_baseline_load(&b, path), 0);
-	assert_true(isnan(b->rows[0].energy_j));
+	assert_true(isnan(b->rows[0].energy_J));
 	rv_baseline_free(b);
 	/* A latency outside the limits, or no trial: no row, the file as it was. */
 	text = rv_slurp(path, NULL);

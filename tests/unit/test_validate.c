@@ -17,15 +17,15 @@ static struct rv_profile *toy_gpu(void)
 }
 
 static double predicted_s(const struct rv_profile *p, enum rv_op op, const char *shape,
-                          double *energy_j)
+                          double *energy_J)
 {
 	struct rv_prediction r;
 	struct rv_shape s;
 
 	assert_int_equal(rv_shape_parse(shape, op, &s), 0);
 	assert_int_equal(rv_predict(&r, p, op, &s, RV_DTYPE_FP16), 0);
-	if (energy_j)
-		*energy_j = r.energy_j;
+	if (energy_J)
+		*energy_J = r.energy_J;
 	return r.latency_s;
 }
 
