@@ -48,7 +48,6 @@ struct rv_file_lock {
 int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s);
 void rv_file_unlock(struct rv_file_lock *lk);
 
-
 /* Test hook: make the next atomic write fail at one step with errno err. */
 enum rv_file_fault {
 	RV_FILE_FAULT_NONE,
