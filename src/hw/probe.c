@@ -665,7 +665,8 @@ int rv_probe_write(const struct rv_probe_opts *o, const char *path)
 
 	if ((err = rv_probe_measure(&h, o)) < 0 || (err = rv_probe_render(&text, &h, o)) < 0)
 		return err;
-	err = rv_file_write_atomic(path, text, strlen(text));
+	/* Under the lock every writer of the hardware folder's files takes. */
+	err = rv_file_replace(path, text, strlen(text));
 	free(text);
 	/* What probe writes must pass the loader that will read it. */
 	if (err == 0 && (err = rv_profile_load(&check, path)) < 0)

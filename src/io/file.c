@@ -537,26 +537,15 @@ int rv_file_update(const char *path,
 	return err;
 }
 
-struct file_data {
-	const void *data;
-	size_t len;
-};
-
-static int file_replace_update(void *ctx, const char *old_text, size_t old_len,
-                               struct rv_buf *new_text)
-{
-	const struct file_data *d = ctx;
-
-	(void)old_text;
-	(void)old_len;
-	rv_buf_add(new_text, d->data, d->len);
-	return 1;
-}
-
 int rv_file_replace(const char *path, const void *data, size_t len)
 {
-	struct file_data d = { data, len };
-	int err = rv_file_update(path, file_replace_update, &d);
+	struct rv_file_lock lk;
+	int err;
 
-	return err < 0 ? err : 0;
+	if ((err = rv_file_lock(&lk, path, RV_FILE_LOCK_TIMEOUT_S)) < 0)
+		return err;
+	(void)rv_file_remove_stale_temps(path);
+	err = rv_file_write_atomic(path, data, len);
+	rv_file_unlock(&lk);
+	return err;
 }

@@ -85,9 +85,10 @@ int rv_file_update(const char *path,
                    int (*update)(void *ctx, const char *old_text, size_t old_len,
                                  struct rv_buf *new_text),
                    void *ctx);
-/* rv_file_update() that replaces whatever path holds with data: a file
- * roofval owns written whole (a generated sweep, a fit, a profile), still
- * under the lock so that no read-modify-write of it is lost. */
+/* Replaces a file roofval owns that is written whole (a generated sweep, a
+ * fit, a profile) under the same lock as rv_file_update(), so that no
+ * read-modify-write of it in progress is lost: lock, stale temporary files
+ * removed, rv_file_write_atomic(), unlock. */
 int rv_file_replace(const char *path, const void *data, size_t len);
 
 /* Test hook: make the next atomic write fail at one step with errno err. */
