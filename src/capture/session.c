@@ -106,51 +106,71 @@ struct manifest_run {
 	size_t rows;
 };
 
-/* Appends this run to the provenance sidecar <hw>_<op>.meta.json. */
-static int write_manifest(const struct manifest_run *m, const struct rv_env *env, int argc,
-                          char *const *argv)
+struct manifest_update {
+	const struct manifest_run *m;
+	const struct rv_env *env;
+	int argc;
+	char *const *argv;
+};
+
+/* Appends this run to the manifest text read under the lock. */
+static int manifest_update(void *ctx, const char *old_text, size_t old_len, struct rv_buf *new_text)
 {
+	const struct manifest_update *u = ctx;
+	const struct manifest_run *m = u->m;
 	char cpu[256], governor[64], date[32];
 	json_t *root, *runs, *run, *cmd = json_array();
 	time_t now = time(NULL);
 	struct tm tm;
 	char *text;
-	int err;
 
-	root = json_load_file(m->meta_path, JSON_REJECT_DUPLICATES, NULL);
+	root = old_text ? json_loadb(old_text, old_len, JSON_REJECT_DUPLICATES, NULL) : NULL;
 	if (!json_is_object(root)) {
 		json_decref(root);
 		root = json_pack("{s:s, s:s, s:s, s:[]}", "schema", "roofval.manifest/1",
 		                 "hardware", m->hw, "op", rv_op_name(m->op), "captures");
 	}
 	runs = root ? json_object_get(root, "captures") : NULL;
-	(void)rv_env_cpu_model(env, cpu, sizeof(cpu));
-	if (rv_env_read(governor, sizeof(governor), env,
+	(void)rv_env_cpu_model(u->env, cpu, sizeof(cpu));
+	if (rv_env_read(governor, sizeof(governor), u->env,
 	                "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") < 0)
 		(void)snprintf(governor, sizeof(governor), "unknown (no cpufreq)");
 	if (!gmtime_r(&now, &tm))
 		memset(&tm, 0, sizeof(tm));
 	(void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	for (int i = 0; cmd && i < argc; i++)
-		(void)json_array_append_new(cmd, json_string(argv[i]));
+	for (int i = 0; cmd && i < u->argc; i++)
+		(void)json_array_append_new(cmd, json_string(u->argv[i]));
 	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o}",
 	                "purpose", rv_purpose_name(m->purpose), "date", date, "roofval", RV_VERSION,
 	                "commit", RV_GIT_COMMIT, "kernel", m->kernel, "blas", m->provider, "meter",
 	                m->meter, "cpu_model", cpu, "governor", governor, "load_average",
 	                m->loadavg, "sweep", m->sweep_path, "rows", (json_int_t)m->rows,
 	                "command_line", cmd);
-	if (!json_is_array(runs) || !run || json_array_append_new(runs, run) != 0) {
+	if (!json_is_array(runs) || !run || json_array_append_new(runs, json_incref(run)) != 0) {
+		json_decref(run);
 		json_decref(root);
 		return rv_error_set(RV_EPARSE, "%s is not a roofval manifest; move it away",
 		                    m->meta_path);
 	}
+	json_decref(run);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (!text)
 		return rv_error_set(RV_ENOMEM, "out of memory");
-	err = rv_file_write_atomic(m->meta_path, text, strlen(text));
+	rv_buf_puts(new_text, text);
 	free(text);
-	return err;
+	return 1;
+}
+
+/* Appends this run to the provenance sidecar <hw>_<op>.meta.json, under the
+ * lock every writer of the baseline folder takes (read-modify-write). */
+static int write_manifest(const struct manifest_run *m, const struct rv_env *env, int argc,
+                          char *const *argv)
+{
+	struct manifest_update u = { m, env, argc, argv };
+	int err = rv_file_update(m->meta_path, manifest_update, &u);
+
+	return err < 0 ? err : 0;
 }
 
 /* The kernel backend of the session: the one named, or the profile's. */

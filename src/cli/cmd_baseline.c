@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* roofval baseline show | normalize: baseline CSV files. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
@@ -77,32 +79,70 @@ static const struct rv_opts_spec normalize_spec = {
 	normalize_options, 1, 1
 };
 
+/* The sorted, canonical text of the baseline read under the lock. */
+struct normalize_ctx {
+	const char *path;
+	size_t n_rows;
+};
+
+static int normalize_update(void *ctx, const char *old_text, size_t old_len,
+                            struct rv_buf *new_text)
+{
+	struct normalize_ctx *n = ctx;
+	struct rv_baseline *b = NULL;
+	int err;
+
+	if (!old_text)
+		return rv_error_errno(ENOENT, "cannot open %s", n->path);
+	if ((err = rv_baseline_parse(&b, old_text, old_len, n->path)) < 0)
+		return err;
+	rv_baseline_sort(b);
+	err = rv_baseline_render(new_text, b);
+	n->n_rows = b->n_rows;
+	rv_baseline_free(b);
+	return err < 0 ? err : 1;
+}
+
+/* Whether a and b name one file (through links or other spellings). */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	                             sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
 static int baseline_normalize(int argc, char **argv)
 {
 	struct normalize_opts o = { 0 };
 	struct rv_args args;
 	struct rv_baseline *b;
+	struct rv_buf text = RV_BUF_INIT;
 	const char *out;
 	int rc = rv_opts_parse(&normalize_spec, argc, argv, &o, &args), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
 	out = o.output ? o.output : args.v[0];
+	if (strcmp(out, "-") != 0 && same_file(out, args.v[0])) {
+		/* In place: a read-modify-write under the lock every writer of
+		 * the baseline takes, so no row a capture stores meanwhile is lost. */
+		struct normalize_ctx n = { args.v[0], 0 };
+
+		if (rv_file_update(args.v[0], normalize_update, &n) < 0)
+			return rv_cli_fail("baseline normalize");
+		printf("%s: %zu rows written\n", out, n.n_rows);
+		return RV_EXIT_OK;
+	}
 	if (rv_baseline_load(&b, args.v[0]) < 0)
 		return rv_cli_fail("baseline normalize");
-	if (strcmp(out, "-") == 0) {
-		struct rv_buf text = RV_BUF_INIT;
-
-		rv_baseline_sort(b);
-		err = rv_baseline_render(&text, b);
-		if (err == 0)
-			(void)fwrite(text.data, 1, text.len, stdout);
-		rv_buf_free(&text);
-	} else {
-		err = rv_baseline_save(b, out);
-		if (err == 0)
-			printf("%s: %zu rows written\n", out, b->n_rows);
-	}
+	rv_baseline_sort(b);
+	err = rv_baseline_render(&text, b);
+	if (err == 0)
+		err = rv_file_write_output(out, text.data, text.len);
+	if (err == 0 && strcmp(out, "-") != 0)
+		printf("%s: %zu rows written\n", out, b->n_rows);
+	rv_buf_free(&text);
 	rv_baseline_free(b);
 	return err < 0 ? rv_cli_fail("baseline normalize") : RV_EXIT_OK;
 }

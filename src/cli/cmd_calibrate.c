@@ -87,6 +87,7 @@ int rv_cmd_calibrate(int argc, char **argv)
 	struct rv_buf out = RV_BUF_INIT, report = RV_BUF_INIT;
 	struct rv_layout layout;
 	char fit_path[RV_PATH_MAX], date[16];
+	FILE *say;
 	int rc = rv_opts_parse(&rv_calibrate_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
@@ -96,25 +97,30 @@ int rv_cmd_calibrate(int argc, char **argv)
 	if (err == 0)
 		err = rv_layout_calibrate(&layout, &c, &p, o.hw, o.op);
 	/* A refused fit still shows its parameters: they say what went wrong. */
+	/* With --output -, standard output is the fit's: the report goes to stderr. */
+	say = o.output && strcmp(o.output, "-") == 0 ? stderr : stdout;
 	if (err == RV_ERANGE && c.n_params && rv_report_calibration_params(&report, &c) == 0)
-		(void)fwrite(rv_buf_str(&report), 1, report.len, stdout);
+		(void)fwrite(rv_buf_str(&report), 1, report.len, say);
 	if (err == 0) {
 		err = o.format == 1 ? rv_calibrate_render_report(&report, &c, p)
 		                    : rv_report_calibration(&report, &c, p);
 		if (err == 0)
-			(void)fwrite(rv_buf_str(&report), 1, report.len, stdout);
+			(void)fwrite(rv_buf_str(&report), 1, report.len, say);
 		fit_date(date);
 		if (err == 0)
 			err = rv_calibrate_render(&out, &c, p, date);
 	}
 	if (err == 0 && !o.dry_run) {
+		/* --output is the user's path ('-': standard output); the fit file
+		 * of the hardware folder is replaced under its writers' lock. */
 		if (o.output)
 			err = rv_path_fmt(fit_path, sizeof(fit_path), "%s", o.output);
 		else
 			err = rv_layout_fit_path(&layout, fit_path, sizeof(fit_path), p->key);
 		if (err == 0)
-			err = rv_file_write_atomic(fit_path, out.data, out.len);
-		if (err == 0)
+			err = o.output ? rv_file_write_output(fit_path, out.data, out.len)
+			               : rv_file_replace(fit_path, out.data, out.len);
+		if (err == 0 && strcmp(fit_path, "-") != 0)
 			fprintf(o.format == 1 ? stderr : stdout, "\nwrote %s\n", fit_path);
 	} else if (err == 0) {
 		fprintf(o.format == 1 ? stderr : stdout, "\ndry run: nothing written\n");

@@ -109,11 +109,7 @@ static int plot_write(const struct rv_buf *svg, const char *path, int png)
 	char png_path[RV_PATH_MAX];
 	int err;
 
-	if (strcmp(path, "-") == 0) {
-		(void)fwrite(rv_buf_str(svg), 1, svg->len, stdout);
-		return 0;
-	}
-	if ((err = rv_file_write_atomic(path, svg->data, svg->len)) < 0)
+	if ((err = rv_file_write_output(path, svg->data, svg->len)) < 0 || strcmp(path, "-") == 0)
 		return err;
 	printf("wrote %s\n", path);
 	if (!png)

@@ -67,7 +67,7 @@ int rv_cmd_probe(int argc, char **argv)
 		(void)snprintf(what, sizeof(what), "key '%s' may hold only a-z, 0-9 and _", o->key);
 		return rv_opts_usage(&rv_probe_spec, "probe", what);
 	}
-	if (c.output) {
+	if (c.output && strcmp(c.output, "-") != 0) {
 		const char *base = strrchr(c.output, '/');
 
 		base = base ? base + 1 : c.output;
@@ -91,6 +91,7 @@ int rv_cmd_probe(int argc, char **argv)
 		err = rv_probe_write(o, path);
 	if (err < 0)
 		return rv_cli_fail("probe");
-	printf("wrote %s\n", path);
+	if (strcmp(path, "-") != 0)
+		printf("wrote %s\n", path);
 	return RV_EXIT_OK;
 }

@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "hw/profile.h"
 #include "io/file.h"
 #include "kernel/kernel.h"
@@ -665,7 +666,22 @@ int rv_probe_write(const struct rv_probe_opts *o, const char *path)
 
 	if ((err = rv_probe_measure(&h, o)) < 0 || (err = rv_probe_render(&text, &h, o)) < 0)
 		return err;
-	err = rv_file_write_atomic(path, text, strlen(text));
+	if (strcmp(path, "-") == 0) {
+		/* Standard output: checked by the loader's parser before it goes. */
+		char name[RV_PATH_MAX];
+
+		err = rv_path_fmt(name, sizeof(name), "%s.json", o->key ? o->key : "host");
+		if (err == 0 && (err = rv_profile_parse(&check, text, strlen(text), name)) < 0)
+			(void)rv_error_wrap(err,
+			                    "probe made a profile its own loader refuses (a bug)");
+		if (err == 0)
+			err = rv_file_write_output(path, text, strlen(text));
+		free(text);
+		rv_profile_free(check);
+		return err;
+	}
+	/* Under the lock every writer of the hardware folder's files takes. */
+	err = rv_file_replace(path, text, strlen(text));
 	free(text);
 	/* What probe writes must pass the loader that will read it. */
 	if (err == 0 && (err = rv_profile_load(&check, path)) < 0)

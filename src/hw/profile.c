@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/buf.h"
 #include "core/datadir.h"
@@ -779,6 +780,7 @@ int rv_profile_paths(char ***out, size_t *n_out, const char *dir)
 {
 	DIR *dh;
 	struct dirent *de;
+	struct stat st;
 	char **paths = NULL;
 	size_t n = 0, cap = 0;
 	int err = 0;
@@ -795,6 +797,12 @@ int rv_profile_paths(char ***out, size_t *n_out, const char *dir)
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".json") != 0 || de->d_name[0] == '.')
 			continue;
 		if (len > 9 && strcmp(de->d_name + len - 9, ".fit.json") == 0)
+			continue;
+		/* A FIFO, socket or device named *.json is no profile: opening it
+		 * could wait for ever. Folders and dangling links stay listed, for
+		 * the loader to say what is wrong with them. */
+		if (fstatat(dirfd(dh), de->d_name, &st, 0) == 0 && !S_ISREG(st.st_mode) &&
+		    !S_ISDIR(st.st_mode))
 			continue;
 		if ((err = rv_vec_reserve(&paths, &cap, n + 1, sizeof(*paths))) < 0)
 			break;

@@ -3,9 +3,11 @@
 #define _DEFAULT_SOURCE /* flock() */
 #include "io/file.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/path.h"
 
 static enum rv_file_fault file_fault;
 static int file_fault_errno;
@@ -49,6 +52,20 @@ static int file_faulted(enum rv_file_fault step)
 	return 1;
 }
 
+/* What a special file is, for messages. */
+static const char *file_kind_name(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO (a named pipe)";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "a special file";
+}
+
 int rv_file_read(char **out, size_t *len_out, const char *path)
 {
 	struct stat st;
@@ -57,9 +74,16 @@ int rv_file_read(char **out, size_t *len_out, const char *path)
 	int fd, err = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	/* O_NONBLOCK: opening a FIFO or a device must not wait for a writer;
+	 * fstat then refuses it before anything is read. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return rv_error_set(
+			        RV_EIO, "%s is not a regular file but %s; give the path of a file",
+			        path, file_kind_name(st.st_mode));
 		return rv_error_errno(errno, "cannot open %s", path);
+	}
 	if (fstat(fd, &st) != 0) {
 		err = rv_error_errno(errno, "cannot stat %s", path);
 		goto out;
@@ -68,7 +92,13 @@ int rv_file_read(char **out, size_t *len_out, const char *path)
 		err = rv_error_set(RV_EIO, "%s is a folder; give the path of a file", path);
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > RV_FILE_MAX_B) {
+	if (!S_ISREG(st.st_mode)) {
+		err = rv_error_set(RV_EIO,
+		                   "%s is not a regular file but %s; give the path of a file", path,
+		                   file_kind_name(st.st_mode));
+		goto out;
+	}
+	if ((size_t)st.st_size > RV_FILE_MAX_B) {
 		err = rv_error_set(RV_EIO, "%s is not a regular file of at most 1 GiB", path);
 		goto out;
 	}
@@ -127,6 +157,119 @@ static void file_dirname(char *buf, size_t size, const char *path)
 		(void)snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }
 
+/* The last part of path. */
+static const char *file_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* What a path names once its symbolic links are followed. */
+enum file_kind {
+	FILE_NEW,     /* nothing yet: created by an atomic write */
+	FILE_REGULAR, /* a regular file: replaced atomically */
+	FILE_THROUGH, /* a FIFO or a character device: written through */
+	FILE_FD,      /* one of this process's descriptors (/dev/stdout, /proc/self/fd/N) */
+};
+
+struct file_target {
+	char path[RV_PATH_MAX]; /* the last link's target: what is written */
+	enum file_kind kind;
+	int fd;      /* FILE_FD: the descriptor */
+	mode_t mode; /* FILE_REGULAR: its permissions */
+};
+
+/* When link (a symbolic link) is an entry of a /proc/<pid>/fd folder: 1 with
+ * *fd set when the pid is this process (or one of its threads), -1 when it is
+ * another process's, else 0. /dev/fd, /proc/self/fd and relative spellings
+ * resolve to the same folder. */
+static int file_fd_alias(const char *link, int *fd)
+{
+	char dir[RV_PATH_MAX], real[RV_PATH_MAX], own[64];
+	const char *base = file_basename(link);
+	char *end;
+	long n;
+
+	file_dirname(dir, sizeof(dir), link);
+	if (!realpath(dir, real) || strncmp(real, "/proc/", 6) != 0)
+		return 0;
+	n = strtol(base, &end, 10);
+	if (!*base || *end || n < 0 || n > INT_MAX)
+		return 0;
+	(void)snprintf(own, sizeof(own), "/proc/%ld/", (long)getpid());
+	if (strlen(real) > 3 && strcmp(real + strlen(real) - 3, "/fd") == 0) {
+		*fd = (int)n;
+		/* /proc/<pid>/fd, or /proc/<pid>/task/<tid>/fd of a thread of ours */
+		return strncmp(real, own, strlen(own)) == 0 ? 1 : -1;
+	}
+	return 0;
+}
+
+/* Follows the symbolic links of path (at most 40) to what a write should
+ * replace or write through. Refuses folders, block devices, sockets and the
+ * descriptors of other processes with one message naming path. */
+static int file_resolve(struct file_target *t, const char *path)
+{
+	char link[RV_PATH_MAX], dir[RV_PATH_MAX];
+	struct stat st;
+	int hops = 0, err;
+
+	if ((err = rv_path_fmt(t->path, sizeof(t->path), "%s", path)) < 0)
+		return err;
+	t->fd = -1;
+	t->mode = 0;
+	for (;;) {
+		ssize_t n;
+		int alias;
+
+		if (lstat(t->path, &st) != 0) {
+			if (errno == ENOENT) {
+				t->kind = FILE_NEW;
+				return 0;
+			}
+			return rv_error_errno(errno, "cannot stat %s", t->path);
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		if ((alias = file_fd_alias(t->path, &t->fd)) > 0) {
+			t->kind = FILE_FD;
+			return 0;
+		}
+		if (alias < 0)
+			return rv_error_set(RV_EPERM,
+			                    "%s is a descriptor of another process; give the path "
+			                    "of a file, or '-' for standard output",
+			                    path);
+		if (++hops > 40)
+			return rv_error_set(RV_EIO, "%s: too many levels of symbolic links", path);
+		n = readlink(t->path, link, sizeof(link) - 1);
+		if (n < 0)
+			return rv_error_errno(errno, "cannot read the link %s", t->path);
+		link[n] = '\0';
+		file_dirname(dir, sizeof(dir), t->path);
+		if (link[0] == '/')
+			err = rv_path_fmt(t->path, sizeof(t->path), "%s", link);
+		else
+			err = rv_path_join(t->path, sizeof(t->path), dir, link);
+		if (err < 0)
+			return err;
+	}
+	if (S_ISREG(st.st_mode)) {
+		t->kind = FILE_REGULAR;
+		t->mode = st.st_mode & 07777;
+		return 0;
+	}
+	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+		t->kind = FILE_THROUGH;
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return rv_error_set(RV_EIO, "%s is a folder; give the path of a file", path);
+	return rv_error_set(RV_EIO, "%s is %s; give the path of a file, or '-' for standard output",
+	                    path, S_ISBLK(st.st_mode) ? "a block device" : "a socket");
+}
+
 static int file_write_all(int fd, const char *data, size_t len)
 {
 	while (len) {
@@ -145,31 +288,74 @@ static int file_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-int rv_file_write_atomic(const char *path, const void *data, size_t len)
+/* Writes data to one of this process's descriptors, after what stdio holds. */
+static int file_write_fd(const char *path, int fd, const char *data, size_t len)
 {
-	char tmp[4096], dir[4096];
 	struct stat st;
-	mode_t mode;
+
+	(void)fflush(stdout);
+	(void)fflush(stderr);
+	if (fstat(fd, &st) != 0)
+		return rv_error_set(RV_EIO, "%s: descriptor %d is not open", path, fd);
+	if (file_write_all(fd, data, len) != 0)
+		return file_error(errno, "cannot write", path, "");
+	return 0;
+}
+
+/* Writes data through a FIFO or a character device: no temporary file, no
+ * rename, nothing truncated. A FIFO waits at most RV_FILE_FIFO_WAIT_S for a
+ * reader instead of hanging. */
+static int file_write_through(const char *path, const char *target, const char *data, size_t len)
+{
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	double waited_s = 0;
+	int fd, flags, err = 0;
+
+	while ((fd = open(target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != ENXIO)
+			return file_error(errno, "cannot open", path, "");
+		if (waited_s >= RV_FILE_FIFO_WAIT_S)
+			return rv_error_set(RV_EIO,
+			                    "nothing opened the FIFO %s for reading within %.0f s; "
+			                    "start its reader first, or write elsewhere",
+			                    path, RV_FILE_FIFO_WAIT_S);
+		(void)nanosleep(&nap, NULL);
+		waited_s += 0.02;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+	    file_write_all(fd, data, len) != 0)
+		err = file_error(errno, "cannot write", path, "");
+	if (close(fd) != 0 && err == 0)
+		err = file_error(errno, "cannot write", path, "");
+	return err;
+}
+
+/* Replaces t->path (a regular file or nothing yet) atomically: a hidden
+ * temporary file beside it (.<name>.roofval-XXXXXX.tmp), written, fsynced
+ * and renamed over it. path is what the user named, for messages. */
+static int file_replace(const char *path, const struct file_target *t, const char *data, size_t len)
+{
+	char tmp[RV_PATH_MAX], dir[RV_PATH_MAX], name[RV_PATH_MAX];
+	mode_t mode = t->mode;
 	int fd, dfd, err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX.tmp", path) >= (int)sizeof(tmp))
+	file_dirname(dir, sizeof(dir), t->path);
+	if (rv_path_fmt(name, sizeof(name), ".%s" RV_FILE_TEMP_MARK "XXXXXX.tmp",
+	                file_basename(t->path)) < 0 ||
+	    rv_path_join(tmp, sizeof(tmp), dir, name) < 0)
 		return rv_error_set(RV_EIO, "path too long: %s", path);
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return rv_error_set(RV_EIO, "%s is a folder; give the path of a file",
-			                    path);
-		mode = st.st_mode & 07777;
-	} else {
+	if (t->kind == FILE_NEW) {
 		mode_t mask = umask(0);
 
 		(void)umask(mask);
 		mode = 0666 & ~mask;
 	}
 	fd = file_faulted(RV_FILE_FAULT_OPEN) ? -1 : mkstemps(tmp, 4);
-	if (fd < 0) {
-		file_dirname(dir, sizeof(dir), path);
+	if (fd < 0)
 		return file_error(errno, "cannot create a temporary file in", dir, "");
-	}
 	if (file_write_all(fd, data, len) != 0) {
 		err = file_error(errno, "cannot write", path, " (the old file is unchanged)");
 		goto fail;
@@ -184,12 +370,11 @@ int rv_file_write_atomic(const char *path, const void *data, size_t len)
 		goto fail;
 	}
 	fd = -1;
-	if (file_faulted(RV_FILE_FAULT_RENAME) || rename(tmp, path) != 0) {
+	if (file_faulted(RV_FILE_FAULT_RENAME) || rename(tmp, t->path) != 0) {
 		err = file_error(errno, "cannot replace", path, " (the old file is unchanged)");
 		goto fail;
 	}
 	/* Make the rename itself durable. */
-	file_dirname(dir, sizeof(dir), path);
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		(void)fsync(dfd);
@@ -203,39 +388,74 @@ fail:
 	return err;
 }
 
+int rv_file_write_atomic(const char *path, const void *data, size_t len)
+{
+	struct file_target t;
+	int err = file_resolve(&t, path);
+
+	if (err < 0)
+		return err;
+	switch (t.kind) {
+	case FILE_FD:
+		return file_write_fd(path, t.fd, data, len);
+	case FILE_THROUGH:
+		return file_write_through(path, t.path, data, len);
+	default:
+		return file_replace(path, &t, data, len);
+	}
+}
+
+/* Whether name is a temporary file of file_replace() for base:
+ * "." base ".roofval-" six letters or digits ".tmp". */
+static int file_is_temp_of(const char *name, const char *base)
+{
+	size_t blen = strlen(base), mlen = strlen(RV_FILE_TEMP_MARK);
+	const char *x;
+
+	if (name[0] != '.' || strncmp(name + 1, base, blen) != 0 ||
+	    strncmp(name + 1 + blen, RV_FILE_TEMP_MARK, mlen) != 0)
+		return 0;
+	x = name + 1 + blen + mlen;
+	for (int i = 0; i < 6; i++)
+		if (!isalnum((unsigned char)x[i]))
+			return 0;
+	return strcmp(x + 6, ".tmp") == 0;
+}
+
 int rv_file_remove_stale_temps(const char *path)
 {
-	char dir[4096];
-	const char *base = strrchr(path, '/');
-	size_t len;
+	char dir[RV_PATH_MAX];
+	struct file_target t;
 	struct dirent *de;
+	const char *base;
 	DIR *dh;
 	int n = 0;
 
-	base = base ? base + 1 : path;
-	len = strlen(base);
-	file_dirname(dir, sizeof(dir), path);
+	/* The temporary files lie beside the file a link points to. */
+	if (file_resolve(&t, path) < 0 || t.kind == FILE_FD || t.kind == FILE_THROUGH)
+		return 0;
+	base = file_basename(t.path);
+	file_dirname(dir, sizeof(dir), t.path);
 	dh = opendir(dir);
 	if (!dh)
 		return 0;
-	while ((de = readdir(dh)) != NULL) {
-		/* base + ".XXXXXX.tmp", the name mkstemps() gave it */
-		if (strlen(de->d_name) == len + 11 && strncmp(de->d_name, base, len) == 0 &&
-		    de->d_name[len] == '.' && strcmp(de->d_name + len + 7, ".tmp") == 0 &&
-		    unlinkat(dirfd(dh), de->d_name, 0) == 0)
+	while ((de = readdir(dh)) != NULL)
+		if (file_is_temp_of(de->d_name, base) && unlinkat(dirfd(dh), de->d_name, 0) == 0)
 			n++;
-	}
 	(void)closedir(dh);
 	return n;
 }
 
 int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s)
 {
-	char dir[4096];
+	char dir[RV_PATH_MAX];
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	struct file_target t;
 	double waited_s = 0;
 
-	file_dirname(dir, sizeof(dir), path);
+	/* The folder where the file a link points to is replaced; what cannot
+	 * be resolved is refused later, by the read or the write. */
+	file_dirname(dir, sizeof(dir), file_resolve(&t, path) == 0 ? t.path : path);
 	lk->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lk->fd < 0)
 		return errno == ENOENT ? rv_error_set(RV_ENOENT,
@@ -279,4 +499,53 @@ int rv_file_write_output(const char *path, const void *data, size_t len)
 	if ((len && fwrite(data, 1, len, stdout) != len) || fflush(stdout) != 0)
 		return rv_error_errno(errno, "cannot write to standard output");
 	return 0;
+}
+
+int rv_file_update(const char *path,
+                   int (*update)(void *ctx, const char *old_text, size_t old_len,
+                                 struct rv_buf *new_text),
+                   void *ctx)
+{
+	struct rv_file_lock lk;
+	struct rv_buf text = RV_BUF_INIT;
+	char *old = NULL;
+	size_t old_len = 0;
+	int err;
+
+	if ((err = rv_file_lock(&lk, path, RV_FILE_LOCK_TIMEOUT_S)) < 0)
+		return err;
+	/* A writer killed in the middle of a save left its temporary file. */
+	(void)rv_file_remove_stale_temps(path);
+	err = rv_file_read(&old, &old_len, path);
+	if (err == RV_ENOENT) {
+		rv_error_clear();
+		err = 0;
+	}
+	if (err == 0)
+		err = update(ctx, old, old_len, &text);
+	if (err > 0) {
+		int written = err;
+
+		if ((err = rv_buf_check(&text)) == 0)
+			err = rv_file_write_atomic(path, text.data ? text.data : "", text.len);
+		if (err == 0)
+			err = written;
+	}
+	free(old);
+	rv_buf_free(&text);
+	rv_file_unlock(&lk);
+	return err;
+}
+
+int rv_file_replace(const char *path, const void *data, size_t len)
+{
+	struct rv_file_lock lk;
+	int err;
+
+	if ((err = rv_file_lock(&lk, path, RV_FILE_LOCK_TIMEOUT_S)) < 0)
+		return err;
+	(void)rv_file_remove_stale_temps(path);
+	err = rv_file_write_atomic(path, data, len);
+	rv_file_unlock(&lk);
+	return err;
 }

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* Whole-file reads, atomic replacement and writer locks. A write never leaves a
- * truncated or half-written file: data goes to a temporary file in the same
- * folder, is flushed and fsynced, then renamed over the old file. */
+/* Whole-file reads, atomic replacement and writer locks: the one writer of
+ * files. A write never leaves a truncated or half-written file: data goes to
+ * a temporary file in the same folder, is flushed and fsynced, then renamed
+ * over the old file. Only regular files are replaced so: a symbolic link is
+ * followed and its target replaced (the link stays), a FIFO or a character
+ * device is written through, a descriptor of this process (/dev/stdout,
+ * /dev/fd/N, /proc/self/fd/N) is written to; nothing the user named is ever
+ * turned into a regular file. */
 #ifndef RV_IO_FILE_H
 #define RV_IO_FILE_H
 
 #include <stddef.h>
+
+#include "core/buf.h"
 
 /* Largest file rv_file_read() accepts (1 GiB): protects against reading a
  * device or a runaway file into memory. */
 #define RV_FILE_MAX_B ((size_t)1 << 30)
 
 /* Reads a regular file into a NUL-terminated buffer the caller frees.
- * RV_ENOENT (missing), RV_EPERM (not readable), RV_EIO (a folder, too large,
- * read error). Messages name the path. */
+ * RV_ENOENT (missing), RV_EPERM (not readable), RV_EIO (a folder, a FIFO, a
+ * device or a socket, refused before anything is read so nothing waits for
+ * a writer; too large; read error). Messages name the path. */
 int rv_file_read(char **out, size_t *len_out, const char *path);
 
 /* Reads path and hands its text to parse(out, text, len, path); the text is
@@ -22,9 +30,23 @@ int rv_file_load(const char *path,
                  int (*parse)(void *out, const char *text, size_t len, const char *name),
                  void *out);
 
-/* Replaces path with data atomically, keeping the old file's mode. On any
- * failure the old file is untouched and the temporary file is removed.
- * RV_ENOENT (folder missing), RV_EPERM, RV_EIO (disk full, rename failed). */
+/* The marker in the names of the temporary files: .<name>.roofval-XXXXXX.tmp,
+ * hidden, beside the file replaced. */
+#define RV_FILE_TEMP_MARK      ".roofval-"
+/* How long a write to a FIFO waits for a reader before it gives up. */
+#define RV_FILE_FIFO_WAIT_S    5.0
+/* How long a writer of a file roofval owns waits for the folder's lock. */
+#define RV_FILE_LOCK_TIMEOUT_S 30.0
+
+/* Writes data to path. A regular file (or nothing yet) is replaced
+ * atomically, keeping the old file's mode: on any failure the old file is
+ * untouched and the temporary file removed. Symbolic links are followed to
+ * their target, which is replaced in its own folder. A FIFO or a character
+ * device is written through (a FIFO waits RV_FILE_FIFO_WAIT_S for a reader,
+ * then RV_EIO); a descriptor alias of this process is written to. RV_EIO
+ * for a folder, a block device, a socket; RV_EPERM for another process's
+ * descriptor; RV_ENOENT (folder missing), RV_EPERM, RV_EIO (disk full,
+ * rename failed). */
 int rv_file_write_atomic(const char *path, const void *data, size_t len);
 
 /* Writes data where the user asked for output: standard output when path
@@ -32,14 +54,17 @@ int rv_file_write_atomic(const char *path, const void *data, size_t len);
  * output cannot take it. */
 int rv_file_write_output(const char *path, const void *data, size_t len);
 
-/* Removes the temporary files rv_file_write_atomic() left beside path when a
- * process died in the middle of replacing it (path.XXXXXX.tmp). Call it only
- * under the lock every writer of path takes (rv_file_lock()), or a write in
- * progress could lose its file. Returns how many it removed. */
+/* Removes the temporary files rv_file_write_atomic() left beside path (beside
+ * its target when path is a link) when a process died in the middle of
+ * replacing it: exactly .<name>.roofval-XXXXXX.tmp, six letters or digits,
+ * nothing else. Call it only under the lock every writer of path takes
+ * (rv_file_lock()), or a write in progress could lose its file. Returns how
+ * many it removed. */
 int rv_file_remove_stale_temps(const char *path);
 
 /* Serialises writers of one file: an exclusive flock on the folder holding
- * path, waited for at most timeout_s. The lock is released by
+ * path (holding its target, when path is a link), waited for at most
+ * timeout_s. Not reentrant: a process holding it must not take it again. The lock is released by
  * rv_file_unlock() or when the process dies. RV_EIO with a message naming
  * the folder when another process held it for the whole wait. */
 struct rv_file_lock {
@@ -47,6 +72,24 @@ struct rv_file_lock {
 };
 int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s);
 void rv_file_unlock(struct rv_file_lock *lk);
+
+/* Read-modify-write of a file roofval owns, the way every writer of one goes:
+ * takes path's lock (RV_FILE_LOCK_TIMEOUT_S), removes a killed writer's
+ * temporary files, reads the current text (old_text NULL and old_len 0 when
+ * the file does not exist; a special file is refused), and calls update,
+ * which merges its change into new_text and returns 1 to write it, 0 to
+ * leave the file as it is, or a negative error. new_text is then written
+ * with rv_file_write_atomic() and the lock released. Returns update's 0 or
+ * 1, or the first error (the file is then unchanged). */
+int rv_file_update(const char *path,
+                   int (*update)(void *ctx, const char *old_text, size_t old_len,
+                                 struct rv_buf *new_text),
+                   void *ctx);
+/* Replaces a file roofval owns that is written whole (a generated sweep, a
+ * fit, a profile) under the same lock as rv_file_update(), so that no
+ * read-modify-write of it in progress is lost: lock, stale temporary files
+ * removed, rv_file_write_atomic(), unlock. */
+int rv_file_replace(const char *path, const void *data, size_t len);
 
 /* Test hook: make the next atomic write fail at one step with errno err. */
 enum rv_file_fault {

@@ -145,7 +145,7 @@ int rv_report_validation(const struct rv_validation *v, const struct rv_report_g
 	if (err == 0)
 		err = rv_report_render_opts(&out, v, g->format, &o);
 	if (err == 0 && g->output)
-		err = rv_file_write_atomic(g->output, out.data, out.len);
+		err = rv_file_write_output(g->output, out.data, out.len);
 	else if (err == 0 && fwrite(rv_buf_str(&out), 1, out.len, stdout) != out.len)
 		err = rv_error_set(RV_EIO, "cannot write the report to standard output");
 	if (err == 0)

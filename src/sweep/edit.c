@@ -4,6 +4,7 @@
  * conclusive committed measurements). Unlike the loader (sweep.c), this uses
  * model/ (the classifier, the footprint, the measured regime) and the data
  * layout (the only builder of the file names). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "core/vec.h"
 #include "hw/profile.h"
 #include "io/baseline.h"
+#include "io/file.h"
 #include "layout/layout.h"
 #include "model/classify.h"
 #include "model/opcount.h"
@@ -59,6 +61,53 @@ static int label_add(struct rv_sweep_entry *e, const char *hw, enum rv_regime re
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	if ((err = rv_vec_push(&e->labels, &e->n_labels, &cap, &l, sizeof(l))) < 0)
 		free(l.hw);
+	return err;
+}
+
+/* One edit of a sweep file under the lock every writer of it takes
+ * (rv_file_update()): the sweep read from the current text, edit() applied
+ * (a negative error, 0 for no change, 1 to write it), the result rendered.
+ * A sweep that does not exist is RV_ENOENT, as rv_sweep_load() says it. */
+struct sweep_edit {
+	const char *path;
+	int (*edit)(struct sweep_edit *e, struct rv_sweep *s);
+	const struct rv_profile *p;
+	const struct rv_baseline *b;
+	struct rv_sweep_written *w;
+	struct rv_sweep_relabelled *r;
+};
+
+static int sweep_edit_update(void *ctx, const char *old_text, size_t old_len,
+                             struct rv_buf *new_text)
+{
+	struct sweep_edit *e = ctx;
+	struct rv_sweep *s = NULL;
+	int err;
+
+	if (!old_text)
+		return rv_error_errno(ENOENT, "cannot open %s", e->path);
+	if ((err = rv_sweep_parse(&s, old_text, old_len, e->path)) < 0)
+		return err;
+	err = e->edit(e, s);
+	if (err > 0) {
+		int rendered = rv_sweep_render(new_text, s);
+
+		if (rendered < 0)
+			err = rendered;
+	}
+	rv_sweep_free(s);
+	return err;
+}
+
+/* Writes a generated sweep over path, under the lock. */
+static int sweep_replace(const struct rv_sweep *s, const char *path)
+{
+	struct rv_buf text = RV_BUF_INIT;
+	int err = rv_sweep_render(&text, s);
+
+	if (err == 0)
+		err = rv_file_replace(path, text.data, text.len);
+	rv_buf_free(&text);
 	return err;
 }
 
@@ -299,7 +348,7 @@ int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_
 		memset(w, 0, sizeof(*w));
 		if ((err = rv_layout_sweep_path(l, w->path, sizeof(w->path), o->op,
 		                                (enum rv_purpose)pu)) < 0 ||
-		    (err = rv_sweep_save(s[pu], w->path)) < 0)
+		    (err = sweep_replace(s[pu], w->path)) < 0)
 			break;
 		w->n_entries = s[pu]->n_entries;
 		(*n_out)++;
@@ -333,6 +382,14 @@ int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *add
 	return err < 0 ? err : (*added > before || err > 0);
 }
 
+static int augment_edit(struct sweep_edit *e, struct rv_sweep *s)
+{
+	/* Counted afresh: the text read under the lock is what is augmented. */
+	e->w->added = 0;
+	memset(e->w->count, 0, sizeof(e->w->count));
+	return rv_sweep_augment(s, e->p, &e->w->added, e->w->count);
+}
+
 int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int only_op, int only_purpose,
                            struct rv_sweep_written out[RV_OP_COUNT * RV_PURPOSE_COUNT],
                            size_t *n_out)
@@ -346,8 +403,7 @@ int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int only_op, int
 	for (int op = 0; err == 0 && op < RV_OP_COUNT; op++) {
 		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
 			struct rv_sweep_written *w = &out[*n_out];
-			struct rv_sweep *s = NULL;
-			int changed = 0;
+			struct sweep_edit e = { w->path, augment_edit, p, NULL, w, NULL };
 
 			if ((only_op >= 0 && op != only_op) ||
 			    (only_purpose >= 0 && pu != only_purpose))
@@ -356,18 +412,15 @@ int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int only_op, int
 			if ((err = rv_layout_sweep_path(l, w->path, sizeof(w->path), (enum rv_op)op,
 			                                (enum rv_purpose)pu)) < 0)
 				break;
-			err = rv_sweep_load(&s, w->path);
-			if (err == RV_ENOENT && only_op < 0) {
+			err = rv_file_update(w->path, sweep_edit_update, &e);
+			if (err == RV_ENOENT && only_op < 0 && access(w->path, F_OK) != 0) {
 				err = 0; /* augment what there is */
 				continue;
 			}
-			if (err == 0 && (changed = rv_sweep_augment(s, p, &w->added, w->count)) < 0)
-				err = changed;
-			if (err == 0 && changed)
-				err = rv_sweep_save(s, w->path);
-			if (err == 0)
+			if (err >= 0) {
+				err = 0;
 				(*n_out)++;
-			rv_sweep_free(s);
+			}
 		}
 	}
 	return err;
@@ -488,6 +541,13 @@ static int relabel_frozen(const struct rv_layout *l, const char *hw)
 	return 0;
 }
 
+static int relabel_edit(struct sweep_edit *e, struct rv_sweep *s)
+{
+	rv_sweep_relabelled_free(e->r, 1);
+	/* force here: the whole folder was checked before. */
+	return rv_sweep_relabel(s, e->p, e->b, 1, e->r);
+}
+
 int rv_sweep_relabel_files(struct rv_layout *l, const char *hw, int force,
                            struct rv_sweep_relabelled out[RV_OP_COUNT * RV_PURPOSE_COUNT],
                            size_t *n_out)
@@ -510,22 +570,17 @@ int rv_sweep_relabel_files(struct rv_layout *l, const char *hw, int force,
 		err = rv_layout_baseline(l, &b, p->key, (enum rv_op)op);
 		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
 			struct rv_sweep_relabelled *r = &out[*n_out];
-			struct rv_sweep *s = NULL;
-			int changed;
+			struct sweep_edit e = { r->path, relabel_edit, p, b, NULL, r };
 
 			memset(r, 0, sizeof(*r));
 			if ((err = rv_layout_sweep_path(l, r->path, sizeof(r->path), (enum rv_op)op,
 			                                (enum rv_purpose)pu)) < 0)
 				break;
-			err = rv_sweep_load(&s, r->path);
-			/* force here: the whole folder was checked above. */
-			if (err == 0 && (changed = rv_sweep_relabel(s, p, b, 1, r)) < 0)
-				err = changed;
-			if (err == 0 && changed)
-				err = rv_sweep_save(s, r->path);
+			err = rv_file_update(r->path, sweep_edit_update, &e);
+			if (err > 0)
+				err = 0;
 			r->done = err == 0;
 			(*n_out)++; /* r owns its changes now, written or not */
-			rv_sweep_free(s);
 		}
 	}
 	return err;

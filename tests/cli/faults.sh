@@ -19,6 +19,8 @@ pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); }
+# The temporary files in folder $1 (hidden: .<name>.roofval-XXXXXX.tmp).
+temps() { find "$1" -maxdepth 1 -name '*.tmp' | sort; }
 bad() {
 	fail=$((fail + 1))
 	printf 'FAIL %s\n' "$*"
@@ -61,7 +63,7 @@ check_rows() {
 	for shape in $(sed -n 's/^\[[0-9]*\/[0-9]*\] \([0-9x]*\) fp32: [^s].*/\1/p' "$errfile"); do
 		grep -q "^i7_12700k,matmul,$shape,fp32," "$csv" || why="$why; row $shape reported but missing"
 	done
-	ls "$d"/*.tmp >/dev/null 2>&1 && why="$why; a temporary file is left: $(ls "$d"/*.tmp)"
+	[ -n "$(temps "$d")" ] && why="$why; a temporary file is left: $(temps "$d")"
 	if [ -n "$why" ]; then bad "$name: ${why#; }"; else ok; fi
 }
 
@@ -87,7 +89,7 @@ d=$(fresh killwrite)
 	--min-window 0.02 2>"$d/err"; } 2>/dev/null # bash would report the kill
 rc=$?
 [ $rc = 137 ] || bad "SIGKILL in a write: exit $rc, wanted 137"
-ls "$d"/*.tmp >/dev/null 2>&1 || bad "SIGKILL in a write: no half-written temporary file (the shim did not act)"
+[ -n "$(temps "$d")" ] || bad "SIGKILL in a write: no half-written temporary file (the shim did not act)"
 rm -f "$d/show.err"
 "$roofval" baseline show "$d/i7_12700k_matmul.csv" >/dev/null 2>"$d/show.err" ||
 	bad "SIGKILL in a write: the baseline is not valid: $(cat "$d/show.err")"
@@ -131,7 +133,7 @@ msg=$(tail -n 1 "$d/err")
 [[ "$msg" == *"cannot write $d/i7_12700k_matmul.csv (the old file is unchanged): Permission denied; make the folder writable, or write elsewhere" ]] ||
 	bad "permission denied: $msg"
 [ -e "$d/i7_12700k_matmul.csv" ] && bad "permission denied: a baseline was written"
-ls "$d"/*.tmp >/dev/null 2>&1 && bad "permission denied: a temporary file is left"
+[ -n "$(temps "$d")" ] && bad "permission denied: a temporary file is left"
 ok
 
 # 5. A read-only folder (root writes anyway, so only as another user).

@@ -377,8 +377,8 @@ static void test_baseline__concurrent_writers(void **state)
 	rv_baseline_free(b);
 }
 
-/* A writer killed in the middle of a save leaves path.XXXXXX.tmp: the next
- * store, under the lock, removes it and nothing else. */
+/* A writer killed in the middle of a save leaves .path.roofval-XXXXXX.tmp:
+ * the next store, under the lock, removes it and nothing else. */
 static void test_baseline__stale_temp_removed(void **state)
 {
 	const char *dir = rv_scratch_dir("baseline_stale");
@@ -388,8 +388,8 @@ static void test_baseline__stale_temp_removed(void **state)
 
 	(void)state;
 	assert_int_equal(rv_path_join(path, sizeof(path), dir, "h.csv"), 0);
-	assert_int_equal(rv_path_join(stale, sizeof(stale), dir, "h.csv.Ab3dE9.tmp"), 0);
-	assert_int_equal(rv_path_join(other, sizeof(other), dir, "g.csv.Ab3dE9.tmp"), 0);
+	assert_int_equal(rv_path_join(stale, sizeof(stale), dir, ".h.csv.roofval-Ab3dE9.tmp"), 0);
+	assert_int_equal(rv_path_join(other, sizeof(other), dir, ".g.csv.roofval-Ab3dE9.tmp"), 0);
 	assert_int_equal(rv_path_join(near, sizeof(near), dir, "h.csv.tmp"), 0);
 	rv_spit(stale, HEADER "\nh,matmul,1x1");
 	rv_spit(other, "another file's");

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Data safety (issue 21): the output path is the user's (links followed to
+# their target, FIFOs and devices written through, descriptor aliases
+# written to, '-' is standard output), special files are refused before
+# they are read instead of hanging, only roofval's own temporary files are
+# cleaned up, and writers of one file run concurrently lose nothing.
+# usage: safety.sh ROOFVAL DATA_DIR SCRATCH_DIR
+set -u
+roofval=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+data=$(cd "$2" && pwd)
+scratch=$3
+repo=$(cd "$data/../.." && pwd)
+rm -rf "$scratch" && mkdir -p "$scratch"
+cd "$scratch" || exit 1
+unset ROOFVAL_FAKE_METER_POWER_W ROOFVAL_FAKE_METER_FAIL_AFTER ROOFVAL_FAKE_METER_BACKWARDS \
+	ROOFVAL_FAKE_METER_FREEZE_AFTER ROOFVAL_HARDWARE_DIR ROOFVAL_BASELINE_DIR
+pass=0
+fail=0
+bad() {
+	fail=$((fail + 1))
+	printf 'FAIL %s\n' "$*"
+}
+# expect NAME CONDITION...: counts the condition (a command) as a pass or a failure.
+expect() {
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); else bad "$name"; fi
+}
+
+header=hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes
+printf '%s\nh,matmul,64x64x128,fp32,1e-05,,3,\nh,matmul,16x16x16,fp32,1e-06,,3,\n' "$header" >in.csv
+"$roofval" baseline normalize in.csv -o want.csv >/dev/null || bad "normalize into a new file"
+
+# 1. The output path is the user's.
+# A link is followed, its target replaced, the link kept (a dangling one too).
+mkdir -p sub && printf 'old\n' >sub/t.csv && ln -s sub/t.csv link && ln -s sub/new.csv dangling
+"$roofval" baseline normalize in.csv -o link >/dev/null 2>err || bad "-o link: $(cat err)"
+"$roofval" baseline normalize in.csv -o dangling >/dev/null 2>err || bad "-o dangling link: $(cat err)"
+expect "-o link: the link is kept and its target replaced" \
+	eval '[ -L link ] && cmp -s sub/t.csv want.csv && [ -L dangling ] && cmp -s sub/new.csv want.csv'
+# A character device is written through, never replaced: through a link, so
+# that a broken build replaces the link, not the machine's /dev/null.
+ln -s /dev/null devnull
+expect "-o link to /dev/null" "$roofval" baseline normalize in.csv -o devnull >/dev/null
+expect "-o link to /dev/null left the link and the character device" \
+	eval '[ -L devnull ] && [ -c /dev/null ]'
+# A descriptor alias is this process's descriptor: a link to /proc/self/fd/1, /dev/stdout.
+ln -s /proc/self/fd/1 fdlink
+"$roofval" baseline normalize in.csv -o fdlink >fd.out 2>err || bad "-o link to /proc/self/fd/1: $(cat err)"
+expect "-o link to /proc/self/fd/1: written to standard output, the link kept" \
+	eval '[ -L fdlink ] && head -n 3 fd.out | cmp -s - want.csv'
+# (through links in the scratch folder: a broken build replaces those, not /dev/stdout)
+ln -s /dev/stdout stdout
+"$roofval" baseline normalize in.csv -o stdout >stdout.out 2>err || bad "-o link to /dev/stdout: $(cat err)"
+expect "-o link to /dev/stdout" eval '[ -L stdout ] && head -n 3 stdout.out | cmp -s - want.csv'
+# A FIFO with a reader is written through and stays a FIFO.
+mkfifo fifo
+timeout 10 cat fifo >from-fifo &
+reader=$!
+"$roofval" baseline normalize in.csv -o fifo >/dev/null 2>err || bad "-o FIFO: $(cat err)"
+wait $reader
+expect "-o FIFO: written through, still a FIFO" eval '[ -p fifo ] && cmp -s from-fifo want.csv'
+# A FIFO nobody reads is refused after a short wait (run in the background,
+# checked at the end), never replaced by a file.
+mkfifo lonely
+"$roofval" baseline normalize in.csv -o lonely >/dev/null 2>lonely.err &
+lonely_pid=$!
+# A socket or another process's descriptor is refused with one line.
+if command -v python3 >/dev/null &&
+	python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('sock')" 2>/dev/null; then
+	"$roofval" baseline normalize in.csv -o sock >/dev/null 2>err
+	rc=$?
+	expect "-o socket refused" eval '[ $rc = 1 ] && grep -q "^roofval: baseline normalize: sock is a socket" err && [ -S sock ]'
+	timeout 5 "$roofval" baseline show sock >/dev/null 2>err
+	expect "reading a socket is refused" grep -q "sock is not a regular file but a socket" err
+fi
+sleep 30 &
+other=$!
+"$roofval" baseline normalize in.csv -o /proc/$other/fd/1 >/dev/null 2>err
+expect "-o another process's descriptor refused" grep -q "is a descriptor of another process" err
+kill $other
+# '-' is standard output, for every command that writes a file with -o.
+expect "normalize -o -" eval '"$roofval" baseline normalize in.csv -o - | cmp -s - want.csv'
+mkdir -p cal/hw cal/sw cal/base
+cp "$data/hardware/e2e/newcpu.json" cal/hw/
+cp "$repo/hardware/i7_12700k.json" cal/hw/
+cal=(--hardware-dir cal/hw --sweep-dir cal/sw --baseline-dir cal/base)
+"$roofval" sweep generate --op vector_add --seed 7 --targets newcpu --per-regime 3 \
+	--max-bytes 5e7 --output-dir cal/sw --hardware-dir cal/hw >/dev/null 2>err || bad "generate: $(cat err)"
+for pu in calibration validation; do
+	# the cblas kernel: the null kernel's timings determine no fit
+	"$roofval" capture --hw newcpu --op vector_add --purpose $pu --meter fake \
+		--min-window 0.01 --trials 3 "${cal[@]}" >/dev/null 2>err || bad "capture: $(tail -n 1 err)"
+done
+"$roofval" calibrate --hw newcpu "${cal[@]}" -o - >fit.out 2>err || bad "calibrate -o -: $(tail -n 1 err)"
+expect "calibrate -o - writes the fit to standard output" grep -q '"schema"' fit.out
+"$roofval" validate --hw newcpu --purpose validation "${cal[@]}" -o - >validate.out 2>err
+expect "validate -o - writes the report to standard output" grep -q records validate.out
+"$roofval" plot roofline --hw newcpu "${cal[@]}" -o - >plot.out 2>err
+expect "plot -o - writes the picture to standard output" grep -q '<svg' plot.out
+expect "no file named '-' was made" test ! -e -
+
+# 2. Special files are checked before they are read: errors, not hangs.
+timeout 5 "$roofval" baseline show fifo >/dev/null 2>err
+rc=$?
+expect "baseline show FIFO" eval '[ $rc = 1 ] && grep -q "fifo is not a regular file but a FIFO" err'
+mkdir -p hwf && cp cal/hw/newcpu.json hwf/ && mkfifo hwf/stuck.json
+timeout 5 "$roofval" hw list --hardware-dir hwf >list.out 2>err
+rc=$?
+expect "hw list with a FIFO in the hardware folder" eval '[ $rc = 0 ] && grep -q newcpu list.out'
+timeout 5 "$roofval" hw lint hwf/stuck.json >/dev/null 2>err
+rc=$?
+expect "hw lint FIFO" eval '[ $rc = 1 ] && grep -q "is not a regular file but a FIFO" err'
+mkdir -p fsw && mkfifo fsw/vector_add_validation.json
+timeout 5 "$roofval" validate --hw newcpu --purpose validation --hardware-dir cal/hw \
+	--sweep-dir fsw --baseline-dir cal/base >/dev/null 2>err
+rc=$?
+expect "validate with a FIFO as the sweep" eval '[ $rc = 1 ] && grep -q "not a regular file but a FIFO" err'
+
+# 3. Only roofval's own temporary files are cleaned up.
+cp cal/base/newcpu_vector_add.csv cal/base/newcpu_vector_add.csv.backup.tmp
+cp cal/base/newcpu_vector_add.csv cal/base/newcpu_vector_add.csv.Ab3dE9.tmp
+printf 'x' >cal/base/.newcpu_vector_add.csv.roofval-Ab3dE9.tmp
+"$roofval" capture --hw newcpu --op vector_add --purpose calibration --kernel null --meter fake \
+	--min-window 0.01 --trials 3 --limit 1 "${cal[@]}" >/dev/null 2>err || bad "capture: $(tail -n 1 err)"
+expect "the user's *.tmp files are kept, a crashed writer's removed" \
+	eval '[ -e cal/base/newcpu_vector_add.csv.backup.tmp ] && [ -e cal/base/newcpu_vector_add.csv.Ab3dE9.tmp ] && [ ! -e cal/base/.newcpu_vector_add.csv.roofval-Ab3dE9.tmp ]'
+
+# 4. Writers of one file run concurrently lose nothing.
+# Two sweep augment runs for different targets: both targets' labels survive.
+mkdir -p two
+sed 's/"key": "newcpu"/"key": "cpua"/' cal/hw/newcpu.json >two/cpua.json
+sed 's/"key": "newcpu"/"key": "cpub"/' cal/hw/newcpu.json >two/cpub.json
+lost=0
+for round in 1 2 3 4 5; do
+	rm -rf two/sw && cp -r "$repo/sweeps" two/sw
+	"$roofval" sweep augment --hw cpua --sweep-dir two/sw --hardware-dir two >/dev/null 2>two/a.err &
+	a=$!
+	"$roofval" sweep augment --hw cpub --sweep-dir two/sw --hardware-dir two >/dev/null 2>two/b.err &
+	b=$!
+	wait $a || bad "augment cpua: $(cat two/a.err)"
+	wait $b || bad "augment cpub: $(cat two/b.err)"
+	for f in two/sw/*.json; do
+		grep -q '"cpua": ' "$f" && grep -q '"cpub": ' "$f" || lost=$((lost + 1))
+	done
+done
+expect "two concurrent sweep augment runs: $lost sweep files lost a target's labels" test $lost = 0
+# A capture while baseline normalize rewrites the same baseline in a loop:
+# every row the capture reported is in the file; two captures of the same
+# folder both keep their runs in the manifest.
+mkdir -p race
+{
+	echo '{"op": "matmul", "purpose": "calibration", "shapes": ['
+	for i in $(seq 1 20); do
+		printf ' {"shape": [%d, 8, 8], "dtype": "fp32", "regime_per_hw": {"i7_12700k": "launch_bound"}}%s\n' \
+			"$i" "$([ "$i" = 20 ] || echo ,)"
+	done
+	echo ']}'
+} >race/matmul_calibration.json
+sed 's/"calibration"/"validation"/' race/matmul_calibration.json >race/matmul_validation.json
+printf '%s\n' "$header" >race/i7_12700k_matmul.csv
+race=(--hw i7_12700k --op matmul --sweep-dir race --baseline-dir race --kernel null --meter fake --min-window 0.01)
+"$roofval" capture "${race[@]}" --purpose calibration >/dev/null 2>race/cal.err &
+c1=$!
+"$roofval" capture "${race[@]}" --purpose validation >/dev/null 2>race/val.err &
+c2=$!
+normalized=0
+while kill -0 $c1 2>/dev/null || kill -0 $c2 2>/dev/null; do
+	"$roofval" baseline normalize race/i7_12700k_matmul.csv >/dev/null 2>race/norm.err ||
+		bad "normalize during a capture: $(cat race/norm.err)"
+	normalized=$((normalized + 1))
+done
+wait $c1 || bad "capture during normalize: $(tail -n 1 race/cal.err)"
+wait $c2 || bad "second capture during normalize: $(tail -n 1 race/val.err)"
+rows=$(grep -c '^i7_12700k,matmul,' race/i7_12700k_matmul.csv)
+expect "capture against $normalized concurrent normalize runs: $rows of 20 rows kept" test "$rows" = 20
+runs=$(grep -c '"purpose"' race/i7_12700k_matmul.meta.json)
+expect "two concurrent captures: $runs of 2 runs in the manifest" test "$runs" = 2
+
+wait $lonely_pid
+rc=$?
+expect "a FIFO nobody reads: refused, still a FIFO" \
+	eval '[ $rc = 1 ] && grep -q "nothing opened the FIFO lonely for reading" lonely.err && [ -p lonely ]'
+[ -z "$(find . -name '.*.roofval-*.tmp')" ] || bad "temporary files left: $(find . -name '.*.roofval-*.tmp')"
+
+echo "safety: $pass passed, $fail failed"
+[ "$fail" = 0 ]
