@@ -805,6 +805,48 @@ static int order_ties(struct fit_ctx *x)
 	return 0;
 }
 
+/* The parameter called name among all of c's, or SIZE_MAX. */
+static size_t param_named(const struct rv_calibration *c, const char *name)
+{
+	for (size_t j = 0; j < c->n_params; j++)
+		if (strcmp(c->params[j].prm.name, name) == 0)
+			return j;
+	return SIZE_MAX;
+}
+
+/* Where the rows do not determine a tier's effective bandwidth but do
+ * determine the slower one just inside it, the outer tier cannot keep a
+ * faster profile value: it is held equal to the inner one (bandwidths must
+ * not grow outwards), as a tie the report shows. On a machine or build that
+ * runs every tier at the same speed (valgrind, a sanitizer) the rows then
+ * fit instead of being refused. Returns how many were held. */
+static size_t order_undetermined(struct rv_calibration *c, const struct rv_profile *p)
+{
+	size_t ties = 0;
+
+	for (size_t i = 0; i + 1 < p->n_memory; i++) {
+		char a[96], b[96];
+		size_t ja, jb;
+
+		if (!(p->memory[i].effective_bw_Bps < p->memory[i + 1].effective_bw_Bps))
+			continue;
+		(void)snprintf(a, sizeof(a), "memory.%s.effective_bw_Bps",
+		               rv_tier_name(p->memory[i].tier));
+		(void)snprintf(b, sizeof(b), "memory.%s.effective_bw_Bps",
+		               rv_tier_name(p->memory[i + 1].tier));
+		ja = param_named(c, a);
+		jb = param_named(c, b);
+		if (ja == SIZE_MAX || jb == SIZE_MAX || c->params[ja].undetermined ||
+		    !c->params[jb].undetermined)
+			continue;
+		c->params[jb].undetermined = 0;
+		c->params[jb].tied_to = ja + 1;
+		apply_ties(c);
+		ties++;
+	}
+	return ties;
+}
+
 /* The summaries of c: overall, per op and per family. */
 static void summarize_all(struct rv_calibration *c)
 {
@@ -932,7 +974,19 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		if ((err = fit_rounds(&x, saved)) < 0)
 			goto restore;
 	}
-	/* Physical or refused. */
+	/* Physical or refused. A tier held equal after the fit moves the fitted
+	 * rows it serves: predict them again, as rv_predict() will. */
+	if (order_undetermined(c, p)) {
+		int failed = 0;
+
+		for (size_t i = 0; i < c->n_rows; i++) {
+			struct rv_cal_row *r = &c->rows[i];
+
+			r->fit_latency_s = predict_row(p, r, 0, (double)NAN, &failed);
+			if (!isnan(r->fit_energy_J))
+				r->fit_energy_J = predict_row(p, r, 1, (double)NAN, &failed);
+		}
+	}
 	apply_ties(c);
 	for (size_t j = 0; j < c->n_params; j++) {
 		struct rv_cal_param *cp = &c->params[j];
