@@ -4,6 +4,7 @@
  * (tests/data/proc-small: MemAvailable 4096 kB). */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kernel/cblas_internal.h"
@@ -562,9 +563,47 @@ static void test_kernel__cblas_symbols_come_from_openblas(void **state)
 		fail_msg("cblas_sgemm comes from %s, not OpenBLAS", info.dli_fname);
 }
 
+/* The cblas module is loaded once per process, at the first probe: in a
+ * child (before this process loads it), a module that cannot be loaded
+ * makes the backend unavailable, saying which file and why, and every later
+ * call says the same. */
+static void test_kernel__cblas_module_missing(void **state)
+{
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rv_env env = rv_env_host;
+		const struct rv_kernel_ops *ops = rv_kernel_find("cblas");
+		struct rv_kernel *k = NULL;
+		struct rv_shape s = { 0 };
+		int ok;
+
+		env.cblas_module = "/nonexistent/libroofval-cblas.so";
+		ok = ops->probe(&env) == RV_ENOTSUP &&
+		     strstr(rv_error_last(), "cannot load the cblas module") &&
+		     strstr(rv_error_last(), "/nonexistent/libroofval-cblas.so");
+		ok = ok && ops->setup(&k, NULL, RV_OP_MATMUL, &s, RV_DTYPE_FP32, 1) == RV_ENOTSUP &&
+		     !k && strstr(rv_error_last(), "cannot load the cblas module");
+		ok = ok && strcmp(ops->provider(), "none (no cblas module)") == 0;
+		/* Without the module, what it runs is still known. */
+		ok = ok && ops->supports(RV_OP_MATMUL, RV_DTYPE_FP64) &&
+		     !ops->supports(RV_OP_MATMUL, RV_DTYPE_FP16);
+		ok = ok && !rv_kernel_cblas__sgemm();
+		_exit(ok ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel__cblas_module_missing),
 		cmocka_unit_test(test_kernel__cblas_symbols_come_from_openblas),
 		cmocka_unit_test(test_kernel__table),
 		cmocka_unit_test(test_kernel__find_unknown),
