@@ -1,12 +1,13 @@
-# cmake --install: the CLI, libroofval (shared and static), the public
-# headers, pkg-config, the shipped data under share/roofval/, the Python
-# package, and the man pages and bash completion when cmake/RvDocs.cmake
+# cmake --install: the CLI and its kernel modules, libroofval (shared and
+# static), the public headers, pkg-config, the shipped data under
+# share/roofval/, the Python package, and the man pages and bash completion when cmake/RvDocs.cmake
 # generates them. docs/install.md lists what goes where.
 install(TARGETS roofval RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS roofval_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS rv_core ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The kernel modules: cblas.c and cublas.c look for them beside the executable.
+install(TARGETS roofval_cblas LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET roofval_cuda)
-  # cublas.c looks for the module beside the executable.
   install(TARGETS roofval_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 file(GLOB rv_public_headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/roofval/*.h)

@@ -40,6 +40,8 @@ struct rv_env {
 	/* The CUDA module (libroofval-cuda.so) to load; NULL: beside the
 	 * executable, one folder up, then the build folder. */
 	const char *cuda_module;
+	/* The cblas module (libroofval-cblas.so), searched likewise when NULL. */
+	const char *cblas_module;
 	/* The root meters read sysfs under (a fixture tree of RAPL zones or
 	 * Jetson rails) while kernels and the capture's host readings keep
 	 * root; NULL: root. rv_env_meters() gives the meters' env. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The cblas kernel's instance, for its unit tests: they reach the buffers to
- * check alignment and to corrupt a result on purpose. Nothing else uses it. */
+ * check alignment and to corrupt a result on purpose. Nothing else uses it.
+ * The instances are made by the cblas module (kernel/cblas_module.h); the
+ * functions below forward to it, loading it as a probe does. */
 #ifndef RV_KERNEL_CBLAS_INTERNAL_H
 #define RV_KERNEL_CBLAS_INTERNAL_H
 
@@ -23,7 +25,11 @@ struct rv_cblas_kernel {
 	int ran;          /* run() has completed once: c holds a result */
 };
 
-/* Frees the buffers the cblas kernel keeps between setups. */
+/* Frees the buffers the cblas kernel keeps between setups (nothing when the
+ * module is not loaded). */
 void rv_kernel_cblas__release(void);
+/* The cblas_sgemm the module's kernels call, or NULL when the module cannot
+ * be loaded (rv_error_last() says why). */
+const void *rv_kernel_cblas__sgemm(void);
 
 #endif

@@ -3,7 +3,7 @@
  * of function pointers with a probe that says why it cannot run here. The
  * list is kernels.def; "null" does no work and lets tests drive the whole
  * capture path, "cblas" runs matmul, linear and vector_add on the CPU
- * through CBLAS (OpenBLAS). */
+ * through CBLAS (OpenBLAS, in the cblas module: kernel/cblas_module.h). */
 #ifndef RV_KERNEL_KERNEL_H
 #define RV_KERNEL_KERNEL_H
 
@@ -15,8 +15,9 @@
 #include "core/op.h"
 
 /* 2: struct rv_env carries the CUDA module's path and the backends'
- * arguments (the CUDA module is built apart and must agree on its layout). */
-#define RV_KERNEL_OPS_VERSION 2
+ * arguments (the CUDA module is built apart and must agree on its layout).
+ * 3: and the cblas module's path. */
+#define RV_KERNEL_OPS_VERSION 3
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {

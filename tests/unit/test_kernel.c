@@ -3,8 +3,8 @@
  * against its naive reference, and the memory check on a fixture proc/meminfo
  * (tests/data/proc-small: MemAvailable 4096 kB). */
 #define _GNU_SOURCE /* dladdr */
-#include <cblas.h>
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kernel/cblas_internal.h"
@@ -540,23 +540,70 @@ static void test_kernel__cblas_provider(void **state)
 	assert_non_null(strstr(p, " thread"));
 }
 
-/* The CBLAS the kernels call is OpenBLAS's, not GSL's reference one (whose
- * naive sgemm once won the symbol lookup and made GEMMs 50x slower). */
+/* The CBLAS the kernels call (in the cblas module) is OpenBLAS's, not GSL's
+ * reference one that the core links (whose naive sgemm once won the symbol
+ * lookup and made GEMMs 50x slower). */
 static void test_kernel__cblas_symbols_come_from_openblas(void **state)
 {
 	Dl_info info;
-	void *fn = (void *)(uintptr_t)&cblas_sgemm;
+	const void *fn;
 
 	(void)state;
+	if (RV_TEST_ASAN) {
+		print_message("[  SKIPPED ] AddressSanitizer refuses RTLD_DEEPBIND: the module "
+		              "gets gslcblas\n");
+		skip();
+	}
+	fn = rv_kernel_cblas__sgemm();
+	if (!fn)
+		fail_msg("no cblas module: %s", rv_error_last());
 	assert_true(dladdr(fn, &info) != 0);
 	assert_non_null(info.dli_fname);
 	if (!strstr(info.dli_fname, "openblas"))
 		fail_msg("cblas_sgemm comes from %s, not OpenBLAS", info.dli_fname);
 }
 
+/* The cblas module is loaded once per process, at the first probe: in a
+ * child (before this process loads it), a module that cannot be loaded
+ * makes the backend unavailable, saying which file and why, and every later
+ * call says the same. */
+static void test_kernel__cblas_module_missing(void **state)
+{
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rv_env env = rv_env_host;
+		const struct rv_kernel_ops *ops = rv_kernel_find("cblas");
+		struct rv_kernel *k = NULL;
+		struct rv_shape s = { 0 };
+		int ok;
+
+		env.cblas_module = "/nonexistent/libroofval-cblas.so";
+		ok = ops->probe(&env) == RV_ENOTSUP &&
+		     strstr(rv_error_last(), "cannot load the cblas module") &&
+		     strstr(rv_error_last(), "/nonexistent/libroofval-cblas.so");
+		ok = ok && ops->setup(&k, NULL, RV_OP_MATMUL, &s, RV_DTYPE_FP32, 1) == RV_ENOTSUP &&
+		     !k && strstr(rv_error_last(), "cannot load the cblas module");
+		ok = ok && strcmp(ops->provider(), "none (no cblas module)") == 0;
+		/* Without the module, what it runs is still known. */
+		ok = ok && ops->supports(RV_OP_MATMUL, RV_DTYPE_FP64) &&
+		     !ops->supports(RV_OP_MATMUL, RV_DTYPE_FP16);
+		ok = ok && !rv_kernel_cblas__sgemm();
+		_exit(ok ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel__cblas_module_missing),
 		cmocka_unit_test(test_kernel__cblas_symbols_come_from_openblas),
 		cmocka_unit_test(test_kernel__table),
 		cmocka_unit_test(test_kernel__find_unknown),
