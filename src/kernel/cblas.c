@@ -52,75 +52,24 @@ static struct {
 	char why[PATH_MAX + 512]; /* why loading failed */
 } cblas_module;
 
-/* The folder of the running executable, into out; "" when unknown. */
-static void exe_dir(char *out, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", out, size - 1);
-	char *slash;
-
-	out[n > 0 ? n : 0] = '\0';
-	slash = strrchr(out, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		out[0] = '\0';
-}
-
-static void *module_dlopen(const char *path)
-{
-	return dlopen(path, RTLD_NOW | RTLD_LOCAL | CBLAS_DEEPBIND);
-}
-
 /* dlopen of env's cblas_module, else of the first module found, or NULL with
  * what was tried in tried. */
 static void *module_open(const struct rv_env *env, char *tried, size_t size)
 {
-	const char *want = env ? env->cblas_module : NULL;
-	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
-	const char *const where[] = { "", "/..", NULL };
-	size_t len = 0;
-	void *dl;
+	const struct rv_module_where w = { env ? env->cblas_module : NULL,
+		                           RV_CBLAS_MODULE_FILE,
+		                           RV_CBLAS_MODULE_DIR,
+		                           "cblas module",
+		                           "ROOFVAL_CBLAS_MODULE",
+		                           CBLAS_DEEPBIND };
+	void *dl = rv_kernel_module_open(&w, tried, size);
 
-	tried[0] = '\0';
-	if (want && *want) {
-		dl = module_dlopen(want);
-		if (!dl) {
-			const char *e = dlerror();
-
-			(void)snprintf(tried, size,
-			               "cannot load the cblas module $ROOFVAL_CBLAS_MODULE (%s); "
-			               "point it at this build's " RV_CBLAS_MODULE_FILE,
-			               e ? e : want);
-		}
-		return dl;
-	}
-	exe_dir(dir, sizeof(dir));
-	for (int i = 0; i < 3; i++) {
-		const char *e;
-
-		if (where[i] && !dir[0])
-			continue;
-		if ((where[i] ? rv_path_fmt(path, sizeof(path), "%s%s/" RV_CBLAS_MODULE_FILE, dir,
-		                            where[i])
-		              : rv_path_join(path, sizeof(path), RV_CBLAS_MODULE_DIR,
-		                             RV_CBLAS_MODULE_FILE)) < 0 ||
-		    access(path, F_OK) != 0)
-			continue;
-		dl = module_dlopen(path);
-		if (dl)
-			return dl;
-		e = dlerror();
-		len += (size_t)snprintf(tried + len, len < size ? size - len : 0, "%s%s",
-		                        len ? "; " : "", e ? e : path);
-		if (len >= size)
-			len = size - 1;
-	}
-	if (!tried[0])
+	if (!dl && !tried[0])
 		(void)snprintf(tried, size,
 		               "no %s (the CPU kernels, with OpenBLAS) beside the executable or "
 		               "in %s; set ROOFVAL_CBLAS_MODULE to its path",
 		               RV_CBLAS_MODULE_FILE, RV_CBLAS_MODULE_DIR);
-	return NULL;
+	return dl;
 }
 
 /* Copies the address of symbol name of dl into the function pointer at fn. */

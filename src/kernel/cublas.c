@@ -33,70 +33,24 @@ static struct {
 	char why[PATH_MAX + 512]; /* why loading failed */
 } cuda_module;
 
-/* The folder of the running executable, into out; "" when unknown. */
-static void exe_dir(char *out, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", out, size - 1);
-	char *slash;
-
-	out[n > 0 ? n : 0] = '\0';
-	slash = strrchr(out, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		out[0] = '\0';
-}
-
 /* dlopen of env's cuda_module, else of the first module found, or NULL with
  * what was tried in tried. */
 static void *module_open(const struct rv_env *env, char *tried, size_t size)
 {
-	const char *want = env ? env->cuda_module : NULL;
-	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
-	const char *const where[] = { "", "/..", NULL };
-	size_t len = 0;
-	void *dl;
+	const struct rv_module_where w = { env ? env->cuda_module : NULL,
+		                           RV_CUDA_MODULE_FILE,
+		                           RV_CUDA_MODULE_DIR,
+		                           "CUDA module",
+		                           "ROOFVAL_CUDA_MODULE",
+		                           0 };
+	void *dl = rv_kernel_module_open(&w, tried, size);
 
-	tried[0] = '\0';
-	if (want && *want) {
-		dl = dlopen(want, RTLD_NOW | RTLD_LOCAL);
-		if (!dl) {
-			const char *e = dlerror();
-
-			(void)snprintf(tried, size,
-			               "cannot load the CUDA module $ROOFVAL_CUDA_MODULE (%s); "
-			               "point it at this build's " RV_CUDA_MODULE_FILE,
-			               e ? e : want);
-		}
-		return dl;
-	}
-	exe_dir(dir, sizeof(dir));
-	for (int i = 0; i < 3; i++) {
-		const char *e;
-
-		if (where[i] && !dir[0])
-			continue;
-		if ((where[i] ? rv_path_fmt(path, sizeof(path), "%s%s/" RV_CUDA_MODULE_FILE, dir,
-		                            where[i])
-		              : rv_path_join(path, sizeof(path), RV_CUDA_MODULE_DIR,
-		                             RV_CUDA_MODULE_FILE)) < 0 ||
-		    access(path, F_OK) != 0)
-			continue;
-		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		if (dl)
-			return dl;
-		e = dlerror();
-		len += (size_t)snprintf(tried + len, len < size ? size - len : 0, "%s%s",
-		                        len ? "; " : "", e ? e : path);
-		if (len >= size)
-			len = size - 1;
-	}
-	if (!tried[0])
+	if (!dl && !tried[0])
 		(void)snprintf(tried, size,
 		               "no %s beside the executable or in %s; set ROOFVAL_CUDA_MODULE "
 		               "to its path",
 		               RV_CUDA_MODULE_FILE, RV_CUDA_MODULE_DIR);
-	return NULL;
+	return dl;
 }
 
 /* Loads the module once, from where env says (the first call decides; NULL:

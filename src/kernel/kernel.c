@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The kernel registry, built from kernels.def, and the memory check every
- * backend makes before it allocates buffers. */
+/* The kernel registry, built from kernels.def, the memory check every
+ * backend makes before it allocates buffers, and where backend modules are
+ * loaded from. */
 #include "kernel/kernel.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/path.h"
@@ -115,4 +118,60 @@ int rv_kernel_check_fits(const struct rv_env *env, double need_B, enum rv_op op,
 	                    "%s %s needs %s of buffers, %s are available (10%% is kept free); "
 	                    "pick a smaller shape",
 	                    rv_op_name(op), shape, need, avail);
+}
+
+/* The folder of the running executable, into out; "" when unknown. */
+static void exe_dir(char *out, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", out, size - 1);
+	char *slash;
+
+	out[n > 0 ? n : 0] = '\0';
+	slash = strrchr(out, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		out[0] = '\0';
+}
+
+void *rv_kernel_module_open(const struct rv_module_where *w, char *tried, size_t size)
+{
+	const char *const where[] = { "", "/..", NULL };
+	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
+	int flags = RTLD_NOW | RTLD_LOCAL | w->extra_flags;
+	size_t len = 0;
+	void *dl;
+
+	tried[0] = '\0';
+	if (w->want && *w->want) {
+		dl = dlopen(w->want, flags);
+		if (!dl) {
+			const char *e = dlerror();
+
+			(void)snprintf(tried, size,
+			               "cannot load the %s $%s (%s); point it at this build's %s",
+			               w->what, w->var, e ? e : w->want, w->file);
+		}
+		return dl;
+	}
+	exe_dir(dir, sizeof(dir));
+	for (int i = 0; i < 3; i++) {
+		const char *e;
+
+		if (where[i] && !dir[0])
+			continue;
+		if ((where[i] ? rv_path_fmt(path, sizeof(path), "%s%s/%s", dir, where[i], w->file)
+		              : rv_path_join(path, sizeof(path), w->build_dir, w->file)) < 0 ||
+		    access(path, F_OK) != 0)
+			continue;
+		dl = dlopen(path, flags);
+		if (dl)
+			return dl;
+		e = dlerror();
+		len += (size_t)snprintf(tried + len, len < size ? size - len : 0, "%s%s",
+		                        len ? "; " : "", e ? e : path);
+		if (len >= size)
+			len = size - 1;
+	}
+	return NULL;
 }

@@ -65,6 +65,17 @@ struct rv_kernel_ops {
 void rv_kernel_init(struct rv_kernel *k, const struct rv_kernel_ops *ops, enum rv_op op,
                     const struct rv_shape *s, enum rv_dtype d);
 
+/* Where a backend module (the cblas or the CUDA module) is loaded from: the
+ * path want when given (an env setting), else file beside the running
+ * executable, one folder up, then in build_dir. dlopen with RTLD_NOW |
+ * RTLD_LOCAL | extra_flags; NULL with what was tried, one line, in tried
+ * (what names the module and var its setting in messages). */
+struct rv_module_where {
+	const char *want, *file, *build_dir, *what, *var;
+	int extra_flags;
+};
+void *rv_kernel_module_open(const struct rv_module_where *w, char *tried, size_t size);
+
 size_t rv_kernel_count(void);
 const struct rv_kernel_ops *rv_kernel_at(size_t i);
 /* The backend called name, or NULL (RV_ENOENT message lists the known ones). */

@@ -763,6 +763,17 @@ static int find_families(struct rv_calibration *c)
 	return 0;
 }
 
+/* Whether tier i is slower than tier i + 1 outside it; a and b receive the
+ * names of their effective-bandwidth parameters. */
+static int out_of_order(const struct rv_profile *p, size_t i, char a[96], char b[96])
+{
+	if (!(p->memory[i].effective_bw_Bps < p->memory[i + 1].effective_bw_Bps))
+		return 0;
+	(void)snprintf(a, 96, "memory.%s.effective_bw_Bps", rv_tier_name(p->memory[i].tier));
+	(void)snprintf(b, 96, "memory.%s.effective_bw_Bps", rv_tier_name(p->memory[i + 1].tier));
+	return 1;
+}
+
 /* The index of parameter name among the active ones of x, or SIZE_MAX. */
 static size_t active_param(const struct fit_ctx *x, const char *name)
 {
@@ -785,12 +796,8 @@ static int order_ties(struct fit_ctx *x)
 		char a[96], b[96];
 		size_t ja, jb;
 
-		if (!(p->memory[i].effective_bw_Bps < p->memory[i + 1].effective_bw_Bps))
+		if (!out_of_order(p, i, a, b))
 			continue;
-		(void)snprintf(a, sizeof(a), "memory.%s.effective_bw_Bps",
-		               rv_tier_name(p->memory[i].tier));
-		(void)snprintf(b, sizeof(b), "memory.%s.effective_bw_Bps",
-		               rv_tier_name(p->memory[i + 1].tier));
 		ja = active_param(x, a);
 		jb = active_param(x, b);
 		if (ja == SIZE_MAX || jb == SIZE_MAX)
@@ -828,12 +835,8 @@ static size_t order_undetermined(struct rv_calibration *c, const struct rv_profi
 		char a[96], b[96];
 		size_t ja, jb;
 
-		if (!(p->memory[i].effective_bw_Bps < p->memory[i + 1].effective_bw_Bps))
+		if (!out_of_order(p, i, a, b))
 			continue;
-		(void)snprintf(a, sizeof(a), "memory.%s.effective_bw_Bps",
-		               rv_tier_name(p->memory[i].tier));
-		(void)snprintf(b, sizeof(b), "memory.%s.effective_bw_Bps",
-		               rv_tier_name(p->memory[i + 1].tier));
 		ja = param_named(c, a);
 		jb = param_named(c, b);
 		if (ja == SIZE_MAX || jb == SIZE_MAX || c->params[ja].undetermined ||
