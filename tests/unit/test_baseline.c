@@ -10,26 +10,9 @@
 #include "io/baseline.h"
 #include "io/file.h"
 #include "rv_test.h"
+#include "rv_test_baseline.h"
 
 #define HEADER "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes"
-
-static struct rv_baseline *parse_ok(const char *text)
-{
-	struct rv_baseline *b;
-	int rc = rv_baseline_parse(&b, text, strlen(text), "b.csv");
-
-	if (rc != 0)
-		fail_msg("parse failed: %s", rv_error_last());
-	return b;
-}
-
-static char *render(const struct rv_baseline *b)
-{
-	struct rv_buf out = RV_BUF_INIT;
-
-	assert_int_equal(rv_baseline_render(&out, b), 0);
-	return out.data;
-}
 
 /* Every reference baseline, read and written back, is the same bytes. */
 static void test_baseline__reference_round_trip(void **state)
@@ -58,7 +41,7 @@ static void test_baseline__reference_round_trip(void **state)
 		assert_int_equal(rv_baseline_load(&b, path), 0);
 		assert_true(b->n_rows > 0);
 		rv_baseline_sort(b);
-		again = render(b);
+		again = rv_test_baseline_render(b);
 		if (strcmp(orig, again) != 0)
 			fail_msg("%s changed in a round trip", path);
 		rv_baseline_free(b);
@@ -76,7 +59,7 @@ static void test_baseline__edge_cases(void **state)
 	                          "hw1,matmul,64x64x128,fp32,6.8960000000000006e-06,,11,"
 	                          "\"window 1.8ms, \"\"noisy\"\"\nsecond line\"\r\n"
 	                          "hw1,matmul,64x64x64,fp32,5.778e-06,0.0,3,plain";
-	struct rv_baseline *b = parse_ok(text);
+	struct rv_baseline *b = rv_test_baseline_parse(text);
 	char *out;
 
 	(void)state;
@@ -87,7 +70,7 @@ static void test_baseline__edge_cases(void **state)
 	assert_string_equal(b->rows[0].notes, "window 1.8ms, \"noisy\"\nsecond line");
 	assert_int_equal(b->rows[1].line, 4);
 	rv_baseline_sort(b);
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out, HEADER "\r\n"
 	                                "hw1,matmul,64x64x64,fp32,5.778e-06,0.0,3,plain\r\n"
 	                                "hw1,matmul,64x64x128,fp32,6.8960000000000006e-06,,11,"
@@ -98,18 +81,18 @@ static void test_baseline__edge_cases(void **state)
 
 static void test_baseline__lf_kept_and_sort_order(void **state)
 {
-	struct rv_baseline *b = parse_ok(HEADER "\n"
-	                                        "b,vector_add,4096,fp32,1e-06,,1,\n"
-	                                        "b,matmul,64x96x64,fp32,1e-06,,1,\n"
-	                                        "a,matmul,64x64x128,fp32,1e-06,,1,\n"
-	                                        "a,matmul,64x64x128,fp16,1e-06,,1,\n"
-	                                        "b,vector_add,256,fp32,1e-06,,1,\n");
+	struct rv_baseline *b = rv_test_baseline_parse(HEADER "\n"
+	                                                      "b,vector_add,4096,fp32,1e-06,,1,\n"
+	                                                      "b,matmul,64x96x64,fp32,1e-06,,1,\n"
+	                                                      "a,matmul,64x64x128,fp32,1e-06,,1,\n"
+	                                                      "a,matmul,64x64x128,fp16,1e-06,,1,\n"
+	                                                      "b,vector_add,256,fp32,1e-06,,1,\n");
 	char *out;
 
 	(void)state;
 	assert_false(b->crlf);
 	rv_baseline_sort(b);
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	/* (op, dtype, shape as integers, hardware). */
 	assert_string_equal(out, HEADER "\n"
 	                                "a,matmul,64x64x128,fp16,1e-06,,1,\n"
@@ -123,8 +106,9 @@ static void test_baseline__lf_kept_and_sort_order(void **state)
 
 static void test_baseline__extra_columns_survive(void **state)
 {
-	struct rv_baseline *b = parse_ok(HEADER ",latency_min_s,cv\n"
-	                                        "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
+	struct rv_baseline *b =
+	        rv_test_baseline_parse(HEADER ",latency_min_s,cv\n"
+	                                      "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
 	char *out;
 
 	(void)state;
@@ -137,7 +121,7 @@ static void test_baseline__extra_columns_survive(void **state)
 	rv_assert_close(b->rows[0].latency_min_s, 1.9e-06, 0, 0);
 	rv_assert_close(rv_row_value(&b->rows[0], RV_COL_LATENCY_MIN_S), 1.9e-06, 0, 0);
 	assert_string_equal(b->rows[0].unknown[0], "0.01");
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out, HEADER ",latency_min_s,cv\n"
 	                                "h,matmul,1x2x3,fp32,2e-06,,11,,1.9e-06,0.01\n");
 	free(out);

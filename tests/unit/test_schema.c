@@ -9,29 +9,13 @@
 #include "data/baseline.h"
 #include "io/baseline.h"
 #include "rv_test.h"
+#include "rv_test_baseline.h"
 
 #define HEADER "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes"
 #define ALL_EXTRA                                                                          \
 	"latency_min_s,latency_p10_s,latency_p90_s,latency_mad_s,latency_cv,energy_net_j," \
 	"idle_power_w,energy_window_s,energy_calls,cpu_freq_hz,busy_share,sm_clock_hz,"    \
 	"sm_clock_min_hz,mem_clock_hz,gpu_temp_c,power_limit_w,throttle_reasons,trials_discarded"
-
-static struct rv_baseline *parse_ok(const char *text)
-{
-	struct rv_baseline *b;
-
-	if (rv_baseline_parse(&b, text, strlen(text), "b.csv") != 0)
-		fail_msg("parse failed: %s", rv_error_last());
-	return b;
-}
-
-static char *render(const struct rv_baseline *b)
-{
-	struct rv_buf out = RV_BUF_INIT;
-
-	assert_int_equal(rv_baseline_render(&out, b), 0);
-	return out.data;
-}
 
 /* The table is consistent: names found back, fixed columns first, the
  * capture's columns in the order of the docs. */
@@ -65,7 +49,7 @@ static void test_schema__every_column_typed(void **state)
 	                          "0.0001,0.00011,0.00013,2e-06,0.017,0.25,"
 	                          "35.5,0.125,1000,1800000000.0,0.5,1980000000.0,"
 	                          "900000000.0,2619000000.0,45.0,700.0,0x4c,3\r\n";
-	struct rv_baseline *b = parse_ok(text);
+	struct rv_baseline *b = rv_test_baseline_parse(text);
 	const struct rv_baseline_row *r;
 	char cell[RV_ROW_CELL], *out;
 	uint64_t u;
@@ -116,7 +100,7 @@ static void test_schema__every_column_typed(void **state)
 	assert_string_equal(cell, "0x4c");
 	rv_row_format(cell, r, RV_COL_CPU_FREQ_HZ);
 	assert_string_equal(cell, "1800000000.0");
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out, text);
 	free(out);
 	rv_baseline_free(b);
@@ -127,7 +111,7 @@ static void test_schema__empty_and_absent(void **state)
 {
 	const char *text = HEADER ",energy_window_s,energy_calls,throttle_reasons\n"
 	                          "h,matmul,1x2x3,fp32,2e-06,,11,,,,\n";
-	struct rv_baseline *b = parse_ok(text);
+	struct rv_baseline *b = rv_test_baseline_parse(text);
 	const struct rv_baseline_row *r = &b->rows[0];
 	uint64_t u;
 	char *out;
@@ -142,7 +126,7 @@ static void test_schema__empty_and_absent(void **state)
 	assert_false(r->cols & RV_COL_BIT(RV_COL_BUSY_SHARE));
 	assert_true(isnan(rv_row_value(r, RV_COL_BUSY_SHARE)));
 	assert_true(rv_row_empty(r, RV_COL_TRIALS_DISCARDED));
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out, text);
 	free(out);
 	rv_baseline_free(b);
@@ -154,7 +138,7 @@ static void test_schema__unknown_columns_kept(void **state)
 	const char *text = HEADER ",future,latency_cv,\"odd, name\"\r\n"
 	                          "h,matmul,1x2x3,fp32,2e-06,,11,,x y,0.5,\"1,2\"\r\n"
 	                          "h,matmul,1x2x4,fp32,3e-06,,11,,,,\r\n";
-	struct rv_baseline *b = parse_ok(text);
+	struct rv_baseline *b = rv_test_baseline_parse(text);
 	struct rv_baseline_row row;
 	char *out;
 
@@ -167,7 +151,7 @@ static void test_schema__unknown_columns_kept(void **state)
 	assert_string_equal(b->rows[0].unknown[0], "x y");
 	assert_string_equal(b->rows[0].unknown[1], "1,2");
 	rv_assert_close(b->rows[0].latency_cv, 0.5, 0, 0);
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out, text);
 	free(out);
 	/* A new row leaves the unknown columns empty; a new known column is appended. */
@@ -182,7 +166,7 @@ static void test_schema__unknown_columns_kept(void **state)
 	row.cols = RV_COL_BIT(RV_COL_IDLE_POWER_W);
 	assert_int_equal(rv_baseline_upsert(b, &row), 0);
 	rv_baseline_sort(b);
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out, HEADER ",future,latency_cv,\"odd, name\",idle_power_w\r\n"
 	                                "h,matmul,1x2x3,fp32,2e-06,,11,,x y,0.5,\"1,2\",\r\n"
 	                                "h,matmul,1x2x4,fp32,3e-06,,11,,,,,\r\n"
@@ -214,7 +198,7 @@ static int round_trip_dir(const char *dir)
 			fail_msg("%s: %s", path, rv_error_last());
 		assert_true(b->n_rows > 0);
 		rv_baseline_sort(b);
-		again = render(b);
+		again = rv_test_baseline_render(b);
 		if (strcmp(orig, again) != 0)
 			fail_msg("%s changed in a round trip", path);
 		rv_baseline_free(b);
@@ -384,15 +368,16 @@ static void test_schema__store_holds_limits(void **state)
  * whatever its field holds. */
 static void test_schema__uncarried_is_empty(void **state)
 {
-	struct rv_baseline *b = parse_ok(HEADER ",latency_cv\n"
-	                                        "host,matmul,1x1x1,fp32,1e-06,,1,,0.5\n");
+	struct rv_baseline *b =
+	        rv_test_baseline_parse(HEADER ",latency_cv\n"
+	                                      "host,matmul,1x1x1,fp32,1e-06,,1,,0.5\n");
 	struct rv_baseline_row r = host_row("1x1x1");
 	char *out;
 
 	(void)state;
 	r.latency_cv = 0.75; /* not carried: ignored */
 	assert_int_equal(rv_baseline_upsert(b, &r), 0);
-	out = render(b);
+	out = rv_test_baseline_render(b);
 	assert_string_equal(out,
 	                    HEADER ",latency_cv\nhost,matmul,1x1x1,fp32,1e-05,,11,meter ok,\n");
 	free(out);
