@@ -96,13 +96,13 @@ static void on_signal(int sig)
 }
 
 /* "about 1.2 s left (model)": the ETA and what it comes from, or "time left
- * unknown". */
+ * unknown" (what: "left", "in all"). */
 static void eta_text(char *out, size_t size, double eta_s, int from_model, const char *what)
 {
 	char t[32];
 
 	if (isnan(eta_s)) {
-		(void)snprintf(out, size, "%s unknown", what);
+		(void)snprintf(out, size, "time %s unknown", what);
 		return;
 	}
 	rv_fmt_si(t, sizeof(t), eta_s, "s");

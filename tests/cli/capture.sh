@@ -46,8 +46,9 @@ cat >"$scratch/matmul_calibration.json" <<'JSON'
  {"shape": [160, 64, 64], "dtype": "fp32", "regime_per_hw": {"i7_12700k": "unsupported"}},
  {"shape": [512, 512, 512], "dtype": "fp32", "regime_per_hw": {"other": "l2_bound"}}]}
 JSON
-cap=(--hw i7_12700k --op matmul --purpose calibration --sweep-dir "$scratch" --hardware-dir "$repo/hardware"
+run=(--hw i7_12700k --op matmul --purpose calibration --hardware-dir "$repo/hardware"
 	--kernel null --meter none --trials 3 --warmup 1)
+cap=("${run[@]}" --sweep-dir "$scratch")
 
 # Ambiguous entries are measured, and counted at the start and in the summary.
 mkdir -p "$scratch/once"
@@ -60,11 +61,28 @@ tally $? "the summary does not count the ambiguous shapes: $(cat "$scratch/once.
 grep -q '^i7_12700k,matmul,96x64x64,fp32,' "$scratch/once/i7_12700k_matmul.csv" &&
 	! grep -q '160x64x64\|512x512x512' "$scratch/once/i7_12700k_matmul.csv"
 tally $? "the rows are not the labelled, supported shapes"
+# validate still skips the ambiguous entry, row or not, and counts it.
+"$roofval" validate --hw i7_12700k --op matmul --purpose calibration --sweep-dir "$scratch" \
+	--hardware-dir "$repo/hardware" --baseline-dir "$scratch/once" >"$scratch/validate.out" 2>&1
+grep -q '1 labelled ambiguous' "$scratch/validate.out" && ! grep -q '96x64x64' "$scratch/validate.out"
+tally $? "validate scored the ambiguous entry: $(cat "$scratch/validate.out")"
 # The ETA comes from the model's predictions (the i7 profile predicts every
 # one of these shapes): at the start for all, after the last nothing left.
 grep -q 'meter none; about .* in all (model)$' "$scratch/once.err" &&
 	grep -q '^\[3/3\] 128x128x128 fp32: .*, about 0 s left (model)$' "$scratch/once.err"
 tally $? "the ETA is not the model's: $(cat "$scratch/once.err")"
+# A shape the profile cannot predict (i7_12700k has no fp16) takes the mean
+# time of the shapes done: unknown at the start, then said to be mixed.
+mkdir -p "$scratch/fp16"
+cat >"$scratch/fp16/matmul_calibration.json" <<'JSON'
+{"op": "matmul", "purpose": "calibration", "shapes": [
+ {"shape": [64, 64, 64], "dtype": "fp32", "regime_per_hw": {"i7_12700k": "launch_bound"}},
+ {"shape": [1024, 64, 64], "dtype": "fp16", "regime_per_hw": {"i7_12700k": "l2_bound"}}]}
+JSON
+check 0 "meter none; time in all unknown" "" -- capture "${run[@]}" --sweep-dir "$scratch/fp16" --baseline-dir "$scratch/fp16"
+grep -q '^\[1/2\] 64x64x64 fp32: .*, about .* left (model and shapes so far)$' "$scratch/stderr" &&
+	grep -q '^\[2/2\] 1024x64x64 fp16: .*, about 0 s left (model)$' "$scratch/stderr"
+tally $? "the ETA of a shape without a prediction: $(cat "$scratch/stderr")"
 # The precision columns, always; no repeat columns without --repeat.
 head -1 "$scratch/once/i7_12700k_matmul.csv" | grep -q ',busy_share,median_rel_se,precision_target'$'\r''$'
 tally $? "no precision columns: $(head -1 "$scratch/once/i7_12700k_matmul.csv")"
