@@ -278,7 +278,7 @@ static int store_measured(const struct rv_capture_session_opts *o, const char *c
 	struct rv_capture_result comb;
 	struct rv_baseline_row row;
 	char notes[sizeof(cr->notes) + 96];
-	double spread;
+	double spread = 0;
 	int err;
 
 	if (rounds <= 1)

@@ -69,7 +69,7 @@ static const struct rv_option capture_options[] = {
 	{ .name = "repeat", .metavar = "N",
 	  .help = "measure every shape N times, in N rounds over the shapes (default 1); the row "
 	          "keeps the median of the N medians and their spread",
-	  .type = RV_OPT_UINT, .offset = CAP(s.repeat), .umin = 1, .umax = 1000 },
+	  .type = RV_OPT_UINT, .offset = CAP(s.repeat), .umin = 1, .umax = 100 },
 	{ .name = "precision", .metavar = "P",
 	  .help = "add trials until the median's standard error is under P of it (default 0.01; "
 	          "0: exactly --trials)",

@@ -119,7 +119,7 @@ head -1 "$rcsv" | grep -q ',median_rel_se,precision_target,repeats,repeat_spread
 tally $? "--repeat 3 rows lack repeats and repeat_spread: $(cat "$rcsv")"
 check 0 "" "3 rows" -- baseline show "$rcsv"
 # Usage errors.
-check 2 "capture: --repeat '0' is not an integer from 1 to 1000" "" -- capture "${cap[@]}" --repeat 0
+check 2 "capture: --repeat '0' is not an integer from 1 to 100" "" -- capture "${cap[@]}" --repeat 0
 check 2 "capture: --repeat 'x' is not an integer" "" -- capture "${cap[@]}" --repeat x
 check 0 "" "--repeat N" -- capture --help
 
