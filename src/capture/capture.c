@@ -385,12 +385,29 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 	return 0;
 }
 
+/* The energy window of meter m (as long as its sensor needs, or
+ * --min-window), and its sensor's update period in *period_s. */
+static double window_of(const struct rv_meter *m, const struct rv_capture_opts *o, double *period_s)
+{
+	double min_s = m->min_window_s > 0 ? m->min_window_s : CAPTURE_MIN_WINDOW_S;
+	unsigned min_updates = m->min_updates ? m->min_updates : CAPTURE_MIN_UPDATES;
+
+	*period_s = m->update_period_s > 0 ? m->update_period_s : 0.001;
+	return o->min_window_s > 0 ? o->min_window_s : fmax(min_updates * *period_s, min_s);
+}
+
+/* How long idle_power() waits. */
+static double idle_wait_s(double period_s)
+{
+	return fmax(10 * period_s, 0.1);
+}
+
 /* Idle power over at least 10 sensor updates and 0.1 s, just before the
  * shape's energy window. */
 static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double period_s)
 {
 	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
-	double t, t0, e_J, wait_s = fmax(10 * period_s, 0.1);
+	double t, t0, e_J, wait_s = idle_wait_s(period_s);
 	int err;
 
 	if (m->ops->kind == RV_METER_POWER) {
@@ -425,11 +442,7 @@ static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double pe
 static int energy_window(struct rv_capture_result *r, struct rv_kernel *k, struct rv_meter *m,
                          const struct rv_capture_opts *o, volatile const sig_atomic_t *stop)
 {
-	double period_s = m->update_period_s > 0 ? m->update_period_s : 0.001;
-	double min_s = m->min_window_s > 0 ? m->min_window_s : CAPTURE_MIN_WINDOW_S;
-	unsigned min_updates = m->min_updates ? m->min_updates : CAPTURE_MIN_UPDATES;
-	double window_s =
-	        o->min_window_s > 0 ? o->min_window_s : fmax(min_updates * period_s, min_s);
+	double period_s, window_s = window_of(m, o, &period_s);
 	struct rv_device_state edge[2];
 	unsigned long long reasons = 0;
 	uint64_t batch;
@@ -467,17 +480,28 @@ static int energy_window(struct rv_capture_result *r, struct rv_kernel *k, struc
 	return 0;
 }
 
-/* Whether the median of the n trials in x is known within precision (its
- * standard error over the median, from the MAD: 1.2533 x 1.4826 MAD / sqrt n
- * for a normal spread). Sorts x. precision 0: always. */
-static int precise_enough(double *x, unsigned n, double precision)
+/* How well the median of the n trials in x is known: its standard error
+ * over the median, from the MAD (1.2533 x 1.4826 MAD / sqrt n for a normal
+ * spread); 0 without spread, NAN when the median is not positive. Sorts x. */
+static double median_rel_se(double *x, unsigned n)
 {
 	struct rv_stats st;
 
-	if (!(precision > 0))
-		return 1;
+	if (n == 0)
+		return (double)NAN;
 	rv_stats_of(&st, x, n);
-	return 1.2533 * 1.4826 * st.mad / sqrt((double)n) <= precision * st.median;
+	if (!(st.mad > 0))
+		return 0;
+	if (!(st.median > 0))
+		return (double)NAN;
+	return 1.2533 * 1.4826 * st.mad / sqrt((double)n) / st.median;
+}
+
+/* Whether the median of the n trials in x is known within precision. Sorts
+ * x. precision 0: always. */
+static int precise_enough(double *x, unsigned n, double precision)
+{
+	return !(precision > 0) || median_rel_se(x, n) <= precision;
 }
 
 /* The clocks and flags of the trials, from a meter that reads device state. */
@@ -566,6 +590,8 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	uint64_t reps = 1;
 	unsigned kept = 0, tries = 0, n_clock, n_max, want = o->trials;
 	double t_trials;
+	/* What ended the trials short of the precision asked for. */
+	char cap[64] = "the discarded trials";
 	int err;
 
 	memset(&r, 0, sizeof(r));
@@ -613,9 +639,17 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 		double t0, x, device_s;
 
 		if (kept >= want) {
-			if (want + 2 > n_max || rv_now_s() - t_trials > CAPTURE_EXTRA_S ||
-			    precise_enough(lat, kept, o->precision))
+			if (precise_enough(lat, kept, o->precision))
 				break;
+			if (want + 2 > n_max) {
+				(void)snprintf(cap, sizeof(cap), "the cap of %u trials", n_max);
+				break;
+			}
+			if (rv_now_s() - t_trials > CAPTURE_EXTRA_S) {
+				(void)snprintf(cap, sizeof(cap), "the %.0f s limit on trials",
+				               CAPTURE_EXTRA_S);
+				break;
+			}
 			want += 2; /* the count stays odd */
 		}
 		tries++;
@@ -666,7 +700,15 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
 	state_end(&r, &ts, n_clock);
 	if (kept < want)
 		note(&r, "only %u of %u trials kept", kept, want);
-	else if (kept > o->trials)
+	/* Say what is known: the precision reached when it falls short. */
+	r.precision = o->precision > 0 ? o->precision : 0;
+	r.median_rel_se = median_rel_se(samples, kept);
+	if (o->precision > 0 && !(r.median_rel_se <= o->precision))
+		note(&r,
+		     "%u trials: median known to %.2g%%, not the %.2g%% asked for (%s stopped "
+		     "them)",
+		     kept, 100 * r.median_rel_se, 100 * o->precision, cap);
+	else if (o->precision > 0 && kept > o->trials)
 		note(&r, "%u trials, to know the median within %.2g%%", kept, 100 * o->precision);
 	rv_stats_of(&st, samples, kept);
 	r.latency_s = st.median;
@@ -728,6 +770,9 @@ size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_res
 	row->energy_calls.present = r->window_calls != 0;
 	row->cpu_freq_Hz = finite_or_nan(r->cpu_freq_Hz);
 	row->busy_share = finite_or_nan(r->busy_share);
+	row->median_rel_se = finite_or_nan(r->median_rel_se);
+	row->precision_target = finite_or_nan(r->precision);
+	row->cols |= RV_COL_BIT(RV_COL_MEDIAN_REL_SE) | RV_COL_BIT(RV_COL_PRECISION_TARGET);
 	if (r->has_device) {
 		row->sm_clock_Hz = finite_or_nan(r->sm_clock_Hz);
 		row->sm_clock_min_Hz = finite_or_nan(r->sm_clock_min_Hz);
@@ -742,4 +787,84 @@ size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_res
 	for (size_t i = 0; i < n; i++)
 		row->cols |= RV_COL_BIT(rv_capture_extra_cols[i]);
 	return n;
+}
+
+int rv_capture_combine(struct rv_capture_result *out, double *spread,
+                       const struct rv_capture_result *rounds, unsigned n)
+{
+	double *med, best = HUGE_VAL, median;
+	unsigned pick = 0;
+
+	if (n == 0)
+		return rv_error_set(RV_ERANGE, "no measurement to combine");
+	med = malloc(n * sizeof(*med));
+	if (!med)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (unsigned i = 0; i < n; i++) {
+		med[i] = rounds[i].latency_s;
+		if (!(med[i] > 0) || !isfinite(med[i])) {
+			free(med);
+			return rv_error_set(RV_ERANGE, "repeat %u: median %g s is not positive",
+			                    i + 1, rounds[i].latency_s);
+		}
+	}
+	median = rv_median(med, n); /* sorts med */
+	*spread = (med[n - 1] - med[0]) / median;
+	free(med);
+	for (unsigned i = 0; i < n; i++)
+		if (fabs(rounds[i].latency_s - median) < best) {
+			best = fabs(rounds[i].latency_s - median);
+			pick = i;
+		}
+	*out = rounds[pick];
+	out->latency_s = median;
+	return 0;
+}
+
+double rv_capture_energy_s(const struct rv_meter *m, const struct rv_capture_opts *o)
+{
+	double period_s, window_s;
+
+	if (!m)
+		return 0;
+	window_s = window_of(m, o, &period_s);
+	/* The idle reading, the window, and a wait on a counter update at
+	 * each edge of both. */
+	return idle_wait_s(period_s) + window_s + 4 * period_s;
+}
+
+double rv_capture_shape_s(double latency_s, const struct rv_capture_opts *o, double energy_s)
+{
+	double t;
+
+	if (!(latency_s > 0) || !isfinite(latency_s))
+		return (double)NAN;
+	t = o->warmup * latency_s + o->trials * fmax(latency_s, CAPTURE_MIN_TRIAL_S);
+	if (energy_s > 0)
+		t += energy_s + latency_s; /* the window ends after a whole batch */
+	return t;
+}
+
+double rv_capture_eta_s(const double *shape_s, size_t n, size_t next, unsigned rounds_left,
+                        double mean_s, int *from_model)
+{
+	double this_round = 0, whole = 0;
+	size_t missing = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double t = shape_s[i];
+
+		if (i < next && !rounds_left)
+			continue; /* done, and not measured again */
+		if (isnan(t)) {
+			t = mean_s;
+			missing++;
+		}
+		whole += t;
+		if (i >= next)
+			this_round += t;
+	}
+	if (from_model)
+		*from_model = missing == 0;
+	return rounds_left ? this_round + (double)rounds_left * whole : this_round;
 }

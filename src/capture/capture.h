@@ -62,7 +62,10 @@ struct rv_capture_result {
 	unsigned long long throttle_reasons;            /* every reason seen (OR) */
 	int has_throttle;
 	unsigned trials_discarded; /* run under the SM clock floor, replaced */
-	char notes[768];           /* every missing or doubtful number explained */
+	/* The median's standard error over the median reached (NAN when the
+	 * median is 0), and the precision asked for (o->precision, 0: none). */
+	double median_rel_se, precision;
+	char notes[768]; /* every missing or doubtful number explained */
 };
 
 /* Measures op on shape s in dtype d with kernel backend k (setup, warm-up,
@@ -76,20 +79,53 @@ int rv_capture_one(struct rv_capture_result *out, const struct rv_env *env,
                    const struct rv_capture_opts *o, volatile const sig_atomic_t *stop);
 
 /* Sets the extra columns of row from r, typed, and marks them carried
- * (row->cols); returns how many (RV_CAPTURE_N_HOST_EXTRA, or
- * RV_CAPTURE_N_EXTRA with the device's state). */
+ * (row->cols); returns how many of rv_capture_extra_cols
+ * (RV_CAPTURE_N_HOST_EXTRA, or RV_CAPTURE_N_EXTRA with the device's state).
+ * The precision columns (median_rel_se, precision_target) are set and
+ * carried too, always. */
 size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_result *r);
 
+/* The row of a shape measured n times (capture --repeat): the measurement
+ * whose median is nearest the median of the n medians (the first on a tie),
+ * with latency_s set to that median of medians, into *out; *spread is
+ * (max - min) / median of the medians (0 for n = 1). RV_ERANGE when n is 0
+ * or a median is not positive. */
+int rv_capture_combine(struct rv_capture_result *out, double *spread,
+                       const struct rv_capture_result *rounds, unsigned n);
+
+/* What the ETA of a capture is made of. The time the energy measurement of
+ * one shape takes with meter m (its idle reading, the window and the waits
+ * on counter updates), 0 without a meter. */
+double rv_capture_energy_s(const struct rv_meter *m, const struct rv_capture_opts *o);
+/* The expected time of one measurement of a shape whose call takes
+ * latency_s (the model's prediction): o's warm-up, o->trials trials (each of
+ * at least 10 us of back-to-back calls) and energy_s (rv_capture_energy_s())
+ * plus a call. NAN when latency_s is not a positive number. */
+double rv_capture_shape_s(double latency_s, const struct rv_capture_opts *o, double energy_s);
+/* The time the measurements left take: shapes next to n-1 of this round,
+ * then rounds_left whole rounds of the n, each taking shape_s[i]
+ * (rv_capture_shape_s()) or, where that is NAN (no prediction), mean_s, the
+ * mean time of the measurements done. NAN when one needs mean_s and it is
+ * NAN (none done yet). *from_model (may be NULL): 1 when every measurement
+ * left had a prediction. */
+double rv_capture_eta_s(const double *shape_s, size_t n, size_t next, unsigned rounds_left,
+                        double mean_s, int *from_model);
+
 /* A capture session: every shape of the sweep <op>_<purpose>.json labelled
- * (and scoreable) for a hardware, measured with rv_capture_one() and stored
- * row by row in <hw>_<op>.csv with rv_baseline_store(), so that an
+ * for a hardware (scoreable or ambiguous: the reference captures every
+ * entry, and calibration and relabel can use the ambiguous ones; validate
+ * skips them; not the unsupported ones), measured with rv_capture_one() and
+ * stored row by row in <hw>_<op>.csv with rv_baseline_store(), so that an
  * interruption keeps every finished row; then the run is appended to the
- * provenance manifest <hw>_<op>.meta.json. What the command line does,
- * without argv. */
+ * provenance manifest <hw>_<op>.meta.json. With repeat > 1 the shapes are
+ * measured in rounds (1..S, then 1..S again, so drift is spread over every
+ * shape), each round's row replacing the last (the median of the medians so
+ * far, with repeats and repeat_spread). What the command line does, without
+ * argv. */
 
 enum rv_capture_event {
 	RV_CAPTURE_BEGIN, /* the shapes are counted, kernel and meter chosen */
-	RV_CAPTURE_ROW,   /* a shape was measured and its row stored */
+	RV_CAPTURE_ROW,   /* a shape was measured (once more) and its row stored */
 	RV_CAPTURE_SKIP,  /* a shape was skipped (RV_ENOMEM, RV_ENOTSUP): skipped says why */
 };
 
@@ -99,18 +135,26 @@ struct rv_capture_progress {
 	const char *hw; /* the profile's key */
 	enum rv_op op;
 	enum rv_purpose purpose;
-	size_t n, total; /* this shape's number from 1 (0 at BEGIN), and the count */
+	size_t n, total;        /* this shape's number from 1 (0 at BEGIN), and the count */
+	unsigned round, rounds; /* this round from 1 (0 at BEGIN), and the count (--repeat) */
+	/* Estimated time the measurements left take (BEGIN: all of them), from
+	 * the model's predicted latency of each (rv_capture_eta_s()); NAN when
+	 * unknown. eta_model: 1 when every one had a prediction, 0 when some
+	 * took the mean time of those done. */
+	double eta_s;
+	int eta_model;
 	/* BEGIN: */
 	const char *kernel;   /* the kernel backend's name */
 	const char *provider; /* the library doing its work */
 	const char *meter;    /* the meter's name, or "none" */
+	size_t ambiguous;     /* of the total, the shapes labelled ambiguous */
 	/* ROW and SKIP: */
 	const char *shape; /* "64x64x64" */
 	enum rv_dtype dtype;
+	int is_ambiguous; /* its label is ambiguous */
 	/* ROW: */
-	double latency_s; /* the median */
+	double latency_s; /* the median of this measurement */
 	double energy_J;  /* per call; NAN when not measured */
-	double left_s;    /* estimated time the remaining shapes take */
 	/* SKIP: */
 	const char *skipped; /* why (rv_error_last() of the kernel) */
 };
@@ -123,10 +167,14 @@ struct rv_capture_session_opts {
 	enum rv_purpose purpose;
 	size_t limit;       /* only the first limit shapes; SIZE_MAX: every one */
 	const char *kernel; /* kernel backend; NULL: the profile's capture_backend's */
+	/* A kernel backend given directly instead (a test's, an embedding
+	 * program's); NULL: kernel. */
+	const struct rv_kernel_ops *kernel_ops;
 	/* Meter backend; NULL: the first of the backend's list that works (the
 	 * CSV notes say why the others did not), "none": no energy. */
 	const char *meter;
 	struct rv_capture_opts capture; /* trials, windows, seed, cache flush */
+	unsigned repeat;                /* rounds over the shapes (0 or 1: once) */
 	/* The command line recorded in the manifest (argc strings; may be 0). */
 	int argc;
 	char *const *argv;
@@ -141,6 +189,8 @@ struct rv_capture_session_opts {
 struct rv_capture_session_result {
 	char csv_path[RV_PATH_MAX]; /* the baseline written (set once it is known) */
 	size_t total;               /* shapes to capture (after limit) */
+	size_t ambiguous;           /* of them, labelled ambiguous */
+	unsigned rounds;            /* rounds begun (--repeat) */
 	size_t done;                /* rows stored */
 	size_t skipped;             /* shapes skipped */
 	double elapsed_s;           /* the whole session */
@@ -152,7 +202,7 @@ struct rv_capture_session_result {
  * r->interrupted; a failure after the stop is not reported); else a negative
  * RV_E* code with rv_error_last() saying why: no profile, no capture
  * backend, a kernel or named meter that cannot run here, a sweep that is
- * not what its name says or labels nothing for hw, --flush-l2 without a
+ * not what its name says or labels nothing to capture for hw, --flush-l2 without a
  * flush, a store that failed (the rows before it are kept), or every shape
  * skipped (RV_ENOTSUP). r is filled as far as the session got. */
 int rv_capture_session(const struct rv_capture_session_opts *o,

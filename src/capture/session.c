@@ -10,12 +10,14 @@
 #include <time.h>
 
 #include "capture/capture.h"
+#include "core/build.h"
 #include "core/build_info.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "hw/profile.h"
 #include "io/baseline.h"
 #include "io/file.h"
+#include "model/predict.h"
 #include "sweep/sweep.h"
 
 /* The kernel backend a profile's capture_backend names. */
@@ -104,6 +106,7 @@ struct manifest_run {
 	enum rv_op op;
 	enum rv_purpose purpose;
 	size_t rows;
+	unsigned repeat; /* > 1: recorded */
 };
 
 struct manifest_update {
@@ -146,6 +149,18 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 	                m->meter, "cpu_model", cpu, "governor", governor, "load_average",
 	                m->loadavg, "sweep", m->sweep_path, "rows", (json_int_t)m->rows,
 	                "command_line", cmd);
+	/* What built this roofval: a capture is reproducible only with the
+	 * same compiler and flags (core/build.h). */
+	if (run &&
+	    (json_object_set_new(run, "compiler", json_string(rv_build_compiler())) != 0 ||
+	     json_object_set_new(run, "build_type", json_string(rv_build_type())) != 0 ||
+	     json_object_set_new(run, "compile_flags", json_string(rv_build_flags())) != 0 ||
+	     json_object_set_new(run, "kernel_flags", json_string(rv_build_kernel_flags())) != 0 ||
+	     (m->repeat > 1 && json_object_set_new(run, "repeat", json_integer(m->repeat)) != 0))) {
+		json_decref(run);
+		json_decref(root);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
 	if (!json_is_array(runs) || !run || json_array_append_new(runs, json_incref(run)) != 0) {
 		json_decref(run);
 		json_decref(root);
@@ -175,12 +190,19 @@ static int write_manifest(const struct manifest_run *m, const struct rv_env *env
 
 /* The kernel backend of the session: the one named, or the profile's. */
 static int choose_kernel(const struct rv_kernel_ops **out, const struct rv_profile *p,
-                         const char *want, const struct rv_env *env)
+                         const char *want, const struct rv_kernel_ops *given,
+                         const struct rv_env *env)
 {
 	const char *name = want ? want : backend_kernel(p->capture_backend);
 	const struct rv_kernel_ops *k;
 
 	*out = NULL;
+	if (given) {
+		if (given->probe(env) < 0)
+			return rv_error_wrap(RV_ENOTSUP, "kernel %s cannot run here", given->name);
+		*out = given;
+		return 0;
+	}
 	if (!name)
 		return rv_error_set(RV_ENOTSUP, "%s has no capture backend (predictions only)",
 		                    p->key);
@@ -197,22 +219,98 @@ static int choose_kernel(const struct rv_kernel_ops **out, const struct rv_profi
 	return 0;
 }
 
-/* Stores the row of one measured shape in csv_path. */
-static int store_row(const char *csv_path, const struct rv_profile *p, enum rv_op op,
-                     const struct rv_sweep_entry *e, struct rv_capture_result *cr)
-{
-	struct rv_baseline_row row;
+/* A shape of the session, in sweep order. */
+struct job {
+	const struct rv_sweep_entry *e;
+	int ambiguous;
+	int skipped;                      /* skipped once: not measured again */
+	struct rv_capture_result *rounds; /* its measurements (--repeat > 1) */
+	unsigned n_rounds;
+};
 
+/* Whether entry e is captured for hw: labelled for it, scoreable or
+ * ambiguous (the reference captures every entry; calibration and relabel
+ * can use the ambiguous ones, validate skips them), not unsupported. */
+static int capturable(const struct rv_sweep_entry *e, const char *hw, int *ambiguous)
+{
+	const struct rv_sweep_label *l = rv_sweep_label_for(e, hw);
+
+	*ambiguous = l && l->regime == RV_REGIME_AMBIGUOUS;
+	return *ambiguous || rv_sweep_label_scoreable(e, hw) != NULL;
+}
+
+/* The shapes of s to capture for hw, the first limit of them, into *out
+ * (r->total of them, r->ambiguous of which ambiguous). */
+static int collect_jobs(struct job **out, struct rv_capture_session_result *r,
+                        const struct rv_sweep *s, const char *hw, size_t limit)
+{
+	struct job *jobs = calloc(s->n_entries ? s->n_entries : 1, sizeof(*jobs));
+
+	*out = jobs;
+	if (!jobs)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->n_entries && r->total < limit; i++) {
+		int ambiguous;
+
+		if (!capturable(&s->entries[i], hw, &ambiguous))
+			continue;
+		jobs[r->total].e = &s->entries[i];
+		jobs[r->total++].ambiguous = ambiguous;
+		r->ambiguous += (size_t)ambiguous;
+	}
+	return 0;
+}
+
+static void free_jobs(struct job *jobs, size_t n)
+{
+	for (size_t i = 0; jobs && i < n; i++)
+		free(jobs[i].rounds);
+	free(jobs);
+}
+
+/* Stores the row of a shape just measured (cr): the measurement itself, or
+ * with rounds > 1 the combination of its measurements so far, which
+ * replaces the last round's row. */
+static int store_measured(const struct rv_capture_session_opts *o, const char *csv_path,
+                          const struct rv_profile *p, struct job *j, struct rv_capture_result *cr,
+                          unsigned rounds)
+{
+	struct rv_capture_result comb;
+	struct rv_baseline_row row;
+	char notes[sizeof(cr->notes) + 96];
+	double spread = 0;
+	int err;
+
+	if (rounds <= 1)
+		comb = *cr;
+	else {
+		if (!j->rounds && !(j->rounds = calloc(rounds, sizeof(*j->rounds))))
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		j->rounds[j->n_rounds++] = *cr;
+		if ((err = rv_capture_combine(&comb, &spread, j->rounds, j->n_rounds)) < 0)
+			return err;
+	}
 	rv_baseline_row_init(&row);
 	row.hardware = p->key;
-	row.op = op;
-	row.shape = e->shape;
-	row.dtype = e->dtype;
-	row.latency_s = cr->latency_s;
-	row.energy_J = cr->energy_J;
-	row.trial_count = cr->trials;
-	row.notes = cr->notes;
-	(void)rv_capture_extra(&row, cr);
+	row.op = o->op;
+	row.shape = j->e->shape;
+	row.dtype = j->e->dtype;
+	row.latency_s = comb.latency_s;
+	row.energy_J = comb.energy_J;
+	row.trial_count = comb.trials;
+	row.notes = comb.notes;
+	(void)rv_capture_extra(&row, &comb);
+	if (rounds > 1) {
+		(void)snprintf(notes, sizeof(notes),
+		               "%s%smedian of %u repeat%s, %.3g%% apart (the row is the nearest's)",
+		               comb.notes, *comb.notes ? "; " : "", j->n_rounds,
+		               j->n_rounds == 1 ? "" : "s", 100 * spread);
+		row.notes = notes;
+		row.repeats.value = j->n_rounds;
+		row.repeats.present = 1;
+		row.repeat_spread = spread;
+		row.cols |= RV_COL_BIT(RV_COL_REPEATS) | RV_COL_BIT(RV_COL_REPEAT_SPREAD);
+	}
 	return rv_baseline_store(csv_path, &row);
 }
 
@@ -227,61 +325,80 @@ static int stopped(const struct rv_capture_session_opts *o)
 	return o->stop && *o->stop;
 }
 
-/* The shapes: measured, stored and reported one by one. */
+/* The shapes: measured, stored and reported one by one, round after round
+ * (1..S, then 1..S again with --repeat). shape_s: each one's expected time,
+ * for the ETA. */
 static int capture_shapes(const struct rv_capture_session_opts *o,
                           struct rv_capture_session_result *r, const struct rv_env *env,
-                          const struct rv_sweep *s, const struct rv_profile *prof,
-                          const struct rv_kernel_ops *k, struct rv_meter *m, const char *meter_note,
-                          double t_begin_s)
+                          struct job *jobs, double *shape_s, const struct rv_profile *prof,
+                          const struct rv_kernel_ops *k, struct rv_meter *m, const char *meter_note)
 {
 	const char *hw = prof->key;
+	unsigned rounds = o->repeat > 1 ? o->repeat : 1;
 	char last_skip[600] = "";
+	double spent_s = 0; /* in the measurements done */
+	size_t measured = 0;
 	int err = 0;
 
-	for (size_t i = 0, n = 0; i < s->n_entries && n < r->total && !stopped(o); i++) {
-		const struct rv_sweep_entry *e = &s->entries[i];
-		struct rv_capture_progress p = { .hw = hw, .op = o->op, .purpose = o->purpose };
-		struct rv_capture_result cr;
-		char shape[80];
+	for (unsigned round = 1; round <= rounds && err == 0 && !stopped(o); round++) {
+		r->rounds = round;
+		for (size_t i = 0; i < r->total && !stopped(o); i++) {
+			struct job *j = &jobs[i];
+			const struct rv_sweep_entry *e = j->e;
+			struct rv_capture_progress p = { .hw = hw,
+				                         .op = o->op,
+				                         .purpose = o->purpose };
+			struct rv_capture_result cr;
+			char shape[80];
+			double t0 = rv_now_s();
 
-		if (!rv_sweep_label_scoreable(e, hw))
-			continue;
-		n++;
-		(void)rv_shape_format(shape, sizeof(shape), &e->shape);
-		p.n = n;
-		p.total = r->total;
-		p.shape = shape;
-		p.dtype = e->dtype;
-		err = rv_capture_one(&cr, env, k, m, meter_note, o->op, &e->shape, e->dtype,
-		                     &o->capture, o->stop);
-		if (err < 0 && stopped(o))
-			break;
-		if (err == RV_ENOMEM || err == RV_ENOTSUP) {
-			p.event = RV_CAPTURE_SKIP;
-			p.skipped = rv_error_last();
+			if (j->skipped)
+				continue;
+			(void)rv_shape_format(shape, sizeof(shape), &e->shape);
+			p.n = i + 1;
+			p.total = r->total;
+			p.round = round;
+			p.rounds = rounds;
+			p.shape = shape;
+			p.dtype = e->dtype;
+			p.is_ambiguous = j->ambiguous;
+			err = rv_capture_one(&cr, env, k, m, meter_note, o->op, &e->shape, e->dtype,
+			                     &o->capture, o->stop);
+			if (err < 0 && stopped(o))
+				break;
+			if (err == RV_ENOMEM || err == RV_ENOTSUP) {
+				p.event = RV_CAPTURE_SKIP;
+				p.skipped = rv_error_last();
+				report(o, &p);
+				(void)snprintf(last_skip, sizeof(last_skip), "%s %s: %s", shape,
+				               rv_dtype_name(e->dtype), rv_error_last());
+				r->skipped += j->n_rounds == 0;
+				j->skipped = 1;
+				shape_s[i] = 0; /* not measured again */
+				err = 0;
+				continue;
+			}
+			if (err < 0)
+				break;
+			if ((err = store_measured(o, r->csv_path, prof, j, &cr, rounds)) < 0) {
+				if (r->done)
+					rv_error_set(err,
+					             "%s; the %zu rows captured before this one "
+					             "are kept",
+					             rv_error_last(), r->done);
+				break;
+			}
+			r->done += round == 1;
+			r->kernel_s += cr.kernel_s;
+			spent_s += rv_now_s() - t0;
+			measured++;
+			p.event = RV_CAPTURE_ROW;
+			p.latency_s = cr.latency_s;
+			p.energy_J = cr.energy_J;
+			p.eta_s = rv_capture_eta_s(shape_s, r->total, i + 1, rounds - round,
+			                           spent_s / (double)measured, &p.eta_model);
 			report(o, &p);
-			(void)snprintf(last_skip, sizeof(last_skip), "%s %s: %s", shape,
-			               rv_dtype_name(e->dtype), rv_error_last());
-			r->skipped++;
-			err = 0;
-			continue;
 		}
-		if (err < 0)
-			break;
-		if ((err = store_row(r->csv_path, prof, o->op, e, &cr)) < 0) {
-			if (r->done)
-				rv_error_set(err,
-				             "%s; the %zu rows captured before this one are kept",
-				             rv_error_last(), r->done);
-			break;
-		}
-		r->done++;
-		r->kernel_s += cr.kernel_s;
-		p.event = RV_CAPTURE_ROW;
-		p.latency_s = cr.latency_s;
-		p.energy_J = cr.energy_J;
-		p.left_s = (rv_now_s() - t_begin_s) / (double)n * (double)(r->total - n);
-		report(o, &p);
 	}
 	/* Nothing measured is a failure, not an empty success: say why. */
 	if (err == 0 && r->done == 0 && r->skipped && !stopped(o))
@@ -302,6 +419,8 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	struct rv_sweep *s = NULL;
 	struct rv_meter *m = NULL;
 	struct manifest_run run = { 0 };
+	struct job *jobs = NULL;
+	double *shape_s = NULL, energy_s;
 	char sweep_path[RV_PATH_MAX], meta_path[RV_PATH_MAX], meter_note[512], loadavg[64];
 	double t_begin_s = rv_now_s();
 	int err;
@@ -311,7 +430,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	if ((err = rv_layout_open(&layout, &o->dirs, 0)) < 0)
 		return err;
 	if ((err = rv_layout_profile(&layout, &p, o->hw)) < 0 ||
-	    (err = choose_kernel(&k, p, o->kernel, env)) < 0 ||
+	    (err = choose_kernel(&k, p, o->kernel, o->kernel_ops, env)) < 0 ||
 	    (err = rv_layout_sweep_path(&layout, sweep_path, sizeof(sweep_path), o->op,
 	                                o->purpose)) < 0 ||
 	    (err = rv_layout_baseline_path(&layout, r->csv_path, sizeof(r->csv_path), p->key,
@@ -328,8 +447,8 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		                   rv_op_name(o->op), rv_purpose_name(o->purpose));
 		goto out;
 	}
-	for (size_t i = 0; i < s->n_entries; i++)
-		r->total += rv_sweep_label_scoreable(&s->entries[i], p->key) != NULL;
+	if ((err = collect_jobs(&jobs, r, s, p->key, o->limit)) < 0)
+		goto out;
 	if (r->total == 0) {
 		err = rv_error_set(RV_ENOENT,
 		                   "%s labels no shape for %s; label it first with roofval sweep "
@@ -337,8 +456,6 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		                   sweep_path, p->key, p->key);
 		goto out;
 	}
-	if (r->total > o->limit)
-		r->total = o->limit;
 	if (o->capture.flush_cache && !k->flush) {
 		err = rv_error_set(RV_ENOTSUP,
 		                   "--flush-l2: the %s kernels cannot flush a cache between "
@@ -349,15 +466,32 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	if ((err = open_meter(&m, &run.meter, meter_note, sizeof(meter_note), &meter_env, o->meter,
 	                      p->capture_backend)) < 0)
 		goto out;
+	/* The ETA: each shape's expected time from the model's prediction. */
+	if (!(shape_s = malloc(r->total * sizeof(*shape_s)))) {
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+		goto out;
+	}
+	energy_s = rv_capture_energy_s(m, &o->capture);
+	for (size_t i = 0; i < r->total; i++) {
+		struct rv_prediction pred;
+
+		shape_s[i] = rv_predict(&pred, p, o->op, &jobs[i].e->shape, jobs[i].e->dtype) == 0
+		                     ? rv_capture_shape_s(pred.latency_s, &o->capture, energy_s)
+		                     : (double)NAN;
+	}
 	begin.hw = p->key;
 	begin.op = o->op;
 	begin.purpose = o->purpose;
 	begin.total = r->total;
+	begin.ambiguous = r->ambiguous;
+	begin.rounds = o->repeat > 1 ? o->repeat : 1;
+	begin.eta_s = rv_capture_eta_s(shape_s, r->total, 0, begin.rounds - 1, (double)NAN,
+	                               &begin.eta_model);
 	begin.kernel = k->name;
 	begin.provider = k->provider();
 	begin.meter = run.meter;
 	report(o, &begin);
-	err = capture_shapes(o, r, env, s, p, k, m, meter_note, t_begin_s);
+	err = capture_shapes(o, r, env, jobs, shape_s, p, k, m, meter_note);
 	if (err == 0 && r->done) {
 		run.meta_path = meta_path;
 		run.hw = p->key;
@@ -368,6 +502,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		run.op = o->op;
 		run.purpose = o->purpose;
 		run.rows = r->done;
+		run.repeat = o->repeat;
 		err = write_manifest(&run, env, o->argc, o->argv);
 	}
 	r->interrupted = stopped(o);
@@ -376,6 +511,8 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 out:
 	if (m)
 		m->ops->close(m);
+	free(shape_s);
+	free_jobs(jobs, r->total);
 	rv_sweep_free(s);
 	rv_layout_close(&layout);
 	r->elapsed_s = rv_now_s() - t_begin_s;

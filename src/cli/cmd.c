@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/build.h"
 #include "core/build_info.h"
 #include "core/error.h"
 #include "kernel/kernel.h"
@@ -120,6 +121,8 @@ int rv_cmd_version(int argc, char **argv)
 	if (rc != RV_OPT_RUN)
 		return rc;
 	printf("roofval %s (commit %s)\n", RV_VERSION, RV_GIT_COMMIT);
+	printf("build: %s, %s, flags %s (kernel loops %s)\n", rv_build_compiler(), rv_build_type(),
+	       rv_build_flags(), rv_build_kernel_flags());
 	printf("kernels:");
 	for (size_t i = 0; i < rv_kernel_count(); i++)
 		printf(" %s", rv_kernel_at(i)->name);

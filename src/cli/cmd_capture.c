@@ -66,6 +66,10 @@ static const struct rv_option capture_options[] = {
 	  .type = RV_OPT_STRING, .offset = CAP(rails) },
 	{ .name = "flush-l2", .help = "evict the inputs from the GPU's L2 before each trial",
 	  .type = RV_OPT_FLAG, .offset = CAP(s.capture.flush_cache) },
+	{ .name = "repeat", .metavar = "N",
+	  .help = "measure every shape N times, in N rounds over the shapes (default 1); the row "
+	          "keeps the median of the N medians and their spread",
+	  .type = RV_OPT_UINT, .offset = CAP(s.repeat), .umin = 1, .umax = 100 },
 	{ .name = "precision", .metavar = "P",
 	  .help = "add trials until the median's standard error is under P of it (default 0.01; "
 	          "0: exactly --trials)",
@@ -91,31 +95,64 @@ static void on_signal(int sig)
 	capture_stop = 1;
 }
 
+/* "about 1.2 s left (model)": the ETA and what it comes from, or "time left
+ * unknown" (what: "left", "in all"). */
+static void eta_text(char *out, size_t size, double eta_s, int from_model, const char *what)
+{
+	char t[32];
+
+	if (isnan(eta_s)) {
+		(void)snprintf(out, size, "time %s unknown", what);
+		return;
+	}
+	rv_fmt_si(t, sizeof(t), eta_s, "s");
+	(void)snprintf(out, size, "about %s %s (%s)", t, what,
+	               from_model ? "model" : "model and shapes so far");
+}
+
+/* "[2/5]", or "[round 2/3, 2/5]" with --repeat. */
+static void where_text(char *out, size_t size, const struct rv_capture_progress *p)
+{
+	if (p->rounds > 1)
+		(void)snprintf(out, size, "[round %u/%u, %zu/%zu]", p->round, p->rounds, p->n,
+		               p->total);
+	else
+		(void)snprintf(out, size, "[%zu/%zu]", p->n, p->total);
+}
+
 /* The session's progress, on stderr. */
 static void print_progress(void *ctx, const struct rv_capture_progress *p)
 {
-	char lat[32], en[32], left[32];
+	char lat[32], en[32], eta[96], where[64], amb[48] = "", rounds[48] = "";
 
 	(void)ctx;
 	switch (p->event) {
 	case RV_CAPTURE_BEGIN:
-		fprintf(stderr, "capture %s %s %s: %zu shapes, kernel %s (%s), meter %s\n", p->hw,
-		        rv_op_name(p->op), rv_purpose_name(p->purpose), p->total, p->kernel,
-		        p->provider, p->meter);
+		if (p->ambiguous)
+			(void)snprintf(amb, sizeof(amb), ", of which %zu ambiguous", p->ambiguous);
+		if (p->rounds > 1)
+			(void)snprintf(rounds, sizeof(rounds), ", %u rounds", p->rounds);
+		eta_text(eta, sizeof(eta), p->eta_s, p->eta_model, "in all");
+		fprintf(stderr, "capture %s %s %s: %zu shapes%s%s, kernel %s (%s), meter %s; %s\n",
+		        p->hw, rv_op_name(p->op), rv_purpose_name(p->purpose), p->total, amb,
+		        rounds, p->kernel, p->provider, p->meter, eta);
 		break;
 	case RV_CAPTURE_SKIP:
-		fprintf(stderr, "[%zu/%zu] %s %s: skipped: %s\n", p->n, p->total, p->shape,
-		        rv_dtype_name(p->dtype), p->skipped);
+		where_text(where, sizeof(where), p);
+		fprintf(stderr, "%s %s %s: skipped: %s\n", where, p->shape, rv_dtype_name(p->dtype),
+		        p->skipped);
 		break;
 	case RV_CAPTURE_ROW:
+		where_text(where, sizeof(where), p);
 		rv_fmt_si(lat, sizeof(lat), p->latency_s, "s");
 		if (isnan(p->energy_J))
 			(void)snprintf(en, sizeof(en), "n/a");
 		else
 			rv_fmt_si(en, sizeof(en), p->energy_J, "J");
-		rv_fmt_si(left, sizeof(left), p->left_s, "s");
-		fprintf(stderr, "[%zu/%zu] %s %s: %s, %s, about %s left\n", p->n, p->total,
-		        p->shape, rv_dtype_name(p->dtype), lat, en, left);
+		eta_text(eta, sizeof(eta), p->eta_s, p->eta_model, "left");
+		fprintf(stderr, "%s %s %s%s: %s, %s, %s\n", where, p->shape,
+		        rv_dtype_name(p->dtype), p->is_ambiguous ? " (ambiguous)" : "", lat, en,
+		        eta);
 		break;
 	}
 }
@@ -161,9 +198,9 @@ int rv_cmd_capture(int argc, char **argv)
 	if (err < 0)
 		return rv_cli_fail("capture");
 	fprintf(stderr,
-	        "%s: %zu rows written, %zu shapes skipped, in %.2f s (%.2f s inside the "
-	        "kernels)\n",
-	        r.csv_path, r.done, r.skipped, r.elapsed_s, r.kernel_s);
+	        "%s: %zu rows written (%zu shapes, of which %zu ambiguous), %zu shapes skipped, in "
+	        "%.2f s (%.2f s inside the kernels)\n",
+	        r.csv_path, r.done, r.total, r.ambiguous, r.skipped, r.elapsed_s, r.kernel_s);
 	if (r.interrupted) {
 		fprintf(stderr,
 		        "roofval: capture: interrupted after %zu of %zu shapes; %s keeps "

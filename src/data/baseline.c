@@ -114,6 +114,22 @@ const struct rv_col_def rv_baseline_schema[RV_COL_N] = {
 	[RV_COL_TRIALS_DISCARDED] = { "trials_discarded", "", RV_CT_OPT_U64, ROW(trials_discarded),
 	                              RV_CF_DEC, 0, 0, (double)UINT64_MAX, 0, "trial count", NULL,
 	                              COUNT_HINT, "it was not counted", NULL },
+	[RV_COL_MEDIAN_REL_SE] = { "median_rel_se", "", RV_CT_F64, ROW(median_rel_se),
+	                           RV_CF_SHORTEST, 0, 0, HUGE_VAL, 0,
+	                           "relative standard error of the median", "median_rel_se >= 0",
+	                           NUMBER_HINT, "it was not computed", NULL },
+	[RV_COL_PRECISION_TARGET] = { "precision_target", "", RV_CT_F64, ROW(precision_target),
+	                              RV_CF_SHORTEST, 0, 0, 1, 0, "precision target",
+	                              "0 <= precision_target <= 1", NUMBER_HINT,
+	                              "it was not recorded", NULL },
+	[RV_COL_REPEATS] = { "repeats", "", RV_CT_OPT_U64, ROW(repeats), RV_CF_DEC, 0, 1,
+	                     (double)UINT64_MAX, 0, "repeat count", NULL, COUNT_HINT,
+	                     "the shape was measured once",
+	                     "repeats; a repeated row has at least one" },
+	[RV_COL_REPEAT_SPREAD] = { "repeat_spread", "", RV_CT_F64, ROW(repeat_spread),
+	                           RV_CF_SHORTEST, 0, 0, HUGE_VAL, 0, "spread across repeats",
+	                           "repeat_spread >= 0", NUMBER_HINT, "the shape was measured once",
+	                           NULL },
 };
 
 enum rv_col rv_col_find(const char *name)
@@ -122,6 +138,20 @@ enum rv_col rv_col_find(const char *name)
 		if (strcmp(rv_baseline_schema[c].name, name) == 0)
 			return (enum rv_col)c;
 	return RV_COL_UNKNOWN;
+}
+
+int rv_row_precision_reached(const struct rv_baseline_row *r)
+{
+	double se = rv_row_value(r, RV_COL_MEDIAN_REL_SE);
+	double target = rv_row_value(r, RV_COL_PRECISION_TARGET);
+
+	if (isnan(target))
+		return -1;
+	if (!(target > 0))
+		return 1;
+	if (isnan(se))
+		return -1;
+	return se <= target;
 }
 
 static int col_ok(enum rv_col c)

@@ -46,6 +46,10 @@ enum rv_col {
 	RV_COL_POWER_LIMIT_W,
 	RV_COL_THROTTLE_REASONS,
 	RV_COL_TRIALS_DISCARDED,
+	RV_COL_MEDIAN_REL_SE,
+	RV_COL_PRECISION_TARGET,
+	RV_COL_REPEATS,
+	RV_COL_REPEAT_SPREAD,
 	RV_COL_N
 };
 
@@ -127,6 +131,13 @@ struct rv_baseline_row {
 	double cpu_freq_Hz, busy_share;
 	double sm_clock_Hz, sm_clock_min_Hz, mem_clock_Hz, gpu_temp_C, power_limit_W;
 	struct rv_opt_u64 throttle_reasons, trials_discarded;
+	/* The median's relative standard error reached, and the one --precision
+	 * asked for (0: none); see rv_row_precision_reached(). */
+	double median_rel_se, precision_target;
+	/* capture --repeat: the rounds behind latency_s (the median of their
+	 * medians) and their spread, (max - min) / latency_s. */
+	struct rv_opt_u64 repeats;
+	double repeat_spread;
 	/* The extra columns of the schema the row carries, bit 1 << enum rv_col:
 	 * rv_baseline_upsert() gives a baseline the ones it lacks (in schema
 	 * order); a value in a column not carried is empty. */
@@ -177,6 +188,14 @@ int rv_row_parse(struct rv_baseline_row *r, enum rv_col c, const char *text);
  * message (without the column name) in why. */
 int rv_row_check(const struct rv_baseline_row *r, enum rv_col c, const char *text, char *why,
                  size_t why_size);
+
+/* Whether the median of row r reached the precision its capture asked for:
+ * 1 when median_rel_se <= precision_target, or no target was asked
+ * (precision_target 0); 0 when it did not (the trial cap stopped the
+ * trials first: validate marks such a row suspect); -1 when unknown (the
+ * row lacks either value: captured before roofval recorded them, or written
+ * by another tool). */
+int rv_row_precision_reached(const struct rv_baseline_row *r);
 
 /* An empty baseline (no rows, no extra columns, CRLF line ends). */
 int rv_baseline_new(struct rv_baseline **out);

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "core/units.h"
+#include "kernel/add_loops.h"
 #include "kernel/cblas_internal.h"
 #include "model/opcount.h"
 
@@ -355,36 +356,6 @@ fail:
 	return err;
 }
 
-/* One pass, c = a + b: each element read and written once, the 3N elements of
- * traffic opcount assumes and what a framework's elementwise add does.
- * cblas_?copy + cblas_?axpy would take two passes (5N elements). The fixed
- * 64-byte inner loop is what gcc -O2 (its "very cheap" vectoriser, which
- * refuses loops needing a scalar epilogue) turns into vector adds; restrict
- * tells it the buffers do not overlap. */
-static void cblas_add_f32(float *restrict c, const float *restrict a, const float *restrict b,
-                          size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 16 <= n; i += 16)
-		for (size_t j = 0; j < 16; j++)
-			c[i + j] = a[i + j] + b[i + j];
-	for (; i < n; i++)
-		c[i] = a[i] + b[i];
-}
-
-static void cblas_add_f64(double *restrict c, const double *restrict a, const double *restrict b,
-                          size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8)
-		for (size_t j = 0; j < 8; j++)
-			c[i + j] = a[i + j] + b[i + j];
-	for (; i < n; i++)
-		c[i] = a[i] + b[i];
-}
-
 /* linear as a framework's addmm: y = bias in every row, then y += x W^T. */
 static void cblas_linear(struct rv_cblas_kernel *k)
 {
@@ -428,9 +399,9 @@ static int cblas_run(struct rv_kernel *base, uint64_t iters)
 			break;
 		case RV_OP_VECTOR_ADD:
 			if (fp32)
-				cblas_add_f32(k->c, k->a, k->b, k->n);
+				rv_kernel_add_f32(k->c, k->a, k->b, k->n);
 			else
-				cblas_add_f64(k->c, k->a, k->b, k->n);
+				rv_kernel_add_f64(k->c, k->a, k->b, k->n);
 			/* Each iteration writes the same values: the empty asm with a
 			 * memory clobber keeps the compiler from merging iterations. */
 			__asm__ __volatile__("" : : : "memory");

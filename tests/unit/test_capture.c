@@ -12,9 +12,11 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "core/build.h"
 #include "core/clock.h"
 #include "io/baseline.h"
 #include "io/file.h"
+#include "meter/meter.h"
 #include "rv_test_meter.h"
 
 static void unset_fake_env(void)
@@ -292,15 +294,31 @@ static int jitter_run(struct rv_kernel *k, uint64_t iters)
 	return 0;
 }
 
+/* The precision columns of a capture result, as a store writes them: what
+ * rv_row_precision_reached() reads back. */
+static int reached_of(const struct rv_capture_result *r)
+{
+	struct rv_baseline_row row;
+
+	rv_baseline_row_init(&row);
+	(void)rv_capture_extra(&row, r);
+	assert_true(row.cols & RV_COL_BIT(RV_COL_MEDIAN_REL_SE));
+	assert_true(row.cols & RV_COL_BIT(RV_COL_PRECISION_TARGET));
+	return rv_row_precision_reached(&row);
+}
+
 /* --precision: trials are added two at a time while the median's standard
  * error is above the share asked for, up to 201 or a second of trials; a
- * loose target keeps 11. */
+ * loose target keeps 11. When the cap stops them short, the note says the
+ * precision reached, not the one asked for, and the row records both, so
+ * rv_row_precision_reached() says the target was missed. */
 static void test_capture__precision(void **state)
 {
 	struct rv_kernel_ops ops = *rv_kernel_find("null");
 	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT;
 	struct rv_shape s = { 1, { 4096, 0, 0 } };
 	struct rv_capture_result r;
+	char known[64];
 
 	(void)state;
 	ops.run = jitter_run;
@@ -310,6 +328,10 @@ static void test_capture__precision(void **state)
 	                 0);
 	assert_int_equal(r.trials, 11);
 	assert_null(strstr(r.notes, "to know the median"));
+	assert_null(strstr(r.notes, "median known to"));
+	assert_true(r.median_rel_se <= 0.5);
+	rv_assert_close(r.precision, 0.5, 0, 0);
+	assert_int_equal(reached_of(&r), 1);
 	/* 0.01%: out of reach of this spread (about 40 us over 80 us). */
 	o.precision = 1e-4;
 	assert_int_equal(rv_capture_one(&r, &rv_env_host, &ops, NULL, NULL, RV_OP_VECTOR_ADD, &s,
@@ -317,7 +339,143 @@ static void test_capture__precision(void **state)
 	                 0);
 	if (!(r.trials > 11 && r.trials <= 201 && r.trials % 2 == 1))
 		fail_msg("%u trials; notes: %s", r.trials, r.notes);
-	rv_assert_contains(r.notes, "trials, to know the median within 0.01%");
+	assert_null(strstr(r.notes, "to know the median within"));
+	assert_true(r.median_rel_se > 1e-4);
+	(void)snprintf(known, sizeof(known), "%u trials: median known to %.2g%%, not the 0.01%%",
+	               r.trials, 100 * r.median_rel_se);
+	rv_assert_contains(r.notes, known);
+	rv_assert_contains(r.notes, " asked for (the ");
+	rv_assert_contains(r.notes, " stopped them)");
+	assert_int_equal(reached_of(&r), 0);
+	/* No target (--precision 0): exactly the trials, nothing to miss. */
+	o.precision = 0;
+	assert_int_equal(rv_capture_one(&r, &rv_env_host, &ops, NULL, NULL, RV_OP_VECTOR_ADD, &s,
+	                                RV_DTYPE_FP32, &o, NULL),
+	                 0);
+	assert_int_equal(r.trials, 11);
+	assert_null(strstr(r.notes, "median known to"));
+	rv_assert_close(r.precision, 0, 0, 0);
+	assert_true(r.median_rel_se > 0);
+	assert_int_equal(reached_of(&r), 1);
+}
+
+/* rv_row_precision_reached() on rows as files hold them: reached, missed,
+ * no target, and unknown without either column (an old file). */
+static void test_capture__precision_reached(void **state)
+{
+	struct rv_baseline_row row;
+
+	(void)state;
+	rv_baseline_row_init(&row);
+	assert_int_equal(rv_row_precision_reached(&row), -1);
+	row.cols |= RV_COL_BIT(RV_COL_MEDIAN_REL_SE) | RV_COL_BIT(RV_COL_PRECISION_TARGET);
+	assert_int_equal(rv_row_precision_reached(&row), -1); /* both empty */
+	row.precision_target = 0.01;
+	assert_int_equal(rv_row_precision_reached(&row), -1); /* no precision reached */
+	row.median_rel_se = 0.042;
+	assert_int_equal(rv_row_precision_reached(&row), 0);
+	row.median_rel_se = 0.01;
+	assert_int_equal(rv_row_precision_reached(&row), 1);
+	row.precision_target = 0;
+	row.median_rel_se = 0.5;
+	assert_int_equal(rv_row_precision_reached(&row), 1);
+	/* Values in fields the row does not carry are not read. */
+	row.cols = 0;
+	assert_int_equal(rv_row_precision_reached(&row), -1);
+}
+
+/* The ETA's parts, from given predicted latencies: no machine timing. */
+static void test_capture__eta(void **state)
+{
+	struct rv_capture_opts o = RV_CAPTURE_OPTS_DEFAULT; /* 3 warm-up calls, 11 trials */
+	double shape_s[4], t;
+	int model = -1;
+
+	(void)state;
+	/* 1 ms a call: 3 warm-up calls and 11 trials. */
+	rv_assert_close(rv_capture_shape_s(1e-3, &o, 0), 14e-3, 1e-12, 0);
+	/* 1 us a call: each trial times at least 10 us of calls. */
+	rv_assert_close(rv_capture_shape_s(1e-6, &o, 0), 3e-6 + 11 * 10e-6, 1e-12, 0);
+	/* With a meter: its time and one more call. */
+	rv_assert_close(rv_capture_shape_s(1e-3, &o, 0.25), 14e-3 + 0.25 + 1e-3, 1e-12, 0);
+	assert_true(isnan(rv_capture_shape_s(0, &o, 0)));
+	assert_true(isnan(rv_capture_shape_s((double)NAN, &o, 0)));
+	assert_true(isnan(rv_capture_shape_s(-1, &o, 0)));
+	/* No meter, no energy time; a window of 0.05 s on the fake meter's
+	 * sensor, with its idle reading, takes longer than the window. */
+	rv_assert_close(rv_capture_energy_s(NULL, &o), 0, 0, 0);
+	{
+		struct rv_meter *m = fake_open();
+		struct rv_capture_opts w = o;
+
+		w.min_window_s = 0.05;
+		t = rv_capture_energy_s(m, &w);
+		m->ops->close(m);
+		assert_true(t > 0.05 + 0.1 && t < 10);
+	}
+
+	/* The ETA: the shapes after next in this round, then whole rounds. */
+	shape_s[0] = 1;
+	shape_s[1] = 2;
+	shape_s[2] = 4;
+	shape_s[3] = 8;
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 0, 0, (double)NAN, &model), 15, 0, 0);
+	assert_int_equal(model, 1);
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 2, 0, (double)NAN, &model), 12, 0, 0);
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 4, 0, (double)NAN, &model), 0, 0, 0);
+	assert_int_equal(model, 1);
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 3, 2, (double)NAN, &model), 8 + 2 * 15, 0, 0);
+	/* Not from the shapes done: the mean time so far is not used. */
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 1, 0, 100, &model), 14, 0, 0);
+	assert_int_equal(model, 1);
+	/* A shape without a prediction takes the mean time of those done... */
+	shape_s[2] = (double)NAN;
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 1, 0, 3, &model), 2 + 3 + 8, 0, 0);
+	assert_int_equal(model, 0);
+	/* ... unknown before any is done; */
+	assert_true(isnan(rv_capture_eta_s(shape_s, 4, 0, 0, (double)NAN, &model)));
+	/* once behind, it no longer counts, unless a round is left. */
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 3, 0, (double)NAN, &model), 8, 0, 0);
+	assert_int_equal(model, 1);
+	rv_assert_close(rv_capture_eta_s(shape_s, 4, 3, 1, 3, &model), 8 + 14, 0, 0);
+	assert_int_equal(model, 0);
+	assert_true(isnan(rv_capture_eta_s(shape_s, 4, 3, 1, (double)NAN, NULL)));
+}
+
+/* --repeat's row: the measurement nearest the median of the medians, with
+ * that median and the spread (max - min) / median. */
+static void test_capture__combine(void **state)
+{
+	struct rv_capture_result in[4], out;
+	const double lat[4] = { 1e-3, 3e-3, 2e-3, 10e-3 };
+	double spread;
+
+	(void)state;
+	memset(in, 0, sizeof(in));
+	for (unsigned i = 0; i < 4; i++) {
+		in[i].latency_s = lat[i];
+		in[i].trials = 11 + 2 * i; /* which one was picked */
+		(void)snprintf(in[i].notes, sizeof(in[i].notes), "round %u", i + 1);
+	}
+	assert_int_equal(rv_capture_combine(&out, &spread, in, 3), 0);
+	rv_assert_close(out.latency_s, 2e-3, 0, 0);
+	assert_int_equal(out.trials, 15);
+	assert_string_equal(out.notes, "round 3");
+	rv_assert_close(spread, (3e-3 - 1e-3) / 2e-3, 1e-12, 0);
+	/* An even count: the mean of the two middle medians; the first of the
+	 * two nearest measurements. */
+	assert_int_equal(rv_capture_combine(&out, &spread, in, 4), 0);
+	rv_assert_close(out.latency_s, 2.5e-3, 1e-12, 0);
+	assert_int_equal(out.trials, 13);
+	rv_assert_close(spread, 9e-3 / 2.5e-3, 1e-12, 0);
+	/* One: itself, no spread. */
+	assert_int_equal(rv_capture_combine(&out, &spread, in + 1, 1), 0);
+	rv_assert_close(out.latency_s, 3e-3, 0, 0);
+	rv_assert_close(spread, 0, 0, 0);
+	rv_assert_error(rv_capture_combine(&out, &spread, in, 0), RV_ERANGE, "no measurement");
+	in[1].latency_s = 0;
+	rv_assert_error(rv_capture_combine(&out, &spread, in, 3), RV_ERANGE,
+	                "repeat 2: median 0 s is not positive");
 }
 
 /* Other processes busy while a shape is measured: as many spinning children
@@ -355,9 +513,9 @@ static void test_capture__busy_machine(void **state)
 	rv_assert_contains(r.notes, "machine not idle: other processes used ");
 }
 
-/* A capture session's folder: a sweep of five matmul shapes, four of them
- * labelled (and scoreable) for i7_12700k, one ambiguous; the repository's
- * hardware folder. */
+/* A capture session's folder: a sweep of six matmul shapes, four of them
+ * labelled (and scoreable) for i7_12700k, one ambiguous (measured too), one
+ * unsupported (not measured); the repository's hardware folder. */
 static const char *session_dir(const char *name)
 {
 	static const char sweep[] =
@@ -371,7 +529,9 @@ static const char *session_dir(const char *name)
 	        " {\"shape\": [64, 64, 64], \"dtype\": \"fp32\", \"regime_per_hw\": "
 	        "{\"i7_12700k\": \"launch_bound\"}},\n"
 	        " {\"shape\": [128, 128, 128], \"dtype\": \"fp32\", \"regime_per_hw\": "
-	        "{\"i7_12700k\": \"l2_bound\"}}]}\n";
+	        "{\"i7_12700k\": \"l2_bound\"}},\n"
+	        " {\"shape\": [256, 256, 256], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"unsupported\"}}]}\n";
 	const char *dir = rv_scratch_dir(name);
 	char path[4200];
 	FILE *fp;
@@ -387,6 +547,9 @@ static const char *session_dir(const char *name)
 /* What the progress callback saw. */
 struct session_seen {
 	size_t begin, rows, skips, last_n;
+	size_t ambiguous, ambiguous_rows; /* BEGIN's count, the rows said ambiguous */
+	double begin_eta_s, last_eta_s;
+	int begin_model, last_model;
 	char meter[32];
 	volatile sig_atomic_t *stop;
 	size_t stop_after; /* set *stop after this many rows (0: never) */
@@ -403,14 +566,24 @@ static void session_progress(void *ctx, const struct rv_capture_progress *p)
 		assert_int_equal(p->n, 0);
 		assert_string_equal(p->kernel, "null");
 		(void)snprintf(seen->meter, sizeof(seen->meter), "%s", p->meter);
+		seen->ambiguous = p->ambiguous;
+		seen->begin_eta_s = p->eta_s;
+		seen->begin_model = p->eta_model;
+		assert_int_equal(p->rounds, 1);
 		break;
 	case RV_CAPTURE_ROW:
 		seen->rows++;
 		assert_int_equal(p->n, seen->last_n + 1);
 		assert_true(p->latency_s > 0);
 		assert_true(p->energy_J > 0);
-		assert_true(p->left_s >= 0);
+		assert_true(p->eta_s >= 0);
 		assert_int_equal(p->dtype, RV_DTYPE_FP32);
+		assert_int_equal(p->round, 1);
+		seen->ambiguous_rows += (size_t)p->is_ambiguous;
+		if (p->is_ambiguous)
+			assert_string_equal(p->shape, "24x24x24");
+		seen->last_eta_s = p->eta_s;
+		seen->last_model = p->eta_model;
 		seen->last_n = p->n;
 		if (seen->stop_after && seen->rows == seen->stop_after)
 			*seen->stop = 1;
@@ -466,8 +639,20 @@ static size_t baseline_rows(const char *csv_path)
 	return n;
 }
 
-/* Every labelled shape is measured, stored and reported; the manifest
- * records the run; no argv, no process environment. */
+/* The manifest's text has "key": "value" (JSON-escaped as jansson writes
+ * plain ASCII). */
+static void assert_manifest_has(const char *text, const char *key, const char *value)
+{
+	char want[1024];
+
+	(void)snprintf(want, sizeof(want), "\"%s\": \"%s\"", key, value);
+	rv_assert_contains(text, want);
+}
+
+/* Every labelled shape is measured, ambiguous ones too (counted apart),
+ * stored and reported, with an ETA from the model's predictions; the
+ * manifest records the run and the build that measured it; no argv, no
+ * process environment. */
 static void test_capture__session(void **state)
 {
 	static volatile sig_atomic_t stop;
@@ -483,25 +668,63 @@ static void test_capture__session(void **state)
 	env.args.fake.power_W = "20";
 	o = session_opts(dir, &env, &seen);
 	assert_int_equal(rv_capture_session(&o, &r), 0);
-	assert_int_equal(r.total, 4);
-	assert_int_equal(r.done, 4);
+	assert_int_equal(r.total, 5);
+	assert_int_equal(r.ambiguous, 1);
+	assert_int_equal(r.done, 5);
 	assert_int_equal(r.skipped, 0);
+	assert_int_equal(r.rounds, 1);
 	assert_false(r.interrupted);
 	assert_true(r.elapsed_s > 0 && r.kernel_s >= 0);
 	assert_int_equal(seen.begin, 1);
-	assert_int_equal(seen.rows, 4);
+	assert_int_equal(seen.rows, 5);
+	assert_int_equal(seen.ambiguous, 1);
+	assert_int_equal(seen.ambiguous_rows, 1);
+	/* The i7 profile predicts every shape: the ETA is the model's from the
+	 * start, and nothing is left after the last. */
+	assert_int_equal(seen.begin_model, 1);
+	assert_true(isfinite(seen.begin_eta_s) && seen.begin_eta_s > 0);
+	assert_int_equal(seen.last_model, 1);
+	rv_assert_close(seen.last_eta_s, 0, 0, 0);
 	assert_string_equal(seen.meter, "fake");
-	assert_int_equal(baseline_rows(r.csv_path), 4);
+	assert_int_equal(baseline_rows(r.csv_path), 5);
+	{
+		struct rv_baseline *b = NULL;
+		struct rv_shape amb = { 3, { 24, 24, 24 } };
+		long at;
+
+		assert_int_equal(rv_baseline_load(&b, r.csv_path), 0);
+		at = rv_baseline_find(b, "i7_12700k", RV_OP_MATMUL, &amb, RV_DTYPE_FP32);
+		assert_true(at >= 0);
+		/* Once (no --repeat): no repeat columns; precision columns always. */
+		for (size_t i = 0; i < b->n_rows; i++) {
+			assert_false(b->rows[i].cols & RV_COL_BIT(RV_COL_REPEATS));
+			assert_false(b->rows[i].cols & RV_COL_BIT(RV_COL_REPEAT_SPREAD));
+			assert_int_equal(rv_row_precision_reached(&b->rows[i]),
+			                 1); /* precision 0 */
+		}
+		for (size_t i = 0; i < b->n_extra; i++)
+			assert_null(strstr(b->extra_cols[i], "repeat"));
+		rv_baseline_free(b);
+	}
 	rv_assert_contains(r.csv_path, "/i7_12700k_matmul.csv");
 	(void)snprintf(meta, sizeof(meta), "%s/i7_12700k_matmul.meta.json", dir);
 	assert_int_equal(rv_file_read(&text, &len, meta), 0);
 	rv_assert_contains(text, "\"schema\": \"roofval.manifest/1\"");
-	rv_assert_contains(text, "\"rows\": 4");
+	rv_assert_contains(text, "\"rows\": 5");
 	rv_assert_contains(text, "\"meter\": \"fake\"");
 	rv_assert_contains(text, "\"kernel\": \"null\"");
 	rv_assert_contains(text, "\"purpose\": \"calibration\"");
 	rv_assert_contains(text, "\"--hw\"");
+	assert_manifest_has(text, "compiler", rv_build_compiler());
+	assert_manifest_has(text, "build_type", rv_build_type());
+	assert_manifest_has(text, "compile_flags", rv_build_flags());
+	assert_manifest_has(text, "kernel_flags", rv_build_kernel_flags());
+	assert_null(strstr(text, "\"repeat\""));
 	free(text);
+	/* What the build functions say is what CMake configured. */
+	assert_true(strlen(rv_build_compiler()) > 2 && strcmp(rv_build_compiler(), "unknown") != 0);
+	assert_true(strcmp(rv_build_type(), "unknown") != 0);
+	assert_string_equal(rv_build_kernel_flags(), "-O2");
 
 	/* --limit: the first two; the store merges them into the same file, and
 	 * the manifest gets a second run. */
@@ -510,8 +733,9 @@ static void test_capture__session(void **state)
 	o.limit = 2;
 	assert_int_equal(rv_capture_session(&o, &r), 0);
 	assert_int_equal(r.total, 2);
+	assert_int_equal(r.ambiguous, 1); /* 24x24x24 is the second */
 	assert_int_equal(seen.rows, 2);
-	assert_int_equal(baseline_rows(r.csv_path), 4);
+	assert_int_equal(baseline_rows(r.csv_path), 5);
 	assert_int_equal(rv_file_read(&text, &len, meta), 0);
 	rv_assert_contains(text, "\"rows\": 2");
 	free(text);
@@ -534,7 +758,7 @@ static void test_capture__session_stop(void **state)
 	o = session_opts(dir, &env, &seen);
 	assert_int_equal(rv_capture_session(&o, &r), 0);
 	assert_true(r.interrupted);
-	assert_int_equal(r.total, 4);
+	assert_int_equal(r.total, 5);
 	assert_int_equal(r.done, 1);
 	assert_int_equal(seen.rows, 1);
 	assert_int_equal(baseline_rows(r.csv_path), 1);
@@ -547,6 +771,139 @@ static void test_capture__session_stop(void **state)
 	assert_int_equal(r.done, 0);
 	assert_int_equal(seen.rows, 0);
 	stop = 0;
+}
+
+/* The null kernel, recording the first dimension of every shape it is set
+ * up for, in order. */
+static size_t order_n;
+static uint64_t order_dim[64];
+
+static size_t order_stop_at; /* set *order_stop at this setup (0: never) */
+static volatile sig_atomic_t *order_stop;
+
+static int order_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
+                       const struct rv_shape *s, enum rv_dtype d, uint64_t seed)
+{
+	if (order_n < sizeof(order_dim) / sizeof(order_dim[0]))
+		order_dim[order_n++] = s->dim[0];
+	if (order_stop_at && order_n == order_stop_at)
+		*order_stop = 1;
+	return rv_kernel_find("null")->setup(out, env, op, s, d, seed);
+}
+
+/* What a --repeat session's progress said. */
+struct repeat_seen {
+	size_t rows;
+	unsigned rounds;
+	unsigned round_of[32];
+	size_t n_of[32];
+};
+
+static void repeat_progress(void *ctx, const struct rv_capture_progress *p)
+{
+	struct repeat_seen *seen = ctx;
+
+	if (p->event == RV_CAPTURE_BEGIN)
+		seen->rounds = p->rounds;
+	if (p->event != RV_CAPTURE_ROW || seen->rows >= 32)
+		return;
+	assert_int_equal(p->rounds, seen->rounds);
+	seen->round_of[seen->rows] = p->round;
+	seen->n_of[seen->rows++] = p->n;
+}
+
+/* --repeat 3: the shapes measured in three interleaved rounds (1..S, then
+ * 1..S, then 1..S, as the kernel's setups show); each row the median of its
+ * three medians, with repeats and repeat_spread; the manifest records it. */
+static void test_capture__session_repeat(void **state)
+{
+	static volatile sig_atomic_t stop;
+	static const uint64_t dims[5] = { 16, 24, 32, 64, 128 };
+	struct session_seen unused = { .stop = &stop };
+	struct repeat_seen seen = { 0 };
+	struct rv_kernel_ops ops = *rv_kernel_find("null");
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	struct rv_baseline *b = NULL;
+	const char *dir = session_dir("session-repeat");
+	char meta[4200], *text;
+	size_t len;
+
+	(void)state;
+	stop = 0;
+	ops.setup = order_setup;
+	order_n = 0;
+	o = session_opts(dir, &rv_env_host, &unused);
+	o.kernel = NULL;
+	o.kernel_ops = &ops;
+	o.meter = "none";
+	o.repeat = 3;
+	o.progress = repeat_progress;
+	o.ctx = &seen;
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_int_equal(r.total, 5);
+	assert_int_equal(r.done, 5);
+	assert_int_equal(r.rounds, 3);
+	assert_int_equal(seen.rounds, 3);
+	assert_int_equal(order_n, 15);
+	assert_int_equal(seen.rows, 15);
+	for (size_t i = 0; i < 15; i++) {
+		assert_int_equal(order_dim[i], dims[i % 5]);
+		assert_int_equal(seen.round_of[i], 1 + i / 5);
+		assert_int_equal(seen.n_of[i], 1 + i % 5);
+	}
+	assert_int_equal(rv_baseline_load(&b, r.csv_path), 0);
+	assert_int_equal(b->n_rows, 5);
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct rv_baseline_row *row = &b->rows[i];
+		uint64_t n;
+
+		assert_true(rv_row_u64(row, RV_COL_REPEATS, &n));
+		assert_int_equal(n, 3);
+		assert_true(isfinite(row->repeat_spread) && row->repeat_spread >= 0);
+		rv_assert_contains(row->notes, "median of 3 repeats, ");
+		/* latency_s is one of the medians, so inside their spread. */
+		assert_true(row->latency_s > 0);
+	}
+	rv_baseline_free(b);
+	(void)snprintf(meta, sizeof(meta), "%s/i7_12700k_matmul.meta.json", dir);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	rv_assert_contains(text, "\"repeat\": 3");
+	free(text);
+
+	/* Stopped in the second round: every row keeps the rounds it got. */
+	{
+		struct repeat_seen seen2 = { 0 };
+		struct rv_capture_session_opts o2 = o;
+
+		dir = session_dir("session-repeat-stop");
+		o2 = session_opts(dir, &rv_env_host, &unused);
+		o2.kernel = NULL;
+		o2.kernel_ops = &ops;
+		o2.meter = "none";
+		o2.repeat = 3;
+		o2.progress = repeat_progress;
+		o2.ctx = &seen2;
+		order_n = 0;
+		ops.setup = order_setup;
+		/* Stop once the seventh setup (round 2, shape 2) is made. */
+		order_stop_at = 7;
+		order_stop = &stop;
+		assert_int_equal(rv_capture_session(&o2, &r), 0);
+		order_stop_at = 0;
+		assert_true(r.interrupted);
+		assert_int_equal(r.done, 5);
+		assert_int_equal(rv_baseline_load(&b, r.csv_path), 0);
+		assert_int_equal(b->n_rows, 5);
+		for (size_t i = 0; i < b->n_rows; i++) {
+			uint64_t n;
+
+			assert_true(rv_row_u64(&b->rows[i], RV_COL_REPEATS, &n));
+			assert_int_equal(n, b->rows[i].shape.dim[0] == 16 ? 2 : 1);
+		}
+		rv_baseline_free(b);
+		stop = 0;
+	}
 }
 
 /* What a session refuses, each with its reason. */
@@ -637,6 +994,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_capture__counter_wraps_twice_in_window, reset_env),
 		cmocka_unit_test_setup(test_capture__precision, reset_env),
+		cmocka_unit_test_setup(test_capture__precision_reached, reset_env),
+		cmocka_unit_test_setup(test_capture__eta, reset_env),
+		cmocka_unit_test_setup(test_capture__combine, reset_env),
+		cmocka_unit_test_setup(test_capture__session_repeat, reset_env),
 		cmocka_unit_test_setup(test_capture__busy_machine, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_backwards, reset_env),
 		cmocka_unit_test_setup(test_capture__counter_frozen, reset_env),

@@ -12,10 +12,11 @@
 #include "rv_test_baseline.h"
 
 #define HEADER "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes"
-#define ALL_EXTRA                                                                          \
-	"latency_min_s,latency_p10_s,latency_p90_s,latency_mad_s,latency_cv,energy_net_j," \
-	"idle_power_w,energy_window_s,energy_calls,cpu_freq_hz,busy_share,sm_clock_hz,"    \
-	"sm_clock_min_hz,mem_clock_hz,gpu_temp_c,power_limit_w,throttle_reasons,trials_discarded"
+#define ALL_EXTRA                                                                                  \
+	"latency_min_s,latency_p10_s,latency_p90_s,latency_mad_s,latency_cv,energy_net_j,"         \
+	"idle_power_w,energy_window_s,energy_calls,cpu_freq_hz,busy_share,sm_clock_hz,"            \
+	"sm_clock_min_hz,mem_clock_hz,gpu_temp_c,power_limit_w,throttle_reasons,trials_discarded," \
+	"median_rel_se,precision_target,repeats,repeat_spread"
 
 /* The table is consistent: names found back, fixed columns first, the
  * capture's columns in the order of the docs. */
@@ -44,11 +45,12 @@ static void test_schema__table(void **state)
 /* Every known column parsed to its type, and written back as it was. */
 static void test_schema__every_column_typed(void **state)
 {
-	const char *text = HEADER "," ALL_EXTRA "\r\n"
-	                          "gpu1,linear,8x4096x4096,fp16,0.00012,0.5,11,\"a, b\","
-	                          "0.0001,0.00011,0.00013,2e-06,0.017,0.25,"
-	                          "35.5,0.125,1000,1800000000.0,0.5,1980000000.0,"
-	                          "900000000.0,2619000000.0,45.0,700.0,0x4c,3\r\n";
+	const char *text =
+	        HEADER "," ALL_EXTRA "\r\n"
+	               "gpu1,linear,8x4096x4096,fp16,0.00012,0.5,11,\"a, b\","
+	               "0.0001,0.00011,0.00013,2e-06,0.017,0.25,"
+	               "35.5,0.125,1000,1800000000.0,0.5,1980000000.0,"
+	               "900000000.0,2619000000.0,45.0,700.0,0x4c,3,0.0042,0.01,3,0.021\r\n";
 	struct rv_baseline *b = rv_test_baseline_parse(text);
 	const struct rv_baseline_row *r;
 	char cell[RV_ROW_CELL], *out;
@@ -88,6 +90,12 @@ static void test_schema__every_column_typed(void **state)
 	assert_int_equal(r->throttle_reasons.value, 0x4c);
 	assert_true(r->trials_discarded.present);
 	assert_int_equal(r->trials_discarded.value, 3);
+	rv_assert_close(r->median_rel_se, 0.0042, 0, 0);
+	rv_assert_close(r->precision_target, 0.01, 0, 0);
+	assert_int_equal(rv_row_precision_reached(r), 1);
+	assert_true(r->repeats.present);
+	assert_int_equal(r->repeats.value, 3);
+	rv_assert_close(r->repeat_spread, 0.021, 0, 0);
 	/* The accessors, by column. */
 	rv_assert_close(rv_row_value(r, RV_COL_ENERGY_WINDOW_S), 0.125, 0, 0);
 	rv_assert_close(rv_row_value(r, RV_COL_ENERGY_CALLS), 1000, 0, 0);
