@@ -100,8 +100,11 @@ static const struct {
 	  "an unknown command or option, a bad value or wrong arguments; the usage follows the "
 	  "message" },
 	{ RV_EXIT_MISMATCH, "validate", "validation ran and at least one record failed its band" },
-	{ RV_EXIT_INTERRUPTED, "capture",
-	  "stopped by SIGINT or SIGTERM (capture, probe, sweep); the finished work is kept" },
+	{ RV_EXIT_INTERRUPTED, NULL,
+	  "interrupted: capture, stopped by SIGINT or SIGTERM, ends with 130 after keeping the "
+	  "rows it measured and their manifest; any other command is ended by the signal (the "
+	  "shell reports 130 for SIGINT) and, as every write is atomic, leaves no file half "
+	  "written" },
 };
 
 static void exit_status(struct rv_buf *b, const char *cmd)
@@ -290,8 +293,8 @@ int rv_doc_man_dir(const char *dir, const struct rv_cmd *commands, size_t *n_pag
 	int err;
 
 	*n_pages = 0;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		return rv_error_errno(errno, "cannot make %s", dir);
+	if ((err = rv_file_mkdirs(dir)) < 0)
+		return err;
 	if ((err = write_page(dir, "roofval.1", commands, NULL)) < 0)
 		return err;
 	++*n_pages;
