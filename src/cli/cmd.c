@@ -107,9 +107,14 @@ static int cli_unknown(const char *owner, const struct rv_cmd *table, const char
 
 	for (const struct rv_cmd *c = table; c->name && n < sizeof(names) / sizeof(names[0]); c++)
 		names[n++] = c->name;
+	char cut[160];
+
+	/* through the message buffer: control characters escaped, a long word cut */
 	(void)rv_near_hint(hint, sizeof(hint), word, names, n, NULL);
-	fprintf(stderr, "roofval: %s%sunknown command '%s'%s (roofval %s%shelp)\n",
-	        top ? "" : owner, top ? "" : ": ", word, hint, top ? "" : owner, top ? "" : " ");
+	(void)rv_error_set(RV_EPARSE, "%s%sunknown command '%s'%s (roofval %s%shelp)",
+	                   top ? "" : owner, top ? "" : ": ", rv_error_cut(cut, sizeof(cut), word),
+	                   hint, top ? "" : owner, top ? "" : " ");
+	fprintf(stderr, "roofval: %s\n", rv_error_last());
 	return RV_EXIT_USAGE;
 }
 

@@ -95,6 +95,33 @@ static size_t error_cut(char *s, size_t len, size_t max)
 	return len;
 }
 
+const char *rv_error_cut(char *out, size_t size, const char *value)
+{
+	const size_t mark = sizeof(ERROR_CUT) - 1;
+	size_t len = strlen(value), head, tail;
+
+	if (size == 0)
+		return out;
+	if (len < size) {
+		memcpy(out, value, len + 1);
+		return out;
+	}
+	if (size < mark + 3) { /* no room for a cut: the start */
+		(void)snprintf(out, size, "%s", value);
+		return out;
+	}
+	head = (size - 1 - mark) / 2;
+	tail = len - (size - 1 - mark - head);
+	while (head > 0 && error_cont((unsigned char)value[head]))
+		head--;
+	while (tail < len && error_cont((unsigned char)value[tail]))
+		tail++;
+	memcpy(out, value, head);
+	memcpy(out + head, ERROR_CUT, mark);
+	memcpy(out + head + mark, value + tail, len - tail + 1);
+	return out;
+}
+
 /* Stores the message text: escaped, then cut to fit rv_error_msg. */
 static void error_store(const char *text)
 {

@@ -24,5 +24,9 @@ int rv_error_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 
  * may be NULL with size 0 to measure. Every message goes through it, and so
  * does what a command prints from a file (baseline show). */
 size_t rv_error_escape(char *out, size_t size, const char *s);
+/* value in out (size bytes), with its middle replaced by an ellipsis when it
+ * does not fit, as messages cut a long value: "/very/long/pa...end/name.csv",
+ * so that what a message says after it stays. Returns out. */
+const char *rv_error_cut(char *out, size_t size, const char *value);
 
 #endif

@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/near.h"
 #include "core/path.h"
 #include "io/file.h"
 #include "opt/opt.h"
@@ -266,8 +267,16 @@ int rv_doc_man(struct rv_buf *out, const struct rv_cmd *commands, const char *cm
 		return rv_buf_check(out);
 	}
 	c = find_cmd(commands, cmd);
-	if (!c)
-		return rv_error_set(RV_ENOENT, "unknown command '%s' (run 'roofval help')", cmd);
+	if (!c) {
+		const char *names[64];
+		char near[96];
+		size_t n = 0;
+
+		for (c = commands; c->name && n < 64; c++)
+			names[n++] = c->name;
+		return rv_error_set(RV_ENOENT, "unknown command '%s'%s (roofval help)", cmd,
+		                    rv_near_hint(near, sizeof(near), cmd, names, n, NULL));
+	}
 	man_cmd(out, c);
 	return rv_buf_check(out);
 }

@@ -211,7 +211,9 @@ void rv_opts_help(const struct rv_opts_spec *spec)
 /* Prints "roofval: WHAT" and the usage on stderr; returns RV_EXIT_USAGE. */
 static int usage_error(const char *usage, int has_options, const char *what)
 {
-	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", what, usage,
+	/* through the message buffer: control characters escaped, long values cut */
+	(void)rv_error_set(RV_EPARSE, "%s", what);
+	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", rv_error_last(), usage,
 	        has_options ? " [options]" : "");
 	return RV_EXIT_USAGE;
 }
@@ -223,7 +225,7 @@ static int opts_usage(const struct rv_opts_spec *spec, const char *what)
 
 int rv_opts_usage(const struct rv_opts_spec *spec, const char *cmd, const char *what)
 {
-	char line[512];
+	char line[1600];
 
 	(void)snprintf(line, sizeof(line), "%s: %s", cmd, what);
 	return opts_usage(spec, line);
@@ -270,7 +272,7 @@ static void getopt_add(struct opt_getopt *g, size_t i, const char *name, char sh
 static void getopt_problem(char *what, size_t size, const char *cmd, int c, const char *arg,
                            const struct option *longopts, size_t n)
 {
-	char opt[64], word[64], hint[96] = "";
+	char opt[160], word[64], hint[96] = "";
 
 	if (optopt >= OPT_VAL && (size_t)(optopt - OPT_VAL) < n)
 		(void)snprintf(opt, sizeof(opt), "--%s", longopts[optopt - OPT_VAL].name);
@@ -279,7 +281,7 @@ static void getopt_problem(char *what, size_t size, const char *cmd, int c, cons
 	else if (optopt > 0 && optopt < OPT_VAL)
 		(void)snprintf(opt, sizeof(opt), "-%c", (char)optopt);
 	else
-		(void)snprintf(opt, sizeof(opt), "%s", arg);
+		(void)rv_error_cut(opt, sizeof(opt), arg);
 	if (c == ':') {
 		(void)snprintf(what, size, "%s: option '%s' needs a value", cmd, opt);
 		return;
@@ -352,9 +354,12 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 	char *field = (char *)opts + o->offset;
 	const char *noun = o->what ? o->what : o->type == RV_OPT_DOUBLE ? "a number" : "an integer";
 	const char *hint = o->hint ? o->hint : "";
+	char val[160]; /* text in messages, its middle cut when long */
 	uint64_t u;
 	double d;
 	int v, err;
+
+	(void)rv_error_cut(val, sizeof(val), text ? text : "");
 
 	if (o->problem)
 		(void)snprintf(what, size, "%s: %s", cmd, o->problem);
@@ -401,7 +406,7 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 				n_choices++;
 			(void)rv_near_hint(near, sizeof(near), text, o->choices, n_choices, NULL);
 			len = (size_t)snprintf(what, size, "%s: unknown %s '%s' (known:", cmd,
-			                       o->name, text);
+			                       o->name, val);
 
 			for (v = 0; o->choices && o->choices[v] && len < size; v++)
 				len += (size_t)snprintf(what + len, size - len, " %s",
@@ -420,7 +425,7 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 			if (!o->problem)
 				(void)snprintf(what, size,
 				               "%s: --%s '%s' is not %s from %llu to %llu%s", cmd,
-				               o->name, text, noun, o->umin, hi, hint);
+				               o->name, val, noun, o->umin, hi, hint);
 			return RV_EXIT_USAGE;
 		}
 		if (o->type == RV_OPT_UINT)
@@ -497,7 +502,7 @@ int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *
 	const struct rv_option *t = spec->options;
 	size_t n = rv_option_count(t);
 	struct opt_getopt g;
-	char what[512], *given;
+	char what[1536], *given;
 	int c, idx, rc;
 
 	if (getopt_tables(&g, n) < 0) {
@@ -544,9 +549,12 @@ int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *
 		if (optarg && optarg == argv[optind - 1] && optarg[0] == '-' && optarg[1] == '-' &&
 		    ((optarg[2] >= 'a' && optarg[2] <= 'z') ||
 		     (optarg[2] >= 'A' && optarg[2] <= 'Z'))) {
+			char next[160];
+
 			(void)snprintf(what, sizeof(what),
-			               "%s: option '--%s' needs a value, not the option '%.64s'",
-			               argv[0], t[i].name, optarg);
+			               "%s: option '--%s' needs a value, not the option '%s'",
+			               argv[0], t[i].name,
+			               rv_error_cut(next, sizeof(next), optarg));
 			return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
 		}
 		given[i] = 1;

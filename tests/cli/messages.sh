@@ -67,6 +67,8 @@ exact 2 "roofval: hw: unknown command 'lst'; did you mean 'list'? (roofval hw he
 exact 2 "roofval: baseline: unknown command 'shwo'; did you mean 'show'? (roofval baseline help)" \
 	baseline shwo
 exact 2 "roofval: unknown command 'valdate'; did you mean 'validate'? (roofval help)" help valdate
+first 2 "roofval: help: unknown command 'valdate'; did you mean 'validate'? (roofval help)" \
+	help --man valdate
 # a missing command lists the commands, once prefixed
 first 2 "roofval: a command is missing"
 run
@@ -156,6 +158,21 @@ expect "a 5000-character path: the start of the path kept" \
 expect "a 5000-character path: its end and the reason kept ($line)" \
 	eval '[[ $line == *"/end/name.csv: File name too long" ]]'
 expect "a 5000-character path: cut in the middle, with an ellipsis" grep -q $'x\xe2\x80\xa6x' err
+# the same for a long value of an option, a long unknown command, a long format
+ys=$(printf 'y%.0s' $(seq 1 3000))
+run capture --hw i7_12700k --op matmul --purpose calibration --limit "$ys"
+ell=$'\xe2\x80\xa6'
+expect "--limit of 3000 characters: cut, the reason kept ($(head -c 100 err))" \
+	eval '[ $rc = 2 ] && head -n 1 err | grep -q "^roofval: capture: --limit .yyy*${ell}yyy*. is not an integer from 1 to 18446744073709551615$"'
+run "$ys"
+expect "a command of 3000 characters: one line, cut, the way out kept" \
+	eval '[ $rc = 2 ] && [ "$(wc -l <err)" = 1 ] && [ "$(wc -c <err)" -lt 400 ] && grep -q "(roofval help)$" err'
+run validate --all --format "$ys"
+expect "--format of 3000 characters: the known formats kept" \
+	eval '[ $rc = 2 ] && head -n 1 err | grep -q "(known: text markdown json)$"'
+# control characters in arguments are escaped in messages too
+exact 2 "roofval: unknown command 'a\x1b[31mb\nc' (roofval help)" $'a\x1b[31mb\nc'
+first 2 "roofval: validate: unknown format 'a\nb' (known: text markdown json)" validate --all --format $'a\nb'
 
 # 5. baseline show escapes control characters from the file.
 printf 'hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes,x\033y\nh,matmul,64x64x128,fp32,1e-05,,3,"a\033[31mred\tnote\177\001",v\n' >ctl.csv

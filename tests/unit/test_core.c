@@ -252,6 +252,17 @@ static void test_core__error_middle_cut(void **state)
 	assert_string_equal(esc, "a\\n");
 	assert_int_equal(rv_error_escape(esc, 3, "a\x01"), 5);
 	assert_string_equal(esc, "a");
+	/* a value cut alone: the middle out, both ends kept, never half a UTF-8 letter */
+	assert_string_equal(rv_error_cut(esc, sizeof(esc), "short"), "short");
+	assert_string_equal(rv_error_cut(esc, sizeof(esc), "abcdefghijklmnopqrstuvwxyz"),
+	                    "abcdef\xe2\x80\xa6uvwxyz");
+	assert_int_equal(strlen(rv_error_cut(esc, sizeof(esc),
+	                                     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+	                                     "\xa9\xc3\xa9\xc3\xa9")) %
+	                         2,
+	                 1);
+	assert_true(strncmp(esc, "\xc3\xa9\xc3\xa9\xc3\xa9", 6) == 0);
+	assert_string_equal(esc + strlen(esc) - 6, "\xc3\xa9\xc3\xa9\xc3\xa9");
 	rv_error_clear();
 }
 
