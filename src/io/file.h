@@ -87,7 +87,9 @@ void rv_file_unlock(struct rv_file_lock *lk);
  * which merges its change into new_text and returns 1 to write it, 0 to
  * leave the file as it is, or a negative error. new_text is then written
  * with rv_file_write_atomic() and the lock released. Returns update's 0 or
- * 1, or the first error (the file is then unchanged). */
+ * 1, or the first error (the file is then unchanged). When path's folder is
+ * missing, update is asked first (old_text NULL): the folder is made only
+ * when it returns 1, so an update with nothing to write leaves no trace. */
 int rv_file_update(const char *path,
                    int (*update)(void *ctx, const char *old_text, size_t old_len,
                                  struct rv_buf *new_text),

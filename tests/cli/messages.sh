@@ -137,6 +137,9 @@ run capture --hw i7_12700k "${hw[@]}" --op vector_add --purpose calibration \
 expect "capture --baseline-dir x/y: made ($(tail -n 1 err))" \
 	eval '[ $rc = 0 ] && [ -f base/x/y/i7_12700k_vector_add.csv ] && [ -f base/x/y/i7_12700k_vector_add.meta.json ]'
 expect "capture's folder: mode 0750" eval '[ "$(stat -c %a base/x)" = 750 ]'
+# a writer with nothing to write makes no folder
+run sweep augment --hw i7_12700k "${hw[@]}" --sweep-dir nosweeps/here
+expect "sweep augment on a missing folder makes none" test ! -e nosweeps
 umask 022
 printf 'hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\nh,matmul,64x64x128,fp32,1e-05,,3,\n' >in.csv
 run baseline normalize in.csv -o norm/deep/out.csv

@@ -257,6 +257,11 @@ static void test_file__output_folders_made(void **state)
 	join(sub, dir, "l/m");
 	assert_int_equal(stat(sub, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
+	/* an update with nothing to write makes no folder */
+	join(path, dir, "n/o/count");
+	assert_int_equal(rv_file_update(path, keep_it, NULL), 0);
+	join(sub, dir, "n");
+	assert_int_equal(stat(sub, &st), -1);
 	/* a file where a folder should be: named, nothing made under it */
 	join(path, dir, "w/x/out.csv/deeper/f.csv");
 	rv_assert_error(rv_file_write_atomic(path, "x", 1), RV_EIO, "is not a folder");
