@@ -144,6 +144,8 @@ static void error_store(const char *text)
  * of memory. Messages are formatted apart from rv_error_msg: callers often
  * pass rv_error_last() itself as an argument, to extend the current one. */
 static char *error_format(const char *suffix, const char *fmt, va_list ap)
+        __attribute__((format(printf, 2, 0)));
+static char *error_format(const char *suffix, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	size_t extra = suffix ? strlen(suffix) : 0;
@@ -166,6 +168,8 @@ static char *error_format(const char *suffix, const char *fmt, va_list ap)
 }
 
 /* Formats and stores the message; out of memory, what fits in a fixed buffer. */
+static void error_vset(const char *suffix, const char *fmt, va_list ap)
+        __attribute__((format(printf, 2, 0)));
 static void error_vset(const char *suffix, const char *fmt, va_list ap)
 {
 	va_list ap2;
