@@ -7,15 +7,9 @@
 
 int main(int argc, char **argv)
 {
-	int rc;
-
 	/* Numbers in CSV and JSON always use a decimal point. */
 	(void)setlocale(LC_ALL, "C");
-	rc = rv_cli_main(argc, argv);
-	/* A full disk or a closed pipe must not look like success. */
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
-		fprintf(stderr, "roofval: write error on standard output\n");
-		return RV_EXIT_ERROR;
-	}
-	return rc;
+	/* It ends with standard output flushed and closed: a write error on it
+	 * is a message naming the command and exit 1. */
+	return rv_cli_main(argc, argv);
 }

@@ -91,7 +91,9 @@ int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_m
 int rv_cli_dispatch(const char *owner, const struct rv_cmd *table, int argc, char **argv);
 /* Prints "roofval: what: rv_error_last()" on stderr; returns RV_EXIT_ERROR. */
 int rv_cli_fail(const char *what);
-/* The whole program: returns the exit status. */
+/* The whole program: returns the exit status. Standard output is flushed
+ * and closed at the end: a write error on it is "roofval CMD: cannot write
+ * to standard output: REASON" and RV_EXIT_ERROR. */
 int rv_cli_main(int argc, char **argv);
 
 /* Commands. */

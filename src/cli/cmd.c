@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The command table, dispatch, help and version. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include "core/build.h"
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/near.h"
+#include "io/file.h"
 #include "kernel/kernel.h"
 #include "layout/layout.h"
 #include "meter/meter.h"
@@ -94,10 +97,35 @@ static void cli_list(FILE *fp, const char *owner, const struct rv_cmd *table)
 	        top ? "" : owner, top ? "" : " ");
 }
 
+/* "roofval: [OWNER: ]unknown command 'WORD'[; did you mean 'NAME'?] (roofval
+ * [OWNER ]help)": one line, the nearest command of table. */
+static int cli_unknown(const char *owner, const struct rv_cmd *table, const char *word)
+{
+	const char *names[64];
+	size_t n = 0;
+	int top = strcmp(owner, "roofval") == 0;
+	char hint[128];
+
+	for (const struct rv_cmd *c = table; c->name && n < sizeof(names) / sizeof(names[0]); c++)
+		names[n++] = c->name;
+	char cut[160];
+
+	/* through the message buffer: control characters escaped, a long word cut */
+	(void)rv_near_hint(hint, sizeof(hint), word, names, n, NULL);
+	(void)rv_error_set(RV_EPARSE, "%s%sunknown command '%s'%s (roofval %s%shelp)",
+	                   top ? "" : owner, top ? "" : ": ", rv_error_cut(cut, sizeof(cut), word),
+	                   hint, top ? "" : owner, top ? "" : " ");
+	fprintf(stderr, "roofval: %s\n", rv_error_last());
+	return RV_EXIT_USAGE;
+}
+
 int rv_cli_dispatch(const char *owner, const struct rv_cmd *table, int argc, char **argv)
 {
+	int top = strcmp(owner, "roofval") == 0;
+
 	if (argc < 2) {
-		fprintf(stderr, "roofval: %s: a command is missing\n", owner);
+		fprintf(stderr, "roofval: %s%sa command is missing\n", top ? "" : owner,
+		        top ? "" : ": ");
 		cli_list(stderr, owner, table);
 		return RV_EXIT_USAGE;
 	}
@@ -106,12 +134,18 @@ int rv_cli_dispatch(const char *owner, const struct rv_cmd *table, int argc, cha
 		cli_list(stdout, owner, table);
 		return RV_EXIT_OK;
 	}
-	for (const struct rv_cmd *c = table; c->name; c++)
-		if (strcmp(argv[1], c->name) == 0)
-			return c->fn(argc - 1, argv + 1);
-	fprintf(stderr, "roofval: %s: unknown command '%s'\n", owner, argv[1]);
-	cli_list(stderr, owner, table);
-	return RV_EXIT_USAGE;
+	for (const struct rv_cmd *c = table; c->name; c++) {
+		static char full[64]; /* "hw list": the name its messages give */
+
+		if (strcmp(argv[1], c->name) != 0)
+			continue;
+		if (!top) {
+			(void)snprintf(full, sizeof(full), "%s %s", owner, c->name);
+			argv[1] = full;
+		}
+		return c->fn(argc - 1, argv + 1);
+	}
+	return cli_unknown(owner, table, argv[1]);
 }
 
 int rv_cmd_version(int argc, char **argv)
@@ -137,7 +171,7 @@ int rv_cmd_version(int argc, char **argv)
 static int help_print(struct rv_buf *out, int err)
 {
 	if (err == 0)
-		(void)fwrite(rv_buf_str(out), 1, out->len, stdout);
+		err = rv_file_write_output(NULL, rv_buf_str(out), out->len);
 	rv_buf_free(out);
 	return err < 0 ? rv_cli_fail("help") : RV_EXIT_OK;
 }
@@ -189,14 +223,29 @@ int rv_cmd_help(int argc, char **argv)
 	return rv_cli_dispatch("roofval", rv_cli_commands, args.n == 2 ? 4 : 3, sub);
 }
 
-int rv_cli_main(int argc, char **argv)
+/* "validate", "hw list": the command argv runs, for messages; "" when none. */
+static void cli_command_name(char *out, size_t size, int argc, char **argv)
+{
+	out[0] = '\0';
+	for (const struct rv_cmd *c = rv_cli_commands; argc >= 2 && c->name; c++) {
+		if (strcmp(argv[1], c->name) != 0)
+			continue;
+		(void)snprintf(out, size, "%s", c->name);
+		for (const struct rv_cmd *s = c->sub; argc >= 3 && s && s->name; s++)
+			if (strcmp(argv[2], s->name) == 0)
+				(void)snprintf(out, size, "%s %s", c->name, s->name);
+	}
+}
+
+/* Runs the command line; ends with standard output flushed and closed. */
+static int cli_run(int argc, char **argv)
 {
 	/* roofval --data-dir DIR COMMAND ...: DIR as $ROOFVAL_DATA_DIR (core/datadir.h). */
 	if (argc >= 3 && strcmp(argv[1], "--data-dir") == 0) {
 		if (setenv("ROOFVAL_DATA_DIR", argv[2], 1) != 0)
 			return RV_EXIT_ERROR;
 		argv[2] = argv[0];
-		return rv_cli_main(argc - 2, argv + 2);
+		return cli_run(argc - 2, argv + 2);
 	}
 	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
 		static char s_version[] = "version";
@@ -205,6 +254,28 @@ int rv_cli_main(int argc, char **argv)
 		return rv_cmd_version(1, sub);
 	}
 	return rv_cli_dispatch("roofval", rv_cli_commands, argc, argv);
+}
+
+int rv_cli_main(int argc, char **argv)
+{
+	char name[64];
+	int rc, e;
+
+	/* The command's name first: a command may rewrite argv. */
+	cli_command_name(name, sizeof(name),
+	                 argc >= 3 && strcmp(argv[1], "--data-dir") == 0 ? argc - 2 : argc,
+	                 argc >= 3 && strcmp(argv[1], "--data-dir") == 0 ? argv + 2 : argv);
+	rc = cli_run(argc, argv);
+	/* A full disk or a closed pipe must not look like success. */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)
+		return rc;
+	e = errno;
+	/* A command that failed said why already: one line. */
+	if (rc != RV_EXIT_ERROR)
+		fprintf(stderr, "roofval: %s%scannot write to standard output%s%s\n", name,
+		        name[0] ? ": " : "", e ? ": " : "", e ? strerror(e) : "");
+	return RV_EXIT_ERROR;
 }
 
 int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_models *m,

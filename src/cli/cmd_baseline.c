@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -17,6 +18,23 @@ static const struct rv_opts_spec show_spec = {
 	1
 };
 
+/* Prints text from the file as messages quote it (rv_error_escape()): a
+ * line feed or an escape sequence in a field must not break the table or
+ * reach the terminal; width pads it as %-*s does. */
+static void show_text(const char *text, int width)
+{
+	size_t len = rv_error_escape(NULL, 0, text);
+	char *esc = malloc(len + 1);
+
+	if (!esc) {
+		printf("%-*s", width, "?");
+		return;
+	}
+	(void)rv_error_escape(esc, len + 1, text);
+	printf("%-*s", width, esc);
+	free(esc);
+}
+
 static int baseline_show(int argc, char **argv)
 {
 	struct rv_args args;
@@ -28,9 +46,12 @@ static int baseline_show(int argc, char **argv)
 		return rc;
 	if (rv_baseline_load(&b, args.v[0]) < 0)
 		return rv_cli_fail("baseline show");
-	printf("%s: %zu rows, %s line ends", args.v[0], b->n_rows, b->crlf ? "CRLF" : "LF");
-	for (size_t i = 0; i < b->n_extra; i++)
-		printf("%s%s", i ? ", " : "; extra columns: ", b->extra_cols[i]);
+	show_text(args.v[0], 0);
+	printf(": %zu rows, %s line ends", b->n_rows, b->crlf ? "CRLF" : "LF");
+	for (size_t i = 0; i < b->n_extra; i++) {
+		printf("%s", i ? ", " : "; extra columns: ");
+		show_text(b->extra_cols[i], 0);
+	}
 	printf("\n%-20s %-10s %-20s %-6s %-11s %-11s %-6s %s\n", "hardware", "op", "shape", "dtype",
 	       "latency", "energy", "trials", "notes");
 	for (size_t i = 0; i < b->n_rows; i++) {
@@ -46,9 +67,11 @@ static int baseline_show(int argc, char **argv)
 			rv_fmt_si(energy, sizeof(energy), r->energy_J, "J");
 			zero_energy += fpclassify(r->energy_J) == FP_ZERO;
 		}
-		printf("%-20s %-10s %-20s %-6s %-11s %-11s %-6llu %s\n", r->hardware,
-		       rv_op_name(r->op), shape, rv_dtype_name(r->dtype), lat, energy,
-		       (unsigned long long)r->trial_count, r->notes);
+		show_text(r->hardware, 20);
+		printf(" %-10s %-20s %-6s %-11s %-11s %-6llu ", rv_op_name(r->op), shape,
+		       rv_dtype_name(r->dtype), lat, energy, (unsigned long long)r->trial_count);
+		show_text(r->notes, 0);
+		printf("\n");
 	}
 	if (no_energy)
 		printf("%zu rows without energy ('-': not measured)\n", no_energy);

@@ -37,7 +37,7 @@ static const struct rv_option capture_options[] = {
 	  .type = RV_OPT_CHOICE, .offset = CAP(purpose), .flags = RV_OPT_REQUIRED,
 	  .parse = rv_opt_choice_purpose },
 	{ .name = "limit", .metavar = "N", .help = "only the first N shapes (a smoke test)",
-	  .type = RV_OPT_U64, .offset = CAP(limit) },
+	  .type = RV_OPT_U64, .offset = CAP(limit), .umin = 1 },
 	{ .name = "warmup", .metavar = "N", .help = "untimed calls before the trials (default 3)",
 	  .type = RV_OPT_UINT, .offset = CAP(s.capture.warmup), .umax = 1000000 },
 	{ .name = "trials", .metavar = "N", .help = "timed calls, odd (default 11)",

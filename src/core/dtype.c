@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/near.h"
 
 /* clang-format off */
 static const struct {
@@ -35,10 +36,18 @@ int rv_dtype_parse(const char *name, enum rv_dtype *out)
 			return 0;
 		}
 	}
-	return rv_error_set(RV_EPARSE,
-	                    "unknown dtype '%s' (known: fp64 fp32 tf32 fp16 bf16 fp8_e4m3 fp8_e5m2 "
-	                    "int64 int32 int16 int8 int4 fp4)",
-	                    name);
+	{
+		const char *names[RV_DTYPE_COUNT];
+		char near[96];
+
+		for (int i = 0; i < RV_DTYPE_COUNT; i++)
+			names[i] = rv_dtypes[i].name;
+		return rv_error_set(
+		        RV_EPARSE,
+		        "unknown dtype '%s' (known: fp64 fp32 tf32 fp16 bf16 fp8_e4m3 fp8_e5m2 "
+		        "int64 int32 int16 int8 int4 fp4)%s",
+		        name, rv_near_hint(near, sizeof(near), name, names, RV_DTYPE_COUNT, NULL));
+	}
 }
 
 const char *rv_dtype_name(enum rv_dtype d)

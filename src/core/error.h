@@ -7,6 +7,7 @@
 /* The codes (enum rv_error_code), rv_error_last() and rv_error_clear() are
  * public: include/roofval/error.h. */
 #include <roofval/error.h>
+#include <stddef.h>
 
 /* Formats the message into a thread-local buffer and returns code. */
 int rv_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -15,5 +16,17 @@ int rv_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2
 int rv_error_errno(int errno_value, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prefixes the current message with "prefix: " and returns code unchanged. */
 int rv_error_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Text from a file as messages quote it, on one line: control characters
+ * written as \n, \r, \t or \xHH, the rest as it is. Writes at most size
+ * bytes into out (always terminated when size > 0, never half an escape)
+ * and returns the length of the whole escaped text, as snprintf() does; out
+ * may be NULL with size 0 to measure. Every message goes through it, and so
+ * does what a command prints from a file (baseline show). */
+size_t rv_error_escape(char *out, size_t size, const char *s);
+/* value in out (size bytes), with its middle replaced by an ellipsis when it
+ * does not fit, as messages cut a long value: "/very/long/pa...end/name.csv",
+ * so that what a message says after it stays. Returns out. */
+const char *rv_error_cut(char *out, size_t size, const char *value);
 
 #endif

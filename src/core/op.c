@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/near.h"
 #include "core/strnum.h"
 
 static const struct {
@@ -28,7 +29,16 @@ int rv_op_parse(const char *name, enum rv_op *out)
 			return 0;
 		}
 	}
-	return rv_error_set(RV_EPARSE, "unknown op '%s' (known: matmul linear vector_add)", name);
+	{
+		const char *names[RV_OP_COUNT];
+		char near[96];
+
+		for (int i = 0; i < RV_OP_COUNT; i++)
+			names[i] = rv_ops[i].name;
+		return rv_error_set(
+		        RV_EPARSE, "unknown op '%s' (known: matmul linear vector_add)%s", name,
+		        rv_near_hint(near, sizeof(near), name, names, RV_OP_COUNT, NULL));
+	}
 }
 
 const char *rv_op_name(enum rv_op op)

@@ -14,6 +14,7 @@
 #include "core/buf.h"
 #include "core/datadir.h"
 #include "core/error.h"
+#include "core/near.h"
 #include "core/path.h"
 #include "core/strnum.h" /* RV_DOUBLE_STR */
 #include "core/vec.h"
@@ -728,6 +729,36 @@ static int profile_maybe_fit(struct rv_profile *p)
 	return rv_fit_apply(p, fit);
 }
 
+/* RV_ENOENT: key names no profile of dir; the nearest key that does. */
+static int profile_unknown_key(const char *dir, const char *key)
+{
+	char **paths = NULL, near[160] = "";
+	const char **keys;
+	size_t n = 0;
+
+	if (rv_profile_paths(&paths, &n, dir) == 0 && n > 0 &&
+	    (keys = calloc(n, sizeof(*keys))) != NULL) {
+		for (size_t i = 0; i < n; i++) {
+			char *base = strrchr(paths[i], '/'), *dot;
+
+			base = base ? base + 1 : paths[i];
+			if ((dot = strrchr(base, '.')) != NULL)
+				*dot = '\0'; /* <key>.json: the key */
+			keys[i] = base;
+		}
+		const char *k = rv_nearest(key, keys, n);
+
+		if (k)
+			(void)snprintf(near, sizeof(near), ": did you mean '%s'?", k);
+		free(keys);
+	}
+	rv_profile_paths_free(paths, n);
+	return rv_error_set(RV_ENOENT,
+	                    "no hardware profile '%s' in %s (an unknown hardware key)%s%s run "
+	                    "'roofval hw list' for the known keys",
+	                    key, dir, near, near[0] ? "" : ";");
+}
+
 int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or_path,
                     unsigned flags)
 {
@@ -751,10 +782,7 @@ int rv_profile_find(struct rv_profile **out, const char *dir, const char *key_or
 load:
 	err = rv_profile_load(out, path);
 	if (err == RV_ENOENT && path[0] && strcmp(path, key_or_path) != 0)
-		return rv_error_set(RV_ENOENT,
-		                    "no hardware profile '%s' in %s; run 'roofval hw list' for the "
-		                    "known keys",
-		                    key_or_path, dir);
+		return profile_unknown_key(dir, key_or_path);
 	if (err == 0 && (flags & RV_PROFILE_FIT) && (err = profile_maybe_fit(*out)) < 0) {
 		rv_profile_free(*out);
 		*out = NULL;

@@ -165,6 +165,44 @@ static const char *file_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+int rv_file_mkdirs(const char *dir)
+{
+	char buf[RV_PATH_MAX];
+	struct stat st;
+	int err;
+
+	if ((err = rv_path_fmt(buf, sizeof(buf), "%s", dir)) < 0)
+		return err;
+	if (stat(buf, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		return rv_error_set(RV_EIO, "%s is not a folder; give another folder", dir);
+	}
+	/* Each missing folder from the top down; the umask decides the mode. */
+	for (char *p = buf + 1;; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (p[-1] != '/' && mkdir(buf, 0777) != 0 && errno != EEXIST) {
+			int e = errno;
+
+			if (e == ENOTDIR)
+				return rv_error_set(RV_EIO,
+				                    "cannot make the folder %s: %s is not a folder",
+				                    dir, buf);
+			return file_error(e, "cannot make the folder", buf, "");
+		}
+		if (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))
+			return rv_error_set(RV_EIO, "cannot make the folder %s: %s is not a folder",
+			                    dir, buf);
+		*p = c;
+		if (c == '\0')
+			return 0;
+	}
+}
+
 /* What a path names once its symbolic links are followed. */
 enum file_kind {
 	FILE_NEW,     /* nothing yet: created by an atomic write */
@@ -224,7 +262,9 @@ static int file_resolve(struct file_target *t, const char *path)
 		int alias;
 
 		if (lstat(t->path, &st) != 0) {
-			if (errno == ENOENT) {
+			/* ENOTDIR: a file where a folder should be, which making
+			 * the folder (rv_file_mkdirs()) names */
+			if (errno == ENOENT || errno == ENOTDIR) {
 				t->kind = FILE_NEW;
 				return 0;
 			}
@@ -348,7 +388,11 @@ static int file_replace(const char *path, const struct file_target *t, const cha
 	    rv_path_join(tmp, sizeof(tmp), dir, name) < 0)
 		return rv_error_set(RV_EIO, "path too long: %s", path);
 	if (t->kind == FILE_NEW) {
-		mode_t mask = umask(0);
+		mode_t mask;
+
+		if ((err = rv_file_mkdirs(dir)) < 0)
+			return err;
+		mask = umask(0);
 
 		(void)umask(mask);
 		mode = 0666 & ~mask;
@@ -446,17 +490,33 @@ int rv_file_remove_stale_temps(const char *path)
 	return n;
 }
 
-int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s)
+/* The folder whose lock guards path: where the file a link points to is
+ * replaced; what cannot be resolved is refused later, by the read or the
+ * write. */
+static void file_lock_dir(char *dir, size_t size, const char *path)
+{
+	struct file_target t;
+
+	file_dirname(dir, size, file_resolve(&t, path) == 0 ? t.path : path);
+}
+
+/* rv_file_lock(); make: whether a missing folder is made. */
+static int file_lock(struct rv_file_lock *lk, const char *path, double timeout_s, int make)
 {
 	char dir[RV_PATH_MAX];
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
-	struct file_target t;
 	double waited_s = 0;
 
-	/* The folder where the file a link points to is replaced; what cannot
-	 * be resolved is refused later, by the read or the write. */
-	file_dirname(dir, sizeof(dir), file_resolve(&t, path) == 0 ? t.path : path);
+	file_lock_dir(dir, sizeof(dir), path);
 	lk->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A writer's folder is made when missing, as rv_file_write_atomic() does. */
+	if (make && lk->fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		int err = rv_file_mkdirs(dir);
+
+		if (err < 0)
+			return err;
+		lk->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (lk->fd < 0)
 		return errno == ENOENT ? rv_error_set(RV_ENOENT,
 		                                      "cannot open folder %s: it does not exist; "
@@ -481,6 +541,11 @@ int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s)
 		waited_s += 0.02;
 	}
 	return 0;
+}
+
+int rv_file_lock(struct rv_file_lock *lk, const char *path, double timeout_s)
+{
+	return file_lock(lk, path, timeout_s, 1);
 }
 
 void rv_file_unlock(struct rv_file_lock *lk)
@@ -508,12 +573,27 @@ int rv_file_update(const char *path,
 {
 	struct rv_file_lock lk;
 	struct rv_buf text = RV_BUF_INIT;
-	char *old = NULL;
+	char *old = NULL, dir[RV_PATH_MAX];
 	size_t old_len = 0;
-	int err;
+	struct stat st;
+	int err, asked = 0;
 
-	if ((err = rv_file_lock(&lk, path, RV_FILE_LOCK_TIMEOUT_S)) < 0)
+	file_lock_dir(dir, sizeof(dir), path);
+	if (stat(dir, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		/* No folder, so no file: whether there is anything to write is
+		 * asked first, so that an update with nothing to add makes no
+		 * folder. */
+		err = update(ctx, NULL, 0, &text);
+		if (err <= 0) {
+			rv_buf_free(&text);
+			return err;
+		}
+		asked = 1;
+	}
+	if ((err = file_lock(&lk, path, RV_FILE_LOCK_TIMEOUT_S, asked)) < 0) {
+		rv_buf_free(&text);
 		return err;
+	}
 	/* A writer killed in the middle of a save left its temporary file. */
 	(void)rv_file_remove_stale_temps(path);
 	err = rv_file_read(&old, &old_len, path);
@@ -521,8 +601,14 @@ int rv_file_update(const char *path,
 		rv_error_clear();
 		err = 0;
 	}
-	if (err == 0)
+	if (err == 0 && asked && !old) {
+		err = 1; /* still no file: the text update gave */
+	} else if (err == 0) {
+		/* A concurrent writer made the folder and the file meanwhile:
+		 * the update goes on its text. */
+		rv_buf_free(&text);
 		err = update(ctx, old, old_len, &text);
+	}
 	if (err > 0) {
 		int written = err;
 

@@ -38,15 +38,22 @@ int rv_file_load(const char *path,
 /* How long a writer of a file roofval owns waits for the folder's lock. */
 #define RV_FILE_LOCK_TIMEOUT_S 30.0
 
-/* Writes data to path. A regular file (or nothing yet) is replaced
- * atomically, keeping the old file's mode: on any failure the old file is
+/* Makes the folder dir and every missing folder above it (mkdir -p), with
+ * mode 0777 less the umask. 0 when it is there already; RV_EIO naming the
+ * part that is not a folder; the errors of mkdir(), naming the folder. Every
+ * writer of a new file calls it (rv_file_write_atomic(), rv_file_lock()), so
+ * output folders are made when missing whatever the command. */
+int rv_file_mkdirs(const char *dir);
+
+/* Writes data to path. A regular file (or nothing yet: its folder is made
+ * with rv_file_mkdirs() when missing) is replaced atomically, keeping the old file's mode: on any failure the old file is
  * untouched and the temporary file removed. Symbolic links are followed to
  * their target, which is replaced in its own folder. A FIFO or a character
  * device is written through (a FIFO waits RV_FILE_FIFO_WAIT_S for a reader,
  * then RV_EIO); a descriptor alias of this process is written to. RV_EIO
  * for a folder, a block device, a socket; RV_EPERM for another process's
- * descriptor; RV_ENOENT (folder missing), RV_EPERM, RV_EIO (disk full,
- * rename failed). */
+ * descriptor; RV_EPERM, RV_EIO (disk full, rename failed, a part of the
+ * folder is a file). */
 int rv_file_write_atomic(const char *path, const void *data, size_t len);
 
 /* Writes data where the user asked for output: standard output when path
@@ -64,7 +71,7 @@ int rv_file_remove_stale_temps(const char *path);
 
 /* Serialises writers of one file: an exclusive flock on the folder holding
  * path (holding its target, when path is a link), waited for at most
- * timeout_s. Not reentrant: a process holding it must not take it again. The lock is released by
+ * timeout_s; a missing folder is made (rv_file_mkdirs()). Not reentrant: a process holding it must not take it again. The lock is released by
  * rv_file_unlock() or when the process dies. RV_EIO with a message naming
  * the folder when another process held it for the whole wait. */
 struct rv_file_lock {
@@ -80,7 +87,9 @@ void rv_file_unlock(struct rv_file_lock *lk);
  * which merges its change into new_text and returns 1 to write it, 0 to
  * leave the file as it is, or a negative error. new_text is then written
  * with rv_file_write_atomic() and the lock released. Returns update's 0 or
- * 1, or the first error (the file is then unchanged). */
+ * 1, or the first error (the file is then unchanged). When path's folder is
+ * missing, update is asked first (old_text NULL): the folder is made only
+ * when it returns 1, so an update with nothing to write leaves no trace. */
 int rv_file_update(const char *path,
                    int (*update)(void *ctx, const char *old_text, size_t old_len,
                                  struct rv_buf *new_text),

@@ -306,6 +306,11 @@ static int for_each_job(struct rv_layout *l, const struct rv_layout_filter *f, s
 		n_jobs = 1;
 	} else {
 		err = rv_layout_jobs(l, &jobs, &n_jobs, f->hw, f->op);
+		if (err == 0 && n_jobs == 0 && f->hw) { /* an unknown key is not "no baselines" */
+			const struct rv_profile *p;
+
+			err = rv_layout_profile(l, &p, f->hw);
+		}
 		if (err == 0 && n_jobs == 0 && !n_baselines)
 			err = rv_error_set(RV_ENOENT,
 			                   "no baselines (<hw>_<op>.csv)%s%s in %s; capture one on "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/near.h"
 
 #define RV_METER(name) extern const struct rv_meter_ops rv_meter_##name;
 #include "meter/meters.def"
@@ -30,18 +31,21 @@ const struct rv_meter_ops *rv_meter_at(size_t i)
 
 const struct rv_meter_ops *rv_meter_find(const char *name)
 {
-	char known[256] = "";
+	const char *names[sizeof(rv_meters) / sizeof(rv_meters[0])];
+	char known[256] = "", near[96];
 	size_t i, len = 0;
 
 	for (i = 0; i < rv_meter_count(); i++) {
 		if (name && strcmp(rv_meters[i]->name, name) == 0)
 			return rv_meters[i];
+		names[i] = rv_meters[i]->name;
 		if (len < sizeof(known))
 			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
 			                        i ? ", " : "", rv_meters[i]->name);
 	}
-	(void)rv_error_set(RV_ENOENT, "no meter called '%s'; known meters: %s",
-	                   name ? name : "(null)", known);
+	(void)rv_near_hint(near, sizeof(near), name, names, rv_meter_count(), NULL);
+	(void)rv_error_set(RV_ENOENT, "no meter called '%s' (known meters: %s)%s",
+	                   name ? name : "(null)", known, near);
 	return NULL;
 }
 

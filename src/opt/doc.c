@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/build_info.h"
 #include "core/error.h"
+#include "core/near.h"
 #include "core/path.h"
 #include "io/file.h"
 #include "opt/opt.h"
@@ -100,8 +101,11 @@ static const struct {
 	  "an unknown command or option, a bad value or wrong arguments; the usage follows the "
 	  "message" },
 	{ RV_EXIT_MISMATCH, "validate", "validation ran and at least one record failed its band" },
-	{ RV_EXIT_INTERRUPTED, "capture",
-	  "stopped by SIGINT or SIGTERM (capture, probe, sweep); the finished work is kept" },
+	{ RV_EXIT_INTERRUPTED, NULL,
+	  "interrupted: capture, stopped by SIGINT or SIGTERM, ends with 130 after keeping the "
+	  "rows it measured and their manifest; any other command is ended by the signal (the "
+	  "shell reports 130 for SIGINT) and, as every write is atomic, leaves no file half "
+	  "written" },
 };
 
 static void exit_status(struct rv_buf *b, const char *cmd)
@@ -263,8 +267,16 @@ int rv_doc_man(struct rv_buf *out, const struct rv_cmd *commands, const char *cm
 		return rv_buf_check(out);
 	}
 	c = find_cmd(commands, cmd);
-	if (!c)
-		return rv_error_set(RV_ENOENT, "unknown command '%s' (run 'roofval help')", cmd);
+	if (!c) {
+		const char *names[64];
+		char near[96];
+		size_t n = 0;
+
+		for (c = commands; c->name && n < 64; c++)
+			names[n++] = c->name;
+		return rv_error_set(RV_ENOENT, "unknown command '%s'%s (roofval help)", cmd,
+		                    rv_near_hint(near, sizeof(near), cmd, names, n, NULL));
+	}
 	man_cmd(out, c);
 	return rv_buf_check(out);
 }
@@ -290,8 +302,8 @@ int rv_doc_man_dir(const char *dir, const struct rv_cmd *commands, size_t *n_pag
 	int err;
 
 	*n_pages = 0;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		return rv_error_errno(errno, "cannot make %s", dir);
+	if ((err = rv_file_mkdirs(dir)) < 0)
+		return err;
 	if ((err = write_page(dir, "roofval.1", commands, NULL)) < 0)
 		return err;
 	++*n_pages;

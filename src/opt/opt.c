@@ -16,6 +16,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/near.h"
 #include "core/op.h"
 #include "core/strnum.h"
 #include "core/vec.h"
@@ -210,7 +211,9 @@ void rv_opts_help(const struct rv_opts_spec *spec)
 /* Prints "roofval: WHAT" and the usage on stderr; returns RV_EXIT_USAGE. */
 static int usage_error(const char *usage, int has_options, const char *what)
 {
-	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", what, usage,
+	/* through the message buffer: control characters escaped, long values cut */
+	(void)rv_error_set(RV_EPARSE, "%s", what);
+	fprintf(stderr, "roofval: %s\nusage: roofval %s%s\n", rv_error_last(), usage,
 	        has_options ? " [options]" : "");
 	return RV_EXIT_USAGE;
 }
@@ -222,7 +225,7 @@ static int opts_usage(const struct rv_opts_spec *spec, const char *what)
 
 int rv_opts_usage(const struct rv_opts_spec *spec, const char *cmd, const char *what)
 {
-	char line[512];
+	char line[1600];
 
 	(void)snprintf(line, sizeof(line), "%s: %s", cmd, what);
 	return opts_usage(spec, line);
@@ -264,11 +267,12 @@ static void getopt_add(struct opt_getopt *g, size_t i, const char *name, char sh
 }
 
 /* The problem of a '?' or ':' from getopt_long with the n options of
- * longopts: an unknown option, a value missing, or a flag given one. */
+ * longopts: an unknown option (with the nearest known one), a value
+ * missing, or a flag given one. */
 static void getopt_problem(char *what, size_t size, const char *cmd, int c, const char *arg,
                            const struct option *longopts, size_t n)
 {
-	char opt[64];
+	char opt[160], word[64], hint[96] = "";
 
 	if (optopt >= OPT_VAL && (size_t)(optopt - OPT_VAL) < n)
 		(void)snprintf(opt, sizeof(opt), "--%s", longopts[optopt - OPT_VAL].name);
@@ -277,13 +281,26 @@ static void getopt_problem(char *what, size_t size, const char *cmd, int c, cons
 	else if (optopt > 0 && optopt < OPT_VAL)
 		(void)snprintf(opt, sizeof(opt), "-%c", (char)optopt);
 	else
-		(void)snprintf(opt, sizeof(opt), "%s", arg);
-	if (c == ':')
+		(void)rv_error_cut(opt, sizeof(opt), arg);
+	if (c == ':') {
 		(void)snprintf(what, size, "%s: option '%s' needs a value", cmd, opt);
-	else if (optopt >= OPT_VAL || optopt == 'h')
+		return;
+	}
+	if (optopt >= OPT_VAL || optopt == 'h') {
 		(void)snprintf(what, size, "%s: option '%s' takes no value", cmd, opt);
-	else
-		(void)snprintf(what, size, "%s: unknown option '%s'", cmd, opt);
+		return;
+	}
+	if (optopt == 0 && strncmp(arg, "--", 2) == 0) {
+		const char **names = malloc((n + 1) * sizeof(*names));
+
+		(void)snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+		for (size_t i = 0; names && i <= n; i++)
+			names[i] = longopts[i].name; /* longopts[n] is --help */
+		if (names)
+			(void)rv_near_hint(hint, sizeof(hint), word, names, n + 1, "--");
+		free(names);
+	}
+	(void)snprintf(what, size, "%s: unknown option '%s'%s", cmd, opt, hint);
 }
 
 /* The option of the n of table that getopt_long returned as c. */
@@ -337,9 +354,12 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 	char *field = (char *)opts + o->offset;
 	const char *noun = o->what ? o->what : o->type == RV_OPT_DOUBLE ? "a number" : "an integer";
 	const char *hint = o->hint ? o->hint : "";
+	char val[160]; /* text in messages, its middle cut when long */
 	uint64_t u;
 	double d;
 	int v, err;
+
+	(void)rv_error_cut(val, sizeof(val), text ? text : "");
 
 	if (o->problem)
 		(void)snprintf(what, size, "%s: %s", cmd, o->problem);
@@ -353,8 +373,20 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 	case RV_OPT_CHOICE:
 		if (o->parse) {
 			if (o->parse->parse(text, &v) < 0) {
-				if (!o->problem)
-					(void)snprintf(what, size, "%s: %s", cmd, rv_error_last());
+				if (!o->problem) {
+					const char *names[64];
+					char near[96];
+					int k;
+
+					for (k = 0; k < o->parse->count && k < 64; k++)
+						names[k] = o->parse->name(k);
+					(void)rv_near_hint(near, sizeof(near), text, names,
+					                   (size_t)k, NULL);
+					if (strstr(rv_error_last(), "did you mean"))
+						near[0] = '\0'; /* the parser's message has it */
+					(void)snprintf(what, size, "%s: %s%s", cmd, rv_error_last(),
+					               near);
+				}
 				return RV_EXIT_USAGE;
 			}
 			*(int *)(void *)field = v;
@@ -367,14 +399,20 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 			}
 		}
 		if (!o->problem) {
-			size_t len = (size_t)snprintf(
-			        what, size, "%s: unknown %s '%s' (known:", cmd, o->name, text);
+			char near[96];
+			size_t n_choices = 0, len;
+
+			while (o->choices && o->choices[n_choices])
+				n_choices++;
+			(void)rv_near_hint(near, sizeof(near), text, o->choices, n_choices, NULL);
+			len = (size_t)snprintf(what, size, "%s: unknown %s '%s' (known:", cmd,
+			                       o->name, val);
 
 			for (v = 0; o->choices && o->choices[v] && len < size; v++)
 				len += (size_t)snprintf(what + len, size - len, " %s",
 				                        o->choices[v]);
 			if (len < size)
-				(void)snprintf(what + len, size - len, ")");
+				(void)snprintf(what + len, size - len, ")%s", near);
 		}
 		return RV_EXIT_USAGE;
 	case RV_OPT_UINT:
@@ -387,7 +425,7 @@ static int option_set(const struct rv_option *o, const char *text, void *opts, c
 			if (!o->problem)
 				(void)snprintf(what, size,
 				               "%s: --%s '%s' is not %s from %llu to %llu%s", cmd,
-				               o->name, text, noun, o->umin, hi, hint);
+				               o->name, val, noun, o->umin, hi, hint);
 			return RV_EXIT_USAGE;
 		}
 		if (o->type == RV_OPT_UINT)
@@ -464,7 +502,7 @@ int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *
 	const struct rv_option *t = spec->options;
 	size_t n = rv_option_count(t);
 	struct opt_getopt g;
-	char what[512], *given;
+	char what[1536], *given;
 	int c, idx, rc;
 
 	if (getopt_tables(&g, n) < 0) {
@@ -502,6 +540,23 @@ int rv_opts_parse(const struct rv_opts_spec *spec, int argc, char **argv, void *
 		i = getopt_index(c, n, t);
 		if (i >= n)
 			continue;
+		if (given[i] && t[i].type != RV_OPT_LIST && t[i].type != RV_OPT_FLAG) {
+			(void)snprintf(what, sizeof(what),
+			               "%s: --%s is given twice; it takes one value, give it once",
+			               argv[0], t[i].name);
+			return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
+		}
+		if (optarg && optarg == argv[optind - 1] && optarg[0] == '-' && optarg[1] == '-' &&
+		    ((optarg[2] >= 'a' && optarg[2] <= 'z') ||
+		     (optarg[2] >= 'A' && optarg[2] <= 'Z'))) {
+			char next[160];
+
+			(void)snprintf(what, sizeof(what),
+			               "%s: option '--%s' needs a value, not the option '%s'",
+			               argv[0], t[i].name,
+			               rv_error_cut(next, sizeof(next), optarg));
+			return opts_end(spec, opts, &g, given, RV_EXIT_USAGE, what);
+		}
 		given[i] = 1;
 		if ((rc = option_set(&t[i], optarg, opts, argv[0], what, sizeof(what))) != 0)
 			return opts_end(spec, opts, &g, given, rc, what);

@@ -38,7 +38,7 @@ struct rv_cmd {
 
 enum rv_opt_type {
 	RV_OPT_FLAG,   /* no value; int, 1 when given */
-	RV_OPT_STRING, /* const char *, the argv text; the last one given wins */
+	RV_OPT_STRING, /* const char *, the argv text */
 	RV_OPT_CHOICE, /* int: through parse, or the index of the text in choices */
 	RV_OPT_UINT,   /* unsigned, from umin to umax (umax 0: UINT_MAX) */
 	RV_OPT_U64,    /* uint64_t, from umin to umax (umax 0: UINT64_MAX) */
@@ -169,9 +169,13 @@ struct rv_args {
 
 /* Parses argv (argv[0] = the command's name) against spec->options into
  * opts, the command's struct, and the positional arguments into args (NULL
- * when spec takes none): the defaults first, then each option as given (the
- * last one wins but for lists), then the count of positional arguments and
- * the required options. Returns RV_OPT_RUN to go on (free opts with
+ * when spec takes none): the defaults first, then each option as given,
+ * then the count of positional arguments and the required options. Usage
+ * errors besides bad values: an unknown option (with the nearest one of the
+ * table, core/near.h), an option but a flag or a list (RV_OPT_LIST: the
+ * repeatable ones) given twice, and an option whose value is missing or is
+ * the next option ("--hw --op matmul": "option '--hw' needs a value, not
+ * the option '--op'"; "--hw=--op" is taken as given). Returns RV_OPT_RUN to go on (free opts with
  * rv_opts_free() then), else the exit status to end with: RV_EXIT_OK after
  * printing --help, RV_EXIT_USAGE after printing the problem in one line and
  * the usage on stderr, RV_EXIT_ERROR out of memory (opts then holds nothing

@@ -283,8 +283,8 @@ int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_l
 	/* Each profile from the layout that validated it: loaded once. */
 	for (size_t i = 0; i < r.n_hw && err == 0; i++)
 		err = rv_layout_profile(&sets[r.set_of[i]], &r.profile[i], r.hw[i]);
-	if (err == 0 && mkdir(o->output_dir, 0777) != 0 && errno != EEXIST)
-		err = rv_error_errno(errno, "cannot make the folder %s", o->output_dir);
+	if (err == 0)
+		err = rv_file_mkdirs(o->output_dir);
 	if (err == 0)
 		err = report_head(&html, &r);
 	if (err == 0)

@@ -2,6 +2,8 @@
 /* Tests of the core tables and helpers: dtypes, ops and shapes, regimes, units, errors. */
 #include "core/buf.h"
 #include "core/dtype.h"
+#include "core/error.h"
+#include "core/near.h"
 #include "core/op.h"
 #include "core/regime.h"
 #include "core/units.h"
@@ -151,6 +153,119 @@ static void test_core__errors_and_buffers(void **state)
 	rv_buf_free(&b);
 }
 
+/* The nearest name: typos within the cap, prefixes of longer names, ties to
+ * the first, nothing for far words, the word itself, empty or NULL input. */
+static void test_core__nearest(void **state)
+{
+	static const char *const cmds[] = { "hw",       "baseline", "classify", "predict",
+		                            "validate", "plot",     "report",   "calibrate",
+		                            "capture",  "probe",    "kernels",  "meters",
+		                            "sweep",    "version",  "help" };
+	static const char *const keys[] = { "i7_12700k", "jetson_orin_nano_8gb",
+		                            "jetson_orin_nx_16gb", "xeon_amx_2vcpu" };
+	static const char *const ab[] = { "ab", "ba" };
+	size_t n = sizeof(cmds) / sizeof(cmds[0]);
+	char hint[64];
+
+	(void)state;
+	assert_int_equal(rv_near_distance("", ""), 0);
+	assert_int_equal(rv_near_distance("abc", ""), 3);
+	assert_int_equal(rv_near_distance("kitten", "sitting"), 3);
+	assert_int_equal(rv_near_distance("valdate", "validate"), 1);  /* a deletion */
+	assert_int_equal(rv_near_distance("vaildate", "validate"), 1); /* a swap */
+	assert_int_equal(rv_near_cap(4), 1);
+	assert_int_equal(rv_near_cap(5), 2);
+	assert_int_equal(rv_near_cap(9), 3);
+	assert_string_equal(rv_nearest("valdate", cmds, n), "validate");
+	assert_string_equal(rv_nearest("captrue", cmds, n), "capture");
+	assert_string_equal(rv_nearest("repot", cmds, n), "report");
+	assert_string_equal(rv_nearest("hepl", cmds, n), "help");
+	assert_null(rv_nearest("validate", cmds, n)); /* itself: nothing to suggest */
+	assert_null(rv_nearest("zzzzzz", cmds, n));
+	assert_null(rv_nearest("x", cmds, n)); /* one letter shares nothing */
+	assert_null(rv_nearest("", cmds, n));
+	assert_null(rv_nearest(NULL, cmds, n));
+	assert_null(rv_nearest("plot", NULL, 0));
+	/* the start of a longer key, one letter off or whole */
+	assert_string_equal(rv_nearest("xeonn", keys, 4), "xeon_amx_2vcpu");
+	assert_string_equal(rv_nearest("i7_12700", keys, 4), "i7_12700k");
+	assert_string_equal(rv_nearest("jetson_orin_nano", keys, 4), "jetson_orin_nano_8gb");
+	/* equally near: the first */
+	assert_string_equal(rv_nearest("aa", ab, 2), "ab");
+	/* a word longer than the table's limit is near nothing */
+	{
+		char big[RV_NEAR_MAX_LEN + 8];
+
+		memset(big, 'a', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		assert_null(rv_nearest(big, ab, 2));
+	}
+	assert_string_equal(rv_near_hint(hint, sizeof(hint), "limt",
+	                                 (const char *const[]){ "limit", "trials" }, 2, "--"),
+	                    "; did you mean '--limit'?");
+	assert_string_equal(rv_near_hint(hint, sizeof(hint), "qqqq", cmds, n, NULL), "");
+}
+
+/* A message too long for the buffer loses the middle of its longest word,
+ * so what comes after a 5000-character path (the reason) survives, on one
+ * line, with the start of the path; control characters are escaped. */
+static void test_core__error_middle_cut(void **state)
+{
+	char path[5200], esc[16];
+	size_t len = 0;
+	const char *m, *cut;
+
+	(void)state;
+	len += (size_t)snprintf(path, sizeof(path), "/very/long/pa");
+	while (len < 5000)
+		path[len++] = 'x';
+	(void)snprintf(path + len, sizeof(path) - len, "/end/name.csv");
+	assert_int_equal(rv_error_errno(36, "cannot open %s", path), RV_EIO);
+	m = rv_error_last();
+	assert_true(strlen(m) <= 1023);
+	assert_true(strncmp(m, "cannot open /very/long/pa", 25) == 0);
+	cut = strstr(m, "\xe2\x80\xa6");
+	assert_non_null(cut);
+	assert_null(strstr(cut + 3, "\xe2\x80\xa6")); /* one cut */
+	assert_string_equal(m + strlen(m) - strlen("/end/name.csv: File name too long"),
+	                    "/end/name.csv: File name too long");
+	/* the cut is in the path: the words around it are whole */
+	assert_true(strchr(cut, ' ') > cut);
+	/* a long value with a sentence after it */
+	assert_int_equal(rv_error_set(RV_EPARSE, "field '%s' is not a number; fix the file", path),
+	                 RV_EPARSE);
+	m = rv_error_last();
+	assert_string_equal(m + strlen(m) - strlen("name.csv' is not a number; fix the file"),
+	                    "name.csv' is not a number; fix the file");
+	/* a wrap of a long message keeps both ends too */
+	assert_int_equal(rv_error_wrap(RV_EPARSE, "%s", path), RV_EPARSE);
+	m = rv_error_last();
+	assert_true(strlen(m) <= 1023);
+	assert_true(strncmp(m, "/very/long/pa", 13) == 0);
+	assert_string_equal(m + strlen(m) - strlen("; fix the file"), "; fix the file");
+	/* a short message is untouched; control characters escaped */
+	(void)rv_error_set(RV_EPARSE, "bad\tfield\n%s", "\x1b[31m");
+	assert_string_equal(rv_error_last(), "bad\\tfield\\n\\x1b[31m");
+	/* the escaper alone: measures, truncates at a whole escape */
+	assert_int_equal(rv_error_escape(NULL, 0, "a\nb"), 4);
+	assert_int_equal(rv_error_escape(esc, 4, "a\nb"), 4);
+	assert_string_equal(esc, "a\\n");
+	assert_int_equal(rv_error_escape(esc, 3, "a\x01"), 5);
+	assert_string_equal(esc, "a");
+	/* a value cut alone: the middle out, both ends kept, never half a UTF-8 letter */
+	assert_string_equal(rv_error_cut(esc, sizeof(esc), "short"), "short");
+	assert_string_equal(rv_error_cut(esc, sizeof(esc), "abcdefghijklmnopqrstuvwxyz"),
+	                    "abcdef\xe2\x80\xa6uvwxyz");
+	assert_int_equal(strlen(rv_error_cut(esc, sizeof(esc),
+	                                     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+	                                     "\xa9\xc3\xa9\xc3\xa9")) %
+	                         2,
+	                 1);
+	assert_true(strncmp(esc, "\xc3\xa9\xc3\xa9\xc3\xa9", 6) == 0);
+	assert_string_equal(esc + strlen(esc) - 6, "\xc3\xa9\xc3\xa9\xc3\xa9");
+	rv_error_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +275,8 @@ int main(void)
 		cmocka_unit_test(test_core__ops_and_regimes),
 		cmocka_unit_test(test_core__units),
 		cmocka_unit_test(test_core__errors_and_buffers),
+		cmocka_unit_test(test_core__nearest),
+		cmocka_unit_test(test_core__error_middle_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

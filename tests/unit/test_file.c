@@ -210,9 +210,65 @@ static void test_file__update_concurrent(void **state)
 	text = slurp(path);
 	assert_string_equal(text, "101\n");
 	free(text);
-	/* the lock's folder must exist */
-	join(path, dir, "missing/count");
-	rv_assert_error(rv_file_update(path, add_one, NULL), RV_ENOENT, "does not exist");
+	/* the lock's folder is made when missing, as for every writer */
+	join(path, dir, "missing/deeper/count");
+	assert_int_equal(rv_file_update(path, add_one, NULL), 1);
+	text = slurp(path);
+	assert_string_equal(text, "1\n");
+	free(text);
+}
+
+/* Output folders are made when missing, mkdir -p with 0777 less the umask,
+ * by every writer (atomic write, lock, update, replace); a file in the way
+ * is named; an existing folder is fine. */
+static void test_file__output_folders_made(void **state)
+{
+	const char *dir = scratch("mkdirs");
+	char path[RV_PATH_MAX], sub[RV_PATH_MAX];
+	struct rv_file_lock lk;
+	struct stat st;
+	mode_t mask = umask(022);
+	char *text;
+
+	(void)state;
+	join(sub, dir, "a/b/c");
+	assert_int_equal(rv_file_mkdirs(sub), 0);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0755);
+	assert_int_equal(rv_file_mkdirs(sub), 0); /* already there */
+	join(sub, dir, "a/b/c/");                 /* a trailing slash */
+	assert_int_equal(rv_file_mkdirs(sub), 0);
+	(void)umask(027);
+	join(path, dir, "w/x/out.csv");
+	assert_int_equal(rv_file_write_atomic(path, "x\n", 2), 0);
+	text = slurp(path);
+	assert_string_equal(text, "x\n");
+	free(text);
+	join(sub, dir, "w/x");
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0750);
+	(void)umask(mask);
+	join(path, dir, "r/s/fit.json");
+	assert_int_equal(rv_file_replace(path, "{}", 2), 0);
+	join(path, dir, "l/m/rows.csv");
+	assert_int_equal(rv_file_lock(&lk, path, 1.0), 0);
+	rv_file_unlock(&lk);
+	join(sub, dir, "l/m");
+	assert_int_equal(stat(sub, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	/* an update with nothing to write makes no folder */
+	join(path, dir, "n/o/count");
+	assert_int_equal(rv_file_update(path, keep_it, NULL), 0);
+	join(sub, dir, "n");
+	assert_int_equal(stat(sub, &st), -1);
+	/* a file where a folder should be: named, nothing made under it */
+	join(path, dir, "w/x/out.csv/deeper/f.csv");
+	rv_assert_error(rv_file_write_atomic(path, "x", 1), RV_EIO, "is not a folder");
+	join(sub, dir, "w/x/out.csv/deeper");
+	rv_assert_error(rv_file_mkdirs(sub), RV_EIO, "out.csv is not a folder");
+	join(sub, dir, "w/x/out.csv");
+	rv_assert_error(rv_file_mkdirs(sub), RV_EIO, "is not a folder");
 }
 
 int main(void)
@@ -224,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_file__descriptor_alias),
 		cmocka_unit_test(test_file__only_own_temps_removed),
 		cmocka_unit_test(test_file__update_concurrent),
+		cmocka_unit_test(test_file__output_folders_made),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

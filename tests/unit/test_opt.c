@@ -220,9 +220,9 @@ static void test_opt__more_than_16_all_parsed(void **state)
 	parsed_free(&p);
 }
 
-static void test_opt__defaults_and_last_wins(void **state)
+static void test_opt__defaults_and_given_once(void **state)
 {
-	static const char *const argv[] = { "many", "--name", "a", "--name", "b", NULL };
+	static const char *const argv[] = { "many", "--name", "b", "--f1", "--f1", NULL };
 	struct many m = { .op = -1 };
 	struct rv_args args;
 	struct parsed p;
@@ -264,6 +264,32 @@ static void test_opt__usage_errors(void **state)
 	(void)state;
 	usage_error((const char *const[]){ "many", "--bogus", NULL },
 	            "many: unknown option '--bogus'");
+	/* the nearest option of the table, or --help */
+	usage_error((const char *const[]){ "many", "--nmae", "a", NULL },
+	            "many: unknown option '--nmae'; did you mean '--name'?");
+	usage_error((const char *const[]){ "many", "--seeds=3", NULL },
+	            "many: unknown option '--seeds=3'; did you mean '--seed'?");
+	usage_error((const char *const[]){ "many", "--hlp", NULL },
+	            "many: unknown option '--hlp'; did you mean '--help'?");
+	/* a single-valued option given twice, long or short, is not "the last wins" */
+	usage_error((const char *const[]){ "many", "--name", "a", "--name", "b", NULL },
+	            "many: --name is given twice; it takes one value, give it once");
+	usage_error((const char *const[]){ "many", "--name", "a", "-c", "3", "--count", "5", NULL },
+	            "many: --count is given twice; it takes one value, give it once");
+	usage_error((const char *const[]){ "many", "--name", "a", "--mode", "fast", "--mode",
+	                                   "fast", NULL },
+	            "many: --mode is given twice; it takes one value, give it once");
+	/* an option where a value should be: the value is missing */
+	usage_error((const char *const[]){ "many", "--name", "--op", "matmul", NULL },
+	            "many: option '--name' needs a value, not the option '--op'");
+	usage_error((const char *const[]){ "many", "--name", "a", "-t", "--seed", NULL },
+	            "many: option '--tag' needs a value, not the option '--seed'");
+	/* a choice or a parsed value: the nearest name */
+	usage_error((const char *const[]){ "many", "--name", "a", "--op", "matmal", NULL },
+	            "many: unknown op 'matmal' (known: matmul linear vector_add); did you mean "
+	            "'matmul'?");
+	usage_error((const char *const[]){ "many", "--name", "a", "--mode", "slwo", NULL },
+	            "many: unknown mode 'slwo' (known: fast slow); did you mean 'slow'?");
 	usage_error((const char *const[]){ "many", "-x", NULL }, "many: unknown option '-x'");
 	usage_error((const char *const[]){ "many", "--name", NULL },
 	            "many: option '--name' needs a value");
@@ -583,7 +609,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_opt__more_than_16_all_parsed),
-		cmocka_unit_test(test_opt__defaults_and_last_wins),
+		cmocka_unit_test(test_opt__defaults_and_given_once),
 		cmocka_unit_test(test_opt__usage_errors),
 		cmocka_unit_test(test_opt__problem_and_lower_bound),
 		cmocka_unit_test(test_opt__ranges_inclusive),
