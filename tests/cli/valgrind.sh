@@ -28,6 +28,7 @@ export ROOFVAL_TEST_UNDER_VALGRIND=1 # run.sh skips a comparison of floating-poi
 bash "$here/run.sh" "$scratch/roofval" "$data" "$scratch/cli" "$shared" || rc=1
 bash "$here/catalogue.sh" "$scratch/roofval" "$data" "$scratch/catalogue" || rc=1
 bash "$here/capture.sh" "$scratch/roofval" "$scratch/capture" "$here/../.." || rc=1
+bash "$here/messages.sh" "$scratch/roofval" "$data" "$scratch/messages" || rc=1
 runs=$(find "$scratch/logs" -name '*.log' | wc -l)
 bad=0
 for f in "$scratch"/logs/*.log; do
