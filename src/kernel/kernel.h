@@ -16,8 +16,9 @@
 
 /* 2: struct rv_env carries the CUDA module's path and the backends'
  * arguments (the CUDA module is built apart and must agree on its layout).
- * 3: and the cblas module's path. */
-#define RV_KERNEL_OPS_VERSION 3
+ * 3: and the cblas module's path.
+ * 4: and the torch module's path and the torch kernels' device. */
+#define RV_KERNEL_OPS_VERSION 4
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {
