@@ -22,6 +22,10 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -568,12 +572,28 @@ int torch_check(struct rv_kernel *base, double *max_rel_err)
 	return 0;
 }
 
+// The library the BLAS symbol sgemm_ resolves to in this process (the one
+// libtorch's GEMMs call), by its file's real path: Debian's libtorch is
+// built against the "generic" libblas.so.3, an alternative that may be
+// OpenBLAS, BLIS or the reference BLAS. Empty when not found.
+std::string blas_library()
+{
+	void *sym = dlsym(RTLD_DEFAULT, "sgemm_");
+	Dl_info info;
+	char real[PATH_MAX];
+
+	if (!sym || !dladdr(sym, &info) || !info.dli_fname)
+		return "";
+	return realpath(info.dli_fname, real) ? real : info.dli_fname;
+}
+
 // The BLAS libtorch dispatches to, from its build configuration
-// ("BLAS_INFO=open," in at::show_config()), in words.
+// ("BLAS_INFO=open," in at::show_config()) and, for a generic one, the
+// library behind it, in words.
 std::string blas_name(const std::string &config)
 {
 	size_t at = config.find("BLAS_INFO=");
-	std::string v;
+	std::string v, lib;
 
 	if (at == std::string::npos)
 		return "unknown";
@@ -585,7 +605,18 @@ std::string blas_name(const std::string &config)
 		return "MKL";
 	if (v == "accelerate")
 		return "Accelerate";
-	return v.empty() ? "unknown" : v;
+	if (v.empty())
+		v = "unknown";
+	lib = blas_library();
+	if (lib.empty())
+		return v;
+	const char *name = lib.find("openblas") != std::string::npos ? "OpenBLAS"
+	                   : lib.find("blis") != std::string::npos   ? "BLIS"
+	                   : lib.find("mkl") != std::string::npos    ? "MKL"
+	                   : lib.find("atlas") != std::string::npos  ? "ATLAS"
+	                   : lib.find("/blas/") != std::string::npos ? "reference BLAS"
+	                                                             : nullptr;
+	return (name ? std::string(name) + " (" : std::string()) + v + ": " + lib + (name ? ")" : "");
 }
 
 // Rebuilt on each call, so it tells the thread count and device in force;
