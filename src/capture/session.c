@@ -186,7 +186,7 @@ static int choose_kernel(const struct rv_kernel_ops **out, const struct rv_profi
 		                    p->key);
 	k = rv_kernel_find(name);
 	if (!k && want) /* the message lists the known ones */
-		return rv_error_wrap(RV_ENOENT, "--kernel %s", want);
+		return rv_error_wrap(RV_ENOTSUP, "--kernel %s", want);
 	if (!k)
 		return rv_error_set(
 		        RV_ENOTSUP,
