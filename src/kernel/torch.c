@@ -166,8 +166,9 @@ static int torch_probe(const struct rv_env *env)
 	(void)env;
 	return rv_error_set(RV_ENOTSUP,
 	                    "built without libtorch (no Torch package found at configure time, "
-	                    "or RV_TORCH=OFF): install libtorch-dev, or give CMAKE_PREFIX_PATH "
-	                    "a PyTorch's torch.utils.cmake_prefix_path, and rebuild");
+	                    "RV_TORCH=OFF, or a sanitizer build): install libtorch-dev, or give "
+	                    "CMAKE_PREFIX_PATH a PyTorch's torch.utils.cmake_prefix_path, and "
+	                    "rebuild");
 }
 
 static int torch_supports(enum rv_op op, enum rv_dtype d)
