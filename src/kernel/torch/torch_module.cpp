@@ -194,6 +194,14 @@ std::string describe(const struct rv_kernel *k)
 	return out;
 }
 
+// Copies the first drawn elements of p over the rest of its count, a block
+// at a time (gigabytes of inputs are not drawn one by one).
+template <typename T> void repeat(T *p, size_t drawn, size_t count)
+{
+	for (size_t j = drawn; j < count; j += drawn)
+		std::memcpy(p + j, p, (count - j < drawn ? count - j : drawn) * sizeof(T));
+}
+
 // Input i of a setup with seed, as the cblas kernels fill it: uniform in
 // [0.5, 1.5), every value exact in the dtype (23 or 52 random bits), drawn
 // from stream seed * 8 + i for the first fill_period elements and repeating
@@ -212,16 +220,14 @@ at::Tensor make_input(at::IntArrayRef sizes, enum rv_dtype d, uint64_t seed, uns
 
 		for (size_t j = 0; j < drawn; j++)
 			p[j] = 0.5 + static_cast<double>(rv_rng_next(&state) >> 12) * 0x1p-52;
-		for (size_t j = drawn; j < count; j++)
-			p[j] = p[j % drawn];
+		repeat(p, drawn, count);
 	} else {
 		float *p = t.data_ptr<float>();
 
 		for (size_t j = 0; j < drawn; j++)
 			p[j] = static_cast<float>(
 			        0.5 + static_cast<double>(rv_rng_next(&state) >> 41) * 0x1p-23);
-		for (size_t j = drawn; j < count; j++)
-			p[j] = p[j % drawn];
+		repeat(p, drawn, count);
 	}
 	return t.to(to);
 }
