@@ -116,12 +116,20 @@ static void test_torch__ops_pass_check(void **state)
 		enum rv_op op;
 		const char *shape;
 	} cases[] = {
-		{ RV_OP_MATMUL, "1x1x1" },     { RV_OP_MATMUL, "3x5x7" },
-		{ RV_OP_MATMUL, "17x1x9" },    { RV_OP_MATMUL, "64x128x32" },
-		{ RV_OP_LINEAR, "1x1x1" },     { RV_OP_LINEAR, "4x7x5" },
-		{ RV_OP_LINEAR, "65x300x3" },  { RV_OP_LINEAR, "8x1x16" },
-		{ RV_OP_VECTOR_ADD, "1" },     { RV_OP_VECTOR_ADD, "1000" },
+		{ RV_OP_MATMUL, "1x1x1" },
+		{ RV_OP_MATMUL, "3x5x7" },
+		{ RV_OP_MATMUL, "17x1x9" },
+		{ RV_OP_MATMUL, "64x128x32" },
+		{ RV_OP_LINEAR, "1x1x1" },
+		{ RV_OP_LINEAR, "4x7x5" },
+		{ RV_OP_LINEAR, "65x300x3" },
+		{ RV_OP_LINEAR, "8x1x16" },
+		{ RV_OP_VECTOR_ADD, "1" },
+		{ RV_OP_VECTOR_ADD, "1000" },
 		{ RV_OP_VECTOR_ADD, "65537" },
+		/* Beyond the 2^18 drawn elements: the repeated part of the inputs. */
+		{ RV_OP_VECTOR_ADD, "300001" },
+		{ RV_OP_LINEAR, "2x131073x3" },
 	};
 	static const enum rv_dtype dtypes[] = { RV_DTYPE_FP32, RV_DTYPE_FP64 };
 
