@@ -522,6 +522,20 @@ int torch_check(struct rv_kernel *base, double *max_rel_err)
 		const double *pc = c.data_ptr<double>();
 		std::unique_ptr<double[]> row(new double[k->n]);
 
+		// The inputs are the generator's, all of them (the repeated part
+		// too): never zeros or stale memory.
+		for (const at::Tensor *t : { &a, &b, &bias }) {
+			if (!t->defined())
+				continue;
+			const double *p = t->data_ptr<double>();
+
+			for (int64_t j = 0; j < t->numel(); j++)
+				if (!(p[j] >= 0.5 && p[j] <= 1.5)) // 1.5: rounded to 16 bits
+					return rv_error_set(RV_ERANGE,
+					                    "%s: input element %lld is %.17g, not the "
+					                    "generator's [0.5, 1.5]",
+					                    what.c_str(), static_cast<long long>(j), p[j]);
+		}
 		if (static_cast<size_t>(c.numel()) != k->m * k->n)
 			return rv_error_set(RV_ERANGE, "%s: the result has %lld elements, not %zu",
 			                    what.c_str(), static_cast<long long>(c.numel()),
