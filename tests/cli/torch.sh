@@ -28,6 +28,13 @@ expect() {
 }
 
 "$roofval" kernels >kernels.txt 2>&1 || bad "roofval kernels: $(cat kernels.txt)"
+# cublas on a machine without an NVIDIA driver says so plainly.
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+if [ -x "$ldconfig" ] && ! "$ldconfig" -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+	expect "cublas: no NVIDIA driver said plainly" \
+		eval 'grep -A1 "^cublas " kernels.txt | grep -q "no NVIDIA driver on this machine"'
+fi
+
 # The torch line and its reason line (the one after it, when unavailable).
 torch_line=$(grep -A1 '^torch ' kernels.txt)
 if printf '%s\n' "$torch_line" | grep -q 'built without libtorch'; then
@@ -42,12 +49,6 @@ expect "kernels: torch ok here: $torch_line" eval 'printf "%s\n" "$torch_line" |
 # roofval itself never links libtorch: only the module does, loaded at the first probe.
 if command -v ldd >/dev/null; then
 	expect "roofval links no libtorch" eval '! ldd "$roofval" | grep -q -E "libtorch|libc10"'
-fi
-
-# cublas on a machine without an NVIDIA driver says so plainly.
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
-	expect "cublas: no NVIDIA driver said plainly" \
-		eval 'grep -A1 "^cublas " kernels.txt | grep -q "no NVIDIA driver on this machine"'
 fi
 
 # A module path that does not load: the reason names the setting.
