@@ -10,6 +10,9 @@ install(TARGETS roofval_cblas LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET roofval_cuda)
   install(TARGETS roofval_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# Not the torch module: the package would then depend on libtorch. An
+# installed roofval loads it from the build folder, or from
+# $ROOFVAL_TORCH_MODULE.
 file(GLOB rv_public_headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/roofval/*.h)
 install(FILES ${rv_public_headers} ${CMAKE_CURRENT_BINARY_DIR}/generated/include/roofval/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofval)

@@ -8,6 +8,9 @@
 # before validation rows) into $OUT/baselines, well
 # inside one 10-minute command: it starts no new capture after
 # DEVICE_CHECK_BUDGET_S seconds (default 420), and every finished row is kept.
+# It also builds the torch module against the machine's pip PyTorch and
+# captures the same sweeps through it (latency only) into
+# $OUT/baselines-torch, beside cuBLAS's.
 # Everything it learns goes to $OUT/report.txt; the session copies
 # $OUT/baselines/* to results/baselines/, then calibrates and validates.
 # On a machine without a GPU it runs the same steps with the null kernel and
@@ -117,6 +120,56 @@ mkdir -p "$OUT/flush"
 "$roofval" capture --hw "$hw" --op matmul --purpose calibration --kernel "$kernel" --meter none \
 	--flush-l2 --limit 3 --baseline-dir "$OUT/flush" 2>>"$OUT/capture.log"
 tail -1 "$OUT/capture.log" | tee -a "$report"
+# 6. Through PyTorch: the torch module built against the machine's pip
+# PyTorch (its CMake package, in torch.utils.cmake_prefix_path) into
+# build-torch/, the same sweeps captured through it on the GPU (latency only)
+# into $OUT/baselines-torch, beside cuBLAS's (the same file names: never
+# mixed). Without a PyTorch there, the build's own torch module when it has
+# one (Debian's libtorch-dev, CPU). In a dry run, on the CPU, one shape of
+# each op of the host profile.
+say "== torch ($(elapsed) s)"
+troofval=""
+torch_prefix=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)' 2>/dev/null)
+if [ -n "$torch_prefix" ]; then
+	say "PyTorch $(python3 -c 'import torch;print(torch.__version__, "CUDA", torch.version.cuda)' 2>&1) at $torch_prefix"
+	if cmake -S . -B build-torch -DCMAKE_PREFIX_PATH="$torch_prefix" -DRV_TORCH=ON -DRV_CUDA=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$OUT/build-torch.log" 2>&1 &&
+		timeout 240 cmake --build build-torch -j"$(nproc)" --target roofval roofval_torch test_torch \
+			>>"$OUT/build-torch.log" 2>&1; then
+		troofval=build-torch/roofval
+		build-torch/tests/test_torch >>"$report" 2>&1
+		say "torch unit tests: exit $?"
+	else
+		say "torch module build failed: see build-torch.log"
+		grep -E "torch module|Error|error" "$OUT/build-torch.log" | head -5 | tee -a "$report"
+	fi
+elif "$roofval" kernels | grep -q '^torch *ok'; then
+	say "no PyTorch for python3 here: the build's own torch module"
+	troofval=$roofval
+else
+	say "no PyTorch for python3 and no torch module in the build: torch captures skipped"
+fi
+if [ -n "$troofval" ]; then
+	"$troofval" kernels 2>&1 | grep -A1 '^torch ' | tee -a "$report"
+	thw=$hw tdev=cuda tlimit=()
+	if [ "$kernel" = null ]; then
+		thw=${DEVICE_CHECK_DRY_HW:-xeon_amx_2vcpu} tdev=cpu tlimit=(--limit 1)
+	fi
+	mkdir -p "$OUT/baselines-torch"
+	for purpose in calibration validation; do
+		for op in matmul linear vector_add; do
+			if [ "$(elapsed)" -ge "$budget_s" ]; then
+				say "time budget spent: torch $op $purpose not started"
+				continue
+			fi
+			ROOFVAL_TORCH_DEVICE=$tdev "$troofval" capture --hw "$thw" --op "$op" \
+				--purpose "$purpose" --kernel torch --meter none "${tlimit[@]}" \
+				--baseline-dir "$OUT/baselines-torch" 2>>"$OUT/capture-torch.log" | tee -a "$report"
+			tail -1 "$OUT/capture-torch.log" | tee -a "$report"
+		done
+	done
+fi
+
 say "== energy captures ($(elapsed) s)"
 for purpose in calibration validation; do
 	for op in matmul linear vector_add; do

@@ -207,6 +207,8 @@ static int choose_kernel(const struct rv_kernel_ops **out, const struct rv_profi
 		return rv_error_set(RV_ENOTSUP, "%s has no capture backend (predictions only)",
 		                    p->key);
 	k = rv_kernel_find(name);
+	if (!k && want) /* the message lists the known ones */
+		return rv_error_wrap(RV_ENOTSUP, "--kernel %s", want);
 	if (!k)
 		return rv_error_set(
 		        RV_ENOTSUP,
@@ -216,6 +218,26 @@ static int choose_kernel(const struct rv_kernel_ops **out, const struct rv_profi
 	if (k->probe(env) < 0)
 		return rv_error_wrap(RV_ENOTSUP, "kernel %s cannot run here", k->name);
 	*out = k;
+	return 0;
+}
+
+/* Prepends "kernel NAME (PROVIDER)" to the notes when k is not the kernel
+ * of the profile's capture backend; RV_ERANGE when the notes cannot hold it. */
+static int kernel_note(struct rv_capture_result *cr, const struct rv_kernel_ops *k,
+                       const struct rv_profile *p)
+{
+	const char *dflt = backend_kernel(p->capture_backend);
+	char old[sizeof(cr->notes)];
+	int n;
+
+	if (dflt && strcmp(dflt, k->name) == 0)
+		return 0;
+	memcpy(old, cr->notes, sizeof(old));
+	n = snprintf(cr->notes, sizeof(cr->notes), "kernel %s (%s)%s%s", k->name, k->provider(),
+	             old[0] ? "; " : "", old);
+	if (n < 0 || (size_t)n >= sizeof(cr->notes))
+		return rv_error_set(RV_ERANGE, "the row's notes cannot hold the kernel's (%s)",
+		                    k->provider());
 	return 0;
 }
 
@@ -379,6 +401,11 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 				continue;
 			}
 			if (err < 0)
+				break;
+			/* A row measured through another backend than the profile's
+			 * says which, and the library doing the work (its version,
+			 * threads). */
+			if ((err = kernel_note(&cr, k, prof)) < 0)
 				break;
 			if ((err = store_measured(o, r->csv_path, prof, j, &cr, rounds)) < 0) {
 				if (r->done)

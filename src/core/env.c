@@ -29,6 +29,8 @@ struct rv_env rv_env_from_process(void)
 	env.nvml_lib = env_var("ROOFVAL_NVML_LIB");
 	env.cuda_module = env_var("ROOFVAL_CUDA_MODULE");
 	env.cblas_module = env_var("ROOFVAL_CBLAS_MODULE");
+	env.torch_module = env_var("ROOFVAL_TORCH_MODULE");
+	env.args.torch.device = env_var("ROOFVAL_TORCH_DEVICE");
 	env.args.ina.rails = env_var("ROOFVAL_INA_RAILS");
 	env.args.fake.power_W = env_var("ROOFVAL_FAKE_METER_POWER_W");
 	env.args.fake.range_J = env_var("ROOFVAL_FAKE_METER_RANGE_J");

@@ -28,10 +28,18 @@ struct rv_fake_meter_args {
 	const char *freeze_after;    /* reads before the counter stops moving */
 };
 
+/* The torch kernels' arguments. */
+struct rv_torch_args {
+	/* "cpu" or "cuda"; NULL or "": CUDA when the libtorch has it and a GPU
+	 * is present, else the CPU. */
+	const char *device;
+};
+
 /* The arguments of every backend that takes some. */
 struct rv_backend_args {
 	struct rv_ina_args ina;
 	struct rv_fake_meter_args fake;
+	struct rv_torch_args torch;
 };
 
 struct rv_env {
@@ -42,6 +50,8 @@ struct rv_env {
 	const char *cuda_module;
 	/* The cblas module (libroofval-cblas.so), searched likewise when NULL. */
 	const char *cblas_module;
+	/* The torch module (libroofval-torch.so), searched likewise when NULL. */
+	const char *torch_module;
 	/* The root meters read sysfs under (a fixture tree of RAPL zones or
 	 * Jetson rails) while kernels and the capture's host readings keep
 	 * root; NULL: root. rv_env_meters() gives the meters' env. */
@@ -54,7 +64,8 @@ extern const struct rv_env rv_env_host;
 
 /* The host's env with the test doubles and settings the process environment
  * selects, read once: ROOFVAL_METER_ROOT (meter_root), ROOFVAL_NVML_LIB,
- * ROOFVAL_CUDA_MODULE, ROOFVAL_INA_RAILS and ROOFVAL_FAKE_METER_POWER_W,
+ * ROOFVAL_CUDA_MODULE, ROOFVAL_CBLAS_MODULE, ROOFVAL_TORCH_MODULE,
+ * ROOFVAL_TORCH_DEVICE, ROOFVAL_INA_RAILS and ROOFVAL_FAKE_METER_POWER_W,
  * _RANGE_J, _FAIL_AFTER, _BACKWARDS, _FREEZE_AFTER (empty counts as unset).
  * The strings stay the environment's: call it at the command line's boundary,
  * and change no variable while the env is in use. */

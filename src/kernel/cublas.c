@@ -21,6 +21,25 @@
 
 extern const struct rv_kernel_ops rv_kernel_cublas;
 
+/* 0 when the NVIDIA driver's libcuda.so.1 loads here (a GPU's driver, on a
+ * desktop, a server or a Jetson alike), else RV_ENOTSUP saying plainly that
+ * there is no driver: the CUDA runtime's own message for it ("CUDA driver
+ * version is insufficient") reads as if a driver were there. */
+static int driver_check(void)
+{
+	void *dl = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	const char *e;
+
+	if (dl) {
+		(void)dlclose(dl);
+		return 0;
+	}
+	e = dlerror();
+	return rv_error_set(RV_ENOTSUP,
+	                    "no NVIDIA driver on this machine (%s); cublas runs on NVIDIA GPUs",
+	                    e ? e : "libcuda.so.1 does not load");
+}
+
 #ifdef RV_CUDA_MODULE_DIR
 
 /* dlsym() results are copied into function pointers of the same size. */
@@ -95,7 +114,11 @@ static int carry(int err)
 
 static int cuda_probe(const struct rv_env *env)
 {
-	int err = module_load(env);
+	int err = driver_check();
+
+	if (err < 0)
+		return err;
+	err = module_load(env);
 
 	return err < 0 ? err : carry(cuda_module.impl->probe(env));
 }
@@ -151,6 +174,10 @@ static const char *cuda_provider(void)
 static int cuda_probe(const struct rv_env *env)
 {
 	(void)env;
+	if (driver_check() < 0)
+		return rv_error_set(RV_ENOTSUP,
+		                    "built without CUDA (no CUDA toolkit at configure time), and "
+		                    "no NVIDIA driver on this machine");
 	return rv_error_set(RV_ENOTSUP, "built without CUDA (no CUDA toolkit at configure time)");
 }
 

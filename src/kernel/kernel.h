@@ -3,7 +3,9 @@
  * of function pointers with a probe that says why it cannot run here. The
  * list is kernels.def; "null" does no work and lets tests drive the whole
  * capture path, "cblas" runs matmul, linear and vector_add on the CPU
- * through CBLAS (OpenBLAS, in the cblas module: kernel/cblas_module.h). */
+ * through CBLAS (OpenBLAS, in the cblas module: kernel/cblas_module.h),
+ * "cublas" on NVIDIA GPUs (kernel/cuda_module.h), "torch" through libtorch's
+ * operators (kernel/torch_module.h). */
 #ifndef RV_KERNEL_KERNEL_H
 #define RV_KERNEL_KERNEL_H
 
@@ -16,8 +18,9 @@
 
 /* 2: struct rv_env carries the CUDA module's path and the backends'
  * arguments (the CUDA module is built apart and must agree on its layout).
- * 3: and the cblas module's path. */
-#define RV_KERNEL_OPS_VERSION 3
+ * 3: and the cblas module's path.
+ * 4: and the torch module's path and the torch kernels' device. */
+#define RV_KERNEL_OPS_VERSION 4
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {
@@ -29,7 +32,7 @@ struct rv_kernel {
 };
 
 struct rv_kernel_ops {
-	const char *name; /* "null", "cblas" */
+	const char *name; /* "null", "cblas", "cublas", "torch" */
 	unsigned version; /* RV_KERNEL_OPS_VERSION */
 	const char *summary;
 	/* 0 when usable here, else RV_ENOTSUP with rv_error_last() saying why. */

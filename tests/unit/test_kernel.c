@@ -71,10 +71,11 @@ static struct rv_kernel *cblas_setup(enum rv_op op, const char *text, enum rv_dt
 static void test_kernel__table(void **state)
 {
 	(void)state;
-	assert_int_equal(rv_kernel_count(), 3);
+	assert_int_equal(rv_kernel_count(), 4);
 	assert_string_equal(rv_kernel_at(0)->name, "null");
 	assert_string_equal(rv_kernel_at(1)->name, "cblas");
 	assert_string_equal(rv_kernel_at(2)->name, "cublas");
+	assert_string_equal(rv_kernel_at(3)->name, "torch");
 	assert_null(rv_kernel_at(rv_kernel_count()));
 	for (size_t i = 0; i < rv_kernel_count(); i++) {
 		const struct rv_kernel_ops *ops = rv_kernel_at(i);
@@ -96,12 +97,12 @@ static void test_kernel__table(void **state)
 		for (size_t j = 0; j < i; j++)
 			assert_string_not_equal(rv_kernel_at(j)->name, ops->name);
 		/* The CPU backends run on any machine this builds on; cublas needs a
-		 * GPU and says why when there is none. */
-		if (strcmp(ops->name, "cublas") == 0) {
+		 * GPU and torch libtorch, and they say why when there is none. */
+		if (strcmp(ops->name, "cublas") == 0 || strcmp(ops->name, "torch") == 0) {
 			int rc = ops->probe(&rv_env_host);
 
 			assert_true(rc == 0 || (rc == RV_ENOTSUP && rv_error_last()[0]));
-			print_message("cublas probe: %s\n", rc ? rv_error_last() : "ok");
+			print_message("%s probe: %s\n", ops->name, rc ? rv_error_last() : "ok");
 		} else if (ops->probe(&rv_env_host) != 0) {
 			fail_msg("%s: %s", ops->name, rv_error_last());
 		}
@@ -112,8 +113,9 @@ static void test_kernel__find_unknown(void **state)
 {
 	(void)state;
 	assert_null(rv_kernel_find("rocblas"));
-	assert_string_equal(rv_error_last(),
-	                    "no kernel called 'rocblas'; known kernels: null, cblas, cublas");
+	assert_string_equal(
+	        rv_error_last(),
+	        "no kernel called 'rocblas'; known kernels: null, cblas, cublas, torch");
 	assert_null(rv_kernel_find(""));
 	assert_null(rv_kernel_find(NULL));
 	assert_non_null(strstr(rv_error_last(), "known kernels: null, cblas"));
