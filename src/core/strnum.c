@@ -174,7 +174,7 @@ int rv_parse_u64(const char *s, uint64_t *out)
 
 int rv_parse_i64(const char *s, int64_t *out)
 {
-	uint64_t mag;
+	uint64_t mag = 0;
 	int neg = (*s == '-');
 	int err = rv_parse_u64(s + neg, &mag);
 
