@@ -175,7 +175,7 @@ static int wait_update(struct rv_meter *m, double *t, double *v, double *e_acc)
 		if ((err = m->ops->read(m, t, v)) < 0)
 			return err;
 		if (total_of(m, v) < total_of(m, v0) || total_of(m, v) > total_of(m, v0)) {
-			double d;
+			double d = 0.0;
 
 			if ((err = delta_of(m, v0, v, &d)) < 0)
 				return err;
@@ -296,7 +296,7 @@ static int power_window(struct rv_capture_result *r, struct rv_kernel *k, struct
 {
 	struct sampler sp;
 	uint64_t calls = 0;
-	double t0, t_end, power_W;
+	double t0, t_end, power_W = 0.0;
 	int err = 0, err2;
 
 	t0 = rv_now_s();
@@ -359,7 +359,7 @@ static int counter_window(struct rv_capture_result *r, struct rv_kernel *k, stru
 	t_start = t;
 	memcpy(prev, v, sizeof(prev));
 	do {
-		double d;
+		double d = 0.0;
 
 		if ((err = run_batch(r, k, batch, &calls)) < 0 ||
 		    (err = m->ops->read(m, &t, v)) < 0 || (err = delta_of(m, prev, v, &d)) < 0)
@@ -407,7 +407,7 @@ static double idle_wait_s(double period_s)
 static int idle_power(struct rv_capture_result *r, struct rv_meter *m, double period_s)
 {
 	double v[RV_METER_MAX_DOMAINS], prev[RV_METER_MAX_DOMAINS];
-	double t, t0, e_J, wait_s = idle_wait_s(period_s);
+	double t, t0, e_J = 0.0, wait_s = idle_wait_s(period_s);
 	int err;
 
 	if (m->ops->kind == RV_METER_POWER) {

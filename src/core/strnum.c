@@ -30,7 +30,7 @@ void rv_fmt_double(char out[RV_DOUBLE_STR], double v)
 		return;
 	}
 	if (fpclassify(v) == FP_ZERO) {
-		(void)snprintf(out, RV_DOUBLE_STR, "%s0.0", signbit(v) ? "-" : "");
+		(void)snprintf(out, RV_DOUBLE_STR, "0.0"); /* -0 too: never written */
 		return;
 	}
 	/* The shortest correctly rounded digit string that reads back to v. */
@@ -105,9 +105,50 @@ int rv_parse_double(const char *s, double *out)
 		return rv_error_set(RV_EPARSE, "'%s' is not a number", s);
 	if (!isfinite(v))
 		return rv_error_set(RV_ERANGE, "'%s' is out of range", s);
-	/* errno ERANGE with a finite result is an underflow to a subnormal or zero: keep it. */
+	/* errno ERANGE with a finite result is an underflow to a subnormal or to zero. */
+	if (fpclassify(v) == FP_SUBNORMAL || (errno == ERANGE && fpclassify(v) == FP_ZERO))
+		return rv_error_set(RV_ERANGE,
+		                    "'%s' is too small for any quantity (below 2.2e-308, the "
+		                    "smallest normal double); check its unit",
+		                    s);
+	if (rv_num_check(&v) < 0)
+		return RV_ERANGE;
 	*out = v;
 	return 0;
+}
+
+int rv_num_check(double *v)
+{
+	if (fpclassify(*v) == FP_SUBNORMAL) {
+		char text[RV_DOUBLE_STR];
+
+		rv_fmt_double(text, *v);
+		return rv_error_set(RV_ERANGE,
+		                    "%s is too small for any quantity (below 2.2e-308, the "
+		                    "smallest normal double); check its unit",
+		                    text);
+	}
+	if (fpclassify(*v) == FP_ZERO)
+		*v = 0.0;
+	return 0;
+}
+
+double rv_num_floor(const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double min;
+	} floors[] = {
+		{ "s", RV_NUM_MIN_TIME_S },    { "B/s", RV_NUM_MIN_BW_Bps },
+		{ "FLOP/s", RV_NUM_MIN_RATE }, { "Hz", RV_NUM_MIN_RATE },
+		{ "B", RV_NUM_MIN_BYTES },     { "W", RV_NUM_MIN_POWER_W },
+		{ "J", RV_NUM_MIN_ENERGY_J },
+	};
+
+	for (size_t i = 0; unit && i < sizeof(floors) / sizeof(floors[0]); i++)
+		if (strcmp(unit, floors[i].unit) == 0)
+			return floors[i].min;
+	return 0.0;
 }
 
 int rv_parse_u64(const char *s, uint64_t *out)
@@ -133,7 +174,7 @@ int rv_parse_u64(const char *s, uint64_t *out)
 
 int rv_parse_i64(const char *s, int64_t *out)
 {
-	uint64_t mag;
+	uint64_t mag = 0;
 	int neg = (*s == '-');
 	int err = rv_parse_u64(s + neg, &mag);
 

@@ -31,8 +31,9 @@ const struct rv_col_def rv_baseline_schema[RV_COL_N] = {
 	                   NULL, NULL, NULL, NULL },
 	[RV_COL_DTYPE] = { "dtype", "", RV_CT_DTYPE, ROW(dtype), RV_CF_TEXT, 1, 0, 0, 0, "dtype",
 	                   NULL, NULL, NULL, NULL },
-	[RV_COL_LATENCY_S] = { "latency_s", "s", RV_CT_F64, ROW(latency_s), RV_CF_SHORTEST, 1, 0,
-	                       RV_BASELINE_MAX_LATENCY_S, 1, "latency", "0 < latency_s <= 86400",
+	[RV_COL_LATENCY_S] = { "latency_s", "s", RV_CT_F64, ROW(latency_s), RV_CF_SHORTEST, 1,
+	                       RV_NUM_MIN_TIME_S, RV_BASELINE_MAX_LATENCY_S, 0, "latency",
+	                       "1e-12 s <= latency_s <= 86400 s",
 	                       "write seconds as a decimal number such as 1.5e-05", NULL, NULL },
 	[RV_COL_ENERGY_J] = { "energy_j", "J", RV_CT_F64, ROW(energy_J), RV_CF_SHORTEST, 0, 0,
 	                      RV_BASELINE_MAX_ENERGY_J, 0, "energy per call",
@@ -46,17 +47,17 @@ const struct rv_col_def rv_baseline_schema[RV_COL_N] = {
 	[RV_COL_NOTES] = { "notes", "", RV_CT_STR, ROW(notes), RV_CF_TEXT, 0, 0, 0, 0, "notes",
 	                   NULL, NULL, NULL, NULL },
 	[RV_COL_LATENCY_MIN_S] = { "latency_min_s", "s", RV_CT_F64, ROW(latency_min_s),
-	                           RV_CF_SHORTEST, 0, 0, RV_BASELINE_MAX_LATENCY_S, 0, "latency",
-	                           "0 <= latency_min_s <= 86400", SECONDS_HINT,
-	                           "it was not measured", NULL },
+	                           RV_CF_SHORTEST, 0, RV_NUM_MIN_TIME_S, RV_BASELINE_MAX_LATENCY_S,
+	                           0, "latency", "1e-12 s <= latency_min_s <= 86400 s",
+	                           SECONDS_HINT, "it was not measured", NULL },
 	[RV_COL_LATENCY_P10_S] = { "latency_p10_s", "s", RV_CT_F64, ROW(latency_p10_s),
-	                           RV_CF_SHORTEST, 0, 0, RV_BASELINE_MAX_LATENCY_S, 0, "latency",
-	                           "0 <= latency_p10_s <= 86400", SECONDS_HINT,
-	                           "it was not measured", NULL },
+	                           RV_CF_SHORTEST, 0, RV_NUM_MIN_TIME_S, RV_BASELINE_MAX_LATENCY_S,
+	                           0, "latency", "1e-12 s <= latency_p10_s <= 86400 s",
+	                           SECONDS_HINT, "it was not measured", NULL },
 	[RV_COL_LATENCY_P90_S] = { "latency_p90_s", "s", RV_CT_F64, ROW(latency_p90_s),
-	                           RV_CF_SHORTEST, 0, 0, RV_BASELINE_MAX_LATENCY_S, 0, "latency",
-	                           "0 <= latency_p90_s <= 86400", SECONDS_HINT,
-	                           "it was not measured", NULL },
+	                           RV_CF_SHORTEST, 0, RV_NUM_MIN_TIME_S, RV_BASELINE_MAX_LATENCY_S,
+	                           0, "latency", "1e-12 s <= latency_p90_s <= 86400 s",
+	                           SECONDS_HINT, "it was not measured", NULL },
 	[RV_COL_LATENCY_MAD_S] = { "latency_mad_s", "s", RV_CT_F64, ROW(latency_mad_s),
 	                           RV_CF_SHORTEST, 0, 0, RV_BASELINE_MAX_LATENCY_S, 0,
 	                           "latency spread", "0 <= latency_mad_s <= 86400", SECONDS_HINT,
@@ -130,6 +131,18 @@ const struct rv_col_def rv_baseline_schema[RV_COL_N] = {
 	                           RV_CF_SHORTEST, 0, 0, HUGE_VAL, 0, "spread across repeats",
 	                           "repeat_spread >= 0", NUMBER_HINT, "the shape was measured once",
 	                           NULL },
+};
+
+/* Magnitudes that may be 0 (a counter that did not advance, a clock or power not
+ * read as such) but, when not 0, are at least the physical floor of their unit
+ * (core/strnum.h): a value below is a wrong unit. Differences and spreads
+ * (energy_net_j, latency_mad_s, latency_cv) have none: they may be as small as
+ * the arithmetic makes them. The latencies have their floor as their min. */
+static const double nonzero_floor[RV_COL_N] = {
+	[RV_COL_ENERGY_J] = RV_NUM_MIN_ENERGY_J,      [RV_COL_IDLE_POWER_W] = RV_NUM_MIN_POWER_W,
+	[RV_COL_ENERGY_WINDOW_S] = RV_NUM_MIN_TIME_S, [RV_COL_CPU_FREQ_HZ] = RV_NUM_MIN_RATE,
+	[RV_COL_SM_CLOCK_HZ] = RV_NUM_MIN_RATE,       [RV_COL_SM_CLOCK_MIN_HZ] = RV_NUM_MIN_RATE,
+	[RV_COL_MEM_CLOCK_HZ] = RV_NUM_MIN_RATE,      [RV_COL_POWER_LIMIT_W] = RV_NUM_MIN_POWER_W,
 };
 
 enum rv_col rv_col_find(const char *name)
@@ -349,6 +362,24 @@ int rv_row_check(const struct rv_baseline_row *r, enum rv_col c, const char *tex
 		if (!rv_row_u64(r, c, &u))
 			return 0;
 		v = (double)u;
+	}
+	if (d->type == RV_CT_F64 && fpclassify(v) == FP_SUBNORMAL) {
+		(void)snprintf(why, why_size,
+		               "%.17g%s%s is too small for any %s (below 2.2e-308); check its unit",
+		               v, *d->unit ? " " : "", d->unit, d->noun);
+		return RV_ERANGE;
+	}
+	if (isfinite(v) && nonzero_floor[c] > 0 && v > 0 && v < nonzero_floor[c]) {
+		if (!text) {
+			rv_row_format(num, r, c);
+			text = num;
+		}
+		(void)snprintf(why, why_size,
+		               "%s %s is below %g %s, less than any hardware has; write 0 or "
+		               "leave the field empty when %s, and check its unit",
+		               text, d->unit, nonzero_floor[c], d->unit,
+		               d->absent ? d->absent : "it was not measured");
+		return RV_ERANGE;
 	}
 	if (isfinite(v) && (d->min_open ? v > d->min : v >= d->min) && v <= d->max)
 		return 0;

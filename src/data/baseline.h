@@ -120,7 +120,7 @@ struct rv_baseline_row {
 	enum rv_op op;
 	struct rv_shape shape;
 	enum rv_dtype dtype;
-	double latency_s;     /* 0 < latency_s <= RV_BASELINE_MAX_LATENCY_S */
+	double latency_s;     /* 1e-12 s <= latency_s <= RV_BASELINE_MAX_LATENCY_S */
 	double energy_J;      /* 0 <= energy_j <= RV_BASELINE_MAX_ENERGY_J; NAN: not measured */
 	uint64_t trial_count; /* >= 1 */
 	char *notes;          /* "" when empty */

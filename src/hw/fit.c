@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/strnum.h"
 #include "io/json.h"
 
 /* Splits "a.b.c" into at most 4 parts in buf; returns the count. */
@@ -129,11 +130,21 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 
 int rv_param_check(const struct rv_param *prm, double value)
 {
+	double floor_v = rv_num_floor(prm->unit);
+
+	if (rv_num_check(&value) < 0)
+		return rv_error_set(RV_ERANGE, "%s = %s", prm->name, rv_error_last());
 	if (prm->allow_zero && fpclassify(value) == FP_ZERO)
 		return 0;
 	if (!isfinite(value) || !(value > 0))
 		return rv_error_set(RV_ERANGE, "%s = %.6g %s is not a positive finite value",
 		                    prm->name, value, prm->unit);
+	if (value < floor_v)
+		return rv_error_set(
+		        RV_ERANGE,
+		        "%s = %.6g %s is below %g %s, less than any hardware has; check "
+		        "its unit",
+		        prm->name, value, prm->unit, floor_v, prm->unit);
 	if (value > prm->upper)
 		return rv_error_set(RV_ERANGE, "%s = %.6g %s is above %s (%.6g %s)", prm->name,
 		                    value, prm->unit, prm->upper_what, prm->upper, prm->unit);
@@ -212,6 +223,7 @@ static int fit_apply_doc(struct rv_profile *p, struct rv_json_doc *d)
 		if (rv_param_check(&prm, value) < 0)
 			return rv_json_error(d, vpath, RV_JSON_AT_VALUE, RV_ERANGE, "%s",
 			                     rv_error_last());
+		(void)rv_num_check(&value); /* -0 is 0: a fit never holds -0.0 */
 		*prm.slot = value;
 	}
 	if (rv_param_check_order(p) < 0)

@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "core/near.h"
 #include "core/path.h"
-#include "core/strnum.h" /* RV_DOUBLE_STR */
+#include "core/strnum.h"
 #include "core/vec.h"
 #include "hw/fit.h"
 #include "io/file.h"
@@ -65,6 +65,56 @@ static const char *num(double v)
 			break;
 	}
 	return b;
+}
+
+/* The unit a member's name ends with (house style: units in names). */
+static const char *unit_of_name(const char *name)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = { { "_flop_per_s", "FLOP/s" },
+		      { "_Bps", "B/s" },
+		      { "_Hz", "Hz" },
+		      { "_B", "B" },
+		      { "_W", "W" },
+		      { "_J", "J" },
+		      { "_s", "s" } };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t m = strlen(units[i].suffix);
+
+		if (n >= m && strcmp(name + n - m, units[i].suffix) == 0)
+			return units[i].unit;
+	}
+	return NULL;
+}
+
+/* A positive finite number under the number rule (core/strnum.h): not
+ * subnormal, and at least the physical floor of its unit (the key's name, or
+ * the object's for a map such as power.energy_per_flop_J {fp32: ...}). */
+static int profile_positive(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
+                            double *out)
+{
+	const char *unit = unit_of_name(key);
+	char sub[256];
+	double floor_v;
+	int err = rv_json_get_positive(d, obj, path, key, out);
+
+	if (err < 0)
+		return err;
+	if (!unit)
+		unit = unit_of_name(path);
+	floor_v = rv_num_floor(unit);
+	rv_json_path_key(sub, sizeof(sub), path, key);
+	if (rv_num_check(out) < 0)
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE, "%s", rv_error_last());
+	if (*out < floor_v)
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "%s %s is below %s %s, less than any hardware has; check its "
+		                     "unit",
+		                     num(*out), unit, num(floor_v), unit);
+	return 0;
 }
 
 void rv_profile_free(struct rv_profile *p)
@@ -180,10 +230,10 @@ static int profile_compute(struct rv_profile *p, struct rv_json_doc *d, json_t *
 		rv_json_path_index(path, sizeof(path), "compute", i);
 		if ((err = rv_json_check_object(d, e, path, keys, keys)) < 0 ||
 		    (err = profile_dtype(d, e, path, "dtype", &c->dtype)) < 0 ||
-		    (err = rv_json_get_positive(d, e, path, "peak_flop_per_s",
-		                                &c->peak_flop_per_s)) < 0 ||
-		    (err = rv_json_get_positive(d, e, path, "effective_flop_per_s",
-		                                &c->effective_flop_per_s)) < 0 ||
+		    (err = profile_positive(d, e, path, "peak_flop_per_s", &c->peak_flop_per_s)) <
+		            0 ||
+		    (err = profile_positive(d, e, path, "effective_flop_per_s",
+		                            &c->effective_flop_per_s)) < 0 ||
 		    (err = profile_provenance(d, e, path, &c->provenance)) < 0) {
 			p->n_compute = i + (c->provenance != NULL);
 			return err;
@@ -236,10 +286,10 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 		rv_json_path_index(path, sizeof(path), "memory", i);
 		if ((err = rv_json_check_object(d, e, path, keys, required)) < 0 ||
 		    (err = profile_enum(d, e, path, "name", tier_names, RV_TIER_COUNT, &t)) < 0 ||
-		    (err = rv_json_get_positive(d, e, path, "capacity_B", &m->capacity_B)) < 0 ||
-		    (err = rv_json_get_positive(d, e, path, "bw_Bps", &m->bw_Bps)) < 0 ||
-		    (err = rv_json_get_positive(d, e, path, "effective_bw_Bps",
-		                                &m->effective_bw_Bps)) < 0 ||
+		    (err = profile_positive(d, e, path, "capacity_B", &m->capacity_B)) < 0 ||
+		    (err = profile_positive(d, e, path, "bw_Bps", &m->bw_Bps)) < 0 ||
+		    (err = profile_positive(d, e, path, "effective_bw_Bps", &m->effective_bw_Bps)) <
+		            0 ||
 		    (err = profile_provenance(d, e, path, &m->provenance)) < 0) {
 			p->n_memory = i + (m->provenance != NULL);
 			return err;
@@ -248,8 +298,8 @@ static int profile_memory(struct rv_profile *p, struct rv_json_doc *d, json_t *a
 		m->tier = (enum rv_tier)t;
 		m->effective_capacity_B = m->capacity_B;
 		if (json_object_get(e, "effective_capacity_B")) {
-			if ((err = rv_json_get_positive(d, e, path, "effective_capacity_B",
-			                                &m->effective_capacity_B)) < 0)
+			if ((err = profile_positive(d, e, path, "effective_capacity_B",
+			                            &m->effective_capacity_B)) < 0)
 				return err;
 			if (m->effective_capacity_B > m->capacity_B) {
 				rv_json_path_key(sub, sizeof(sub), path, "effective_capacity_B");
@@ -312,9 +362,9 @@ static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *ob
 	int err;
 
 	if ((err = rv_json_check_object(d, obj, "power", keys, keys)) < 0 ||
-	    (err = rv_json_get_positive(d, obj, "power", "idle_W", &p->idle_W)) < 0 ||
-	    (err = rv_json_get_positive(d, obj, "power", "static_W", &p->static_W)) < 0 ||
-	    (err = rv_json_get_positive(d, obj, "power", "tdp_W", &p->tdp_W)) < 0 ||
+	    (err = profile_positive(d, obj, "power", "idle_W", &p->idle_W)) < 0 ||
+	    (err = profile_positive(d, obj, "power", "static_W", &p->static_W)) < 0 ||
+	    (err = profile_positive(d, obj, "power", "tdp_W", &p->tdp_W)) < 0 ||
 	    (err = profile_provenance(d, obj, "power", &p->power_provenance)) < 0)
 		return err;
 	if (p->idle_W > p->tdp_W)
@@ -338,12 +388,12 @@ static int profile_power(struct rv_profile *p, struct rv_json_doc *d, json_t *ob
 	            0)
 		return err;
 	for (size_t i = 0; i < p->n_compute; i++)
-		if ((err = rv_json_get_positive(d, ef, "power.energy_per_flop_J", flop_keys[i],
-		                                &p->compute[i].energy_per_flop_J)) < 0)
+		if ((err = profile_positive(d, ef, "power.energy_per_flop_J", flop_keys[i],
+		                            &p->compute[i].energy_per_flop_J)) < 0)
 			return err;
 	for (size_t i = 0; i < p->n_memory; i++)
-		if ((err = rv_json_get_positive(d, eb, "power.energy_per_byte_J", byte_keys[i],
-		                                &p->memory[i].energy_per_byte_J)) < 0)
+		if ((err = profile_positive(d, eb, "power.energy_per_byte_J", byte_keys[i],
+		                            &p->memory[i].energy_per_byte_J)) < 0)
 			return err;
 	return 0;
 }
@@ -360,6 +410,8 @@ static int profile_nonneg(struct rv_json_doc *d, json_t *obj, const char *path, 
 		return rv_json_error(d, v ? sub : path, RV_JSON_AT_VALUE, RV_EPARSE,
 		                     v ? "expected a number" : "missing required key '%s'", key);
 	*out = json_number_value(v);
+	if (rv_num_check(out) < 0)
+		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE, "%s", rv_error_last());
 	if (!(*out >= 0) || !isfinite(*out))
 		return rv_json_error(d, sub, RV_JSON_AT_VALUE, RV_ERANGE,
 		                     "%s is not a finite number >= 0", num(*out));
@@ -409,7 +461,7 @@ static int profile_fresh_output(struct rv_profile *p, struct rv_json_doc *d, jso
 	            0 ||
 	    (err = rv_json_get_int(d, obj, "fresh_output", "page_B", 512, (int64_t)1 << 30, &page_B,
 	                           NULL)) < 0 ||
-	    (err = rv_json_get_positive(d, obj, "fresh_output", "page_s", &f->page_s)) < 0 ||
+	    (err = profile_positive(d, obj, "fresh_output", "page_s", &f->page_s)) < 0 ||
 	    (err = profile_provenance(d, obj, "fresh_output", &f->provenance)) < 0)
 		return err;
 	f->min_B = (uint64_t)min_B;
@@ -624,10 +676,9 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 
 	clocks = json_object_get(root, "clocks");
 	if ((err = rv_json_check_object(d, clocks, "clocks", clock_keys, clock_keys)) < 0 ||
-	    (err = rv_json_get_positive(d, clocks, "clocks", "base_Hz", &p->base_Hz)) < 0 ||
-	    (err = rv_json_get_positive(d, clocks, "clocks", "boost_Hz", &p->boost_Hz)) < 0 ||
-	    (err = rv_json_get_positive(d, clocks, "clocks", "sustained_Hz", &p->sustained_Hz)) <
-	            0 ||
+	    (err = profile_positive(d, clocks, "clocks", "base_Hz", &p->base_Hz)) < 0 ||
+	    (err = profile_positive(d, clocks, "clocks", "boost_Hz", &p->boost_Hz)) < 0 ||
+	    (err = profile_positive(d, clocks, "clocks", "sustained_Hz", &p->sustained_Hz)) < 0 ||
 	    (err = profile_provenance(d, clocks, "clocks", &p->clocks_provenance)) < 0)
 		return err;
 	if (p->base_Hz > p->boost_Hz)
@@ -651,8 +702,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	over = json_object_get(root, "call_overhead");
 	if ((err = rv_json_check_object(d, over, "call_overhead", overhead_keys, overhead_keys)) <
 	            0 ||
-	    (err = rv_json_get_positive(d, over, "call_overhead", "latency_s",
-	                                &p->call_overhead_s)) < 0 ||
+	    (err = profile_positive(d, over, "call_overhead", "latency_s", &p->call_overhead_s)) <
+	            0 ||
 	    (err = profile_provenance(d, over, "call_overhead", &p->overhead_provenance)) < 0)
 		return err;
 	for (int o = 0; o < RV_OP_COUNT; o++)

@@ -323,7 +323,7 @@ static int ina_scan_238(struct ina_scan *s, size_t dev)
  * polling_delay_<i> ("N ms") when it is not 0; else unknown. */
 static void ina_period(struct ina_dev *d)
 {
-	unsigned long long v;
+	unsigned long long v = 0;
 	char text[32], file[32];
 
 	d->period_s = 0;

@@ -1037,7 +1037,8 @@ out:
 
 static json_t *num_or_null(double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	/* A zero is written 0.0 whatever its sign: no file holds -0.0. */
+	return isfinite(v) ? json_real(fpclassify(v) == FP_ZERO ? 0.0 : v) : json_null();
 }
 
 int rv_calibrate_render(struct rv_buf *out, const struct rv_calibration *c,

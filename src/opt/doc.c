@@ -156,7 +156,7 @@ static void see_also(struct rv_buf *b, const struct rv_cmd *commands, const char
 		rv_buf_puts(b, "\\fBroofval\\fR(1)\n");
 		return;
 	}
-	for (const struct rv_cmd *c = commands; c->name; c++) {
+	for (const struct rv_cmd *c = commands; c && c->name; c++) {
 		rv_buf_printf(b, "%s\\fBroofval\\-", n++ ? ",\n" : "");
 		roff(b, c->name);
 		rv_buf_puts(b, "\\fR(1)");

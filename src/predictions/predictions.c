@@ -160,14 +160,28 @@ static int check_header(const struct rv_csv_record *rec, const char *name, long 
 	return 0;
 }
 
-/* A finite positive number of the column's unit. */
+/* A finite positive number of the column's unit, at least the unit's physical
+ * floor (core/strnum.h: rv_num_floor; a subnormal or a -0 never passes). */
 static int positive(double *out, const struct rv_csv_record *rec, int c, const char *name,
-                    const char *unit)
+                    const char *unit, double floor_v)
 {
 	int err = rv_parse_double(rec->field[c], out);
 
-	if (err == 0 && *out > 0)
+	if (err == 0 && *out > 0 && *out >= floor_v)
 		return 0;
+	if (err == RV_ERANGE) {
+		char what[256];
+
+		(void)snprintf(what, sizeof(what), "%s", rv_error_last());
+		return rv_error_set(RV_EPARSE, "%s:%u:%u: %s: %s", name, rec->line, rec->col[c],
+		                    pred_cols[c], what);
+	}
+	if (err == 0 && *out > 0)
+		return rv_error_set(RV_EPARSE,
+		                    "%s:%u:%u: %s: '%s' is below %g %s, less than any hardware "
+		                    "has; check its unit",
+		                    name, rec->line, rec->col[c], pred_cols[c], rec->field[c],
+		                    floor_v, unit);
 	return rv_error_set(RV_EPARSE, "%s:%u:%u: %s: '%s' is not a finite positive number of %s%s",
 	                    name, rec->line, rec->col[c], pred_cols[c], rec->field[c], unit,
 	                    c == COL_ENERGY ? "; leave it empty when the model predicts none" : "");
@@ -208,9 +222,10 @@ static int parse_row(struct rv_prediction_row *r, const struct rv_csv_record *re
 		return field_error(rec, COL_SHAPE, pred_cols[COL_SHAPE], name);
 	if (rv_dtype_parse(f[COL_DTYPE], &r->dtype) < 0)
 		return field_error(rec, COL_DTYPE, pred_cols[COL_DTYPE], name);
-	if ((err = positive(&r->latency_s, rec, COL_LAT, name, "seconds")) < 0)
+	if ((err = positive(&r->latency_s, rec, COL_LAT, name, "seconds", rv_num_floor("s"))) < 0)
 		return err;
-	if (*f[COL_ENERGY] && (err = positive(&r->energy_J, rec, COL_ENERGY, name, "joules")) < 0)
+	if (*f[COL_ENERGY] &&
+	    (err = positive(&r->energy_J, rec, COL_ENERGY, name, "joules", rv_num_floor("J"))) < 0)
 		return err;
 	if (regime_col >= 0 && *f[regime_col] && rv_regime_parse(f[regime_col], &r->regime) < 0)
 		return field_error(rec, (size_t)regime_col, "regime", name);

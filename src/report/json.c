@@ -38,7 +38,8 @@ static void append(json_t *arr, json_t *value, int *bad)
 
 static json_t *number(double x)
 {
-	return isfinite(x) ? json_real(x) : json_null();
+	/* A zero is written 0.0 whatever its sign: no file holds -0.0. */
+	return isfinite(x) ? json_real(fpclassify(x) == FP_ZERO ? 0.0 : x) : json_null();
 }
 
 static json_t *count(size_t n)

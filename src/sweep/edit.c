@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -358,6 +359,22 @@ int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_
 	return err;
 }
 
+/* The folder dir (what: "sweep", "baseline") exists and is a folder: an edit
+ * of files in a folder that is not there is an error naming it, not a run
+ * that edits nothing and exits 0. */
+static int folder_check(const char *dir, const char *what, const char *option)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return rv_error_errno(errno, "%s folder %s (give the right one with %s)", what, dir,
+		                      option);
+	if (!S_ISDIR(st.st_mode))
+		return rv_error_set(RV_EPARSE, "%s folder %s is not a folder (give one with %s)",
+		                    what, dir, option);
+	return 0;
+}
+
 /* ---- augment ---- */
 
 int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *added,
@@ -398,7 +415,8 @@ int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int only_op, int
 	int err;
 
 	*n_out = 0;
-	if ((err = rv_layout_profile(l, &p, hw)) < 0)
+	if ((err = rv_layout_profile(l, &p, hw)) < 0 ||
+	    (err = folder_check(l->sweep_dir, "sweep", "--sweep-dir")) < 0)
 		return err;
 	for (int op = 0; err == 0 && op < RV_OP_COUNT; op++) {
 		for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
@@ -447,43 +465,135 @@ static int frozen_error(const char *hw)
 	                    hw);
 }
 
+/* The rows of one (hardware, op) of a baseline, sorted by (dtype, shape), so
+ * that relabel finds each entry's row by binary search: its cost grows as
+ * (entries + rows) log rows, not entries x rows (a scan per entry took 23 s
+ * for 10^5 entries against 10^5 rows). */
+struct row_index {
+	const struct rv_baseline_row **rows;
+	size_t n;
+};
+
+static int row_index_key_cmp(const struct rv_baseline_row *r, enum rv_dtype d,
+                             const struct rv_shape *shape)
+{
+	if (r->dtype != d)
+		return r->dtype < d ? -1 : 1;
+	return rv_shape_cmp(&r->shape, shape);
+}
+
+static int row_index_cmp(const void *pa, const void *pb)
+{
+	const struct rv_baseline_row *a = *(const struct rv_baseline_row *const *)pa;
+	const struct rv_baseline_row *b = *(const struct rv_baseline_row *const *)pb;
+
+	return row_index_key_cmp(a, b->dtype, &b->shape);
+}
+
+static int row_index_build(struct row_index *x, const struct rv_baseline *b, const char *hw,
+                           enum rv_op op)
+{
+	x->n = 0;
+	x->rows = b->n_rows ? malloc(b->n_rows * sizeof(*x->rows)) : NULL;
+	if (b->n_rows && !x->rows)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; i < b->n_rows; i++)
+		if (b->rows[i].op == op && strcmp(b->rows[i].hardware, hw) == 0)
+			x->rows[x->n++] = &b->rows[i];
+	if (x->n > 1)
+		qsort(x->rows, x->n, sizeof(*x->rows), row_index_cmp);
+	return 0;
+}
+
+/* The row of (d, shape); NULL when the baseline has none. The loader refuses
+ * a baseline with two rows of one key, so there is at most one. */
+static const struct rv_baseline_row *row_index_find(const struct row_index *x, enum rv_dtype d,
+                                                    const struct rv_shape *shape)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = row_index_key_cmp(x->rows[mid], d, shape);
+
+		if (c == 0)
+			return x->rows[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The regime a measurement may move a label to: the measured one
+ * (rv_measured_regime()), except that a shape whose working set fits in a
+ * cache tier cannot be bound by DRAM, a deeper tier, however fast it ran (its
+ * data stays in the cache after the first call; a cache-resident run at 70%
+ * of the DRAM rate is just that). The working set and the capacities are the
+ * classifier's (rv_classify(): the model's one definition of the footprint),
+ * and such a measurement counts as inconclusive. */
+static int relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
+                          const struct rv_sweep_entry *e, double measured_s)
+{
+	struct rv_classification c;
+	double cache_B;
+	int err;
+
+	if ((err = rv_measured_regime(out, p, op, &e->shape, e->dtype, measured_s)) < 0)
+		return err;
+	if (*out != RV_REGIME_DRAM)
+		return 0;
+	if ((err = rv_classify(&c, p, op, &e->shape, e->dtype)) < 0)
+		return err;
+	cache_B = c.llc_capacity_B > c.l1_capacity_B ? c.llc_capacity_B : c.l1_capacity_B;
+	if (cache_B > 0 && c.working_set_B <= cache_B)
+		*out = RV_REGIME_AMBIGUOUS;
+	return 0;
+}
+
 int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,
                      int force, struct rv_sweep_relabelled *r)
 {
+	struct row_index x;
 	size_t cap = 0;
-	int err, added;
+	int err = 0, added;
 
 	r->checked = 0;
 	r->changes = NULL;
 	r->n_changes = 0;
 	if (!force && rv_sweep_frozen(s, p->key))
 		return frozen_error(p->key);
+	if ((err = row_index_build(&x, b, p->key, s->op)) < 0)
+		return err;
 	for (size_t i = 0; i < s->n_entries; i++) {
 		struct rv_sweep_entry *e = &s->entries[i];
 		struct rv_sweep_label *l = NULL;
+		const struct rv_baseline_row *row;
 		struct rv_sweep_change c;
-		long row;
 
 		for (size_t j = 0; j < e->n_labels; j++)
 			if (strcmp(e->labels[j].hw, p->key) == 0)
 				l = &e->labels[j];
-		row = l ? rv_baseline_find(b, p->key, s->op, &e->shape, e->dtype) : -1;
-		if (row < 0 || l->regime == RV_REGIME_UNSUPPORTED)
+		row = l ? row_index_find(&x, e->dtype, &e->shape) : NULL;
+		if (!row || l->regime == RV_REGIME_UNSUPPORTED)
 			continue;
 		r->checked++;
 		c.shape = e->shape;
 		c.dtype = e->dtype;
 		c.from = l->regime;
-		c.measured_s = b->rows[row].latency_s;
-		if ((err = rv_measured_regime(&c.to, p, s->op, &e->shape, e->dtype, c.measured_s)) <
-		    0)
-			return err;
+		c.measured_s = row->latency_s;
+		if ((err = relabel_regime(&c.to, p, s->op, e, c.measured_s)) < 0)
+			break;
 		if (c.to == RV_REGIME_AMBIGUOUS || c.to == l->regime)
 			continue;
 		if ((err = rv_vec_push(&r->changes, &r->n_changes, &cap, &c, sizeof(c))) < 0)
-			return err;
+			break;
 		l->regime = c.to;
 	}
+	free(x.rows);
+	if (err < 0)
+		return err;
 	/* The sweep is frozen for p once its labels were held against a
 	 * measurement, changed or not. */
 	if (!r->checked)
@@ -556,7 +666,9 @@ int rv_sweep_relabel_files(struct rv_layout *l, const char *hw, int force,
 	int err;
 
 	*n_out = 0;
-	if ((err = rv_layout_profile(l, &p, hw)) < 0)
+	if ((err = rv_layout_profile(l, &p, hw)) < 0 ||
+	    (err = folder_check(l->sweep_dir, "sweep", "--sweep-dir")) < 0 ||
+	    (err = folder_check(l->baseline_dir, "baseline", "--baseline-dir")) < 0)
 		return err;
 	if (!force && (err = relabel_frozen(l, p->key)) < 0)
 		return err;

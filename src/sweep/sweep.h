@@ -136,7 +136,8 @@ int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *add
 
 /* Augments, for the profile hw of l, the sweeps of op (< 0: every op) and
  * purpose (< 0: both) in l's sweep folder, writing those that changed. With
- * op < 0 a missing sweep is skipped; with an op given it is an error.
+ * op < 0 a missing sweep is skipped; with an op given it is an error; a
+ * sweep folder that does not exist is an error naming it, whatever op.
  * out[0..*n_out) tell what was done (in op then purpose order), also when a
  * later sweep failed. The sweeps the layout cached are not updated. */
 int rv_sweep_augment_files(struct rv_layout *l, const char *hw, int op, int purpose,
@@ -165,7 +166,10 @@ int rv_sweep_frozen(const struct rv_sweep *s, const char *hw);
 
 /* Makes the labels of s for p follow the rows of b where the measured regime
  * (rv_measured_regime()) is conclusive and differs; unsupported labels and
- * entries without a row stay. When an entry had a row to follow, s is then
+ * entries without a row stay. A shape whose working set (the classifier's,
+ * rv_classify()) fits in a cache tier is never moved to dram_bound, a deeper
+ * tier: such a measurement is inconclusive. Rows are found through a sorted
+ * index, so the cost is (entries + rows) log rows. When an entry had a row to follow, s is then
  * frozen for p (p joins augmented_with_hardware_from_baseline), so that later
  * captures are scored against the same bands: a frozen sweep is refused
  * (RV_ERROR) unless force. r (zeroed first) receives what changed. Returns 1
@@ -177,7 +181,8 @@ int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struc
  * classifier of a calibrated target needs), each sweep of every op that has
  * a baseline <hw>_<op>.csv in l's baseline folder, writing those that
  * changed. Unless force, a sweep frozen for hw is refused before anything is
- * written ("<path>: the labels of <hw> already follow a baseline ..."). out
+ * written ("<path>: the labels of <hw> already follow a baseline ..."). A
+ * sweep or baseline folder that does not exist is an error naming it. out
  * and *n_out as rv_sweep_augment_files(); free with rv_sweep_relabelled_free(). */
 int rv_sweep_relabel_files(struct rv_layout *l, const char *hw, int force,
                            struct rv_sweep_relabelled out[RV_OP_COUNT * RV_PURPOSE_COUNT],

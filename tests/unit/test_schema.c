@@ -350,8 +350,8 @@ static void test_schema__store_holds_limits(void **state)
 	r = host_row("32x32x32");
 	r.latency_s = 1e300;
 	rv_assert_error(rv_baseline_store(path, &r), RV_ERANGE,
-	                "latency_s: 1e+300 s is not a plausible latency (0 < latency_s <= 86400); "
-	                "check its unit; the row is not written");
+	                "latency_s: 1e+300 s is not a plausible latency (1e-12 s <= latency_s "
+	                "<= 86400 s); check its unit; the row is not written");
 	r = host_row("32x32x32");
 	r.latency_s = (double)NAN;
 	rv_assert_error(rv_baseline_store(path, &r), RV_ERANGE, "latency_s: nan s is not");

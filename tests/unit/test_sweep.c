@@ -4,6 +4,8 @@
 
 #include "hw/profile.h"
 #include "io/baseline.h"
+#include "model/classify.h"
+#include "model/validate.h"
 #include "rv_test.h"
 #include "sweep/sweep.h"
 
@@ -409,6 +411,121 @@ static void test_sweep__relabel_freezes_and_force_overrides(void **state)
 	rv_profile_free(p);
 }
 
+/* Adds a measured row (hw, vector_add, n, fp32, latency_s) to b. */
+static void add_row(struct rv_baseline *b, char *hw, const char *n, double latency_s)
+{
+	struct rv_baseline_row r;
+
+	rv_baseline_row_init(&r);
+	r.hardware = hw;
+	r.op = RV_OP_VECTOR_ADD;
+	r.dtype = RV_DTYPE_FP32;
+	r.latency_s = latency_s;
+	r.trial_count = 1;
+	assert_int_equal(rv_shape_parse(n, RV_OP_VECTOR_ADD, &r.shape), 0);
+	if (rv_baseline_upsert(b, &r) != 0)
+		fail_msg("%s", rv_error_last());
+}
+
+/* Relabel respects the footprint: a vector_add whose working set fits in L1
+ * (192 KiB of i7_12700k's 512 KiB), measured at 90% of the DRAM bandwidth
+ * (which rv_measured_regime() alone calls dram_bound), keeps its l1_bound
+ * label; the same measurement rate on a shape larger than every cache moves
+ * its label to dram_bound, so the rule is the footprint, not a refusal of
+ * dram_bound. */
+static void test_sweep__relabel_respects_the_footprint(void **state)
+{
+	static const char text[] =
+	        "{\"op\": \"vector_add\", \"purpose\": \"calibration\", \"shapes\": ["
+	        "{\"shape\": [16384], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"l1_bound\"}}, "
+	        "{\"shape\": [16777216], \"dtype\": \"fp32\", \"regime_per_hw\": "
+	        "{\"i7_12700k\": \"l1_bound\"}}]}";
+	struct rv_profile *p = shipped("i7_12700k", 0);
+	char hw[] = "i7_12700k";
+	struct rv_sweep_relabelled r;
+	struct rv_classification c;
+	struct rv_baseline *b = NULL;
+	struct rv_sweep *s = NULL;
+	struct rv_shape small;
+	enum rv_regime measured;
+	double dram_Bps = p->memory[p->n_memory - 1].bw_Bps, small_s, big_s;
+
+	(void)state;
+	p->op_overhead_s[RV_OP_VECTOR_ADD] = 1e-9; /* nothing here is launch-bound */
+	if (rv_sweep_parse(&s, text, sizeof(text) - 1, "footprint.json") != 0)
+		fail_msg("%s", rv_error_last());
+	assert_int_equal(rv_shape_parse("16384", RV_OP_VECTOR_ADD, &small), 0);
+	assert_int_equal(rv_classify(&c, p, RV_OP_VECTOR_ADD, &small, RV_DTYPE_FP32), 0);
+	assert_true(c.working_set_B <= c.l1_capacity_B);
+	small_s = c.working_set_B / (0.9 * dram_Bps);
+	big_s = 12.0 * 16777216 / (0.9 * dram_Bps);
+	/* The measurement alone looks dram-bound. */
+	assert_int_equal(
+	        rv_measured_regime(&measured, p, RV_OP_VECTOR_ADD, &small, RV_DTYPE_FP32, small_s),
+	        0);
+	assert_int_equal(measured, RV_REGIME_DRAM);
+	assert_int_equal(rv_baseline_new(&b), 0);
+	add_row(b, hw, "16384", small_s);
+	add_row(b, hw, "16777216", big_s);
+	assert_int_equal(rv_sweep_relabel(s, p, b, 1, &r), 1);
+	assert_int_equal(r.checked, 2);
+	assert_int_equal(r.n_changes, 1);
+	assert_int_equal(r.changes[0].shape.dim[0], 16777216);
+	assert_int_equal(r.changes[0].to, RV_REGIME_DRAM);
+	assert_int_equal(rv_sweep_label_for(&s->entries[0], "i7_12700k")->regime, RV_REGIME_L1);
+	assert_int_equal(rv_sweep_label_for(&s->entries[1], "i7_12700k")->regime, RV_REGIME_DRAM);
+	free(r.changes);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+/* Relabel finds each entry's row whatever the order of the baseline's rows
+ * and of the sweep's entries, and ignores rows of other hardware. */
+static void test_sweep__relabel_finds_rows_in_any_order(void **state)
+{
+	struct rv_profile *p = shipped("i7_12700k", 0);
+	struct rv_sweep_relabelled r;
+	struct rv_baseline *b = NULL;
+	struct rv_sweep *s = NULL;
+	static const char *const n[] = { "33554432", "16777216", "50331648", "25165824" };
+	char hw[] = "i7_12700k", other[] = "other_cpu";
+	char text[2048];
+	size_t len = 0;
+	double dram_Bps = p->memory[p->n_memory - 1].bw_Bps;
+
+	(void)state;
+	len += (size_t)snprintf(text + len, sizeof(text) - len,
+	                        "{\"op\": \"vector_add\", \"purpose\": \"validation\", "
+	                        "\"shapes\": [");
+	for (int i = 0; i < 4; i++)
+		len += (size_t)snprintf(
+		        text + len, sizeof(text) - len,
+		        "%s{\"shape\": [%s], \"dtype\": \"fp32\", \"regime_per_hw\": "
+		        "{\"i7_12700k\": \"alu_bound\"}}",
+		        i ? ", " : "", n[i]);
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "]}");
+	if (rv_sweep_parse(&s, text, len, "order.json") != 0)
+		fail_msg("%s", rv_error_last());
+	assert_int_equal(rv_baseline_new(&b), 0);
+	/* Rows in another order; the other target's row of each shape is slow. */
+	for (int i = 3; i >= 0; i--) {
+		add_row(b, other, n[i], 10.0);
+		add_row(b, hw, n[i], 12.0 * strtod(n[i], NULL) / (0.9 * dram_Bps));
+	}
+	assert_int_equal(rv_sweep_relabel(s, p, b, 1, &r), 1);
+	assert_int_equal(r.checked, 4);
+	assert_int_equal(r.n_changes, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(rv_sweep_label_for(&s->entries[i], "i7_12700k")->regime,
+		                 RV_REGIME_DRAM);
+	free(r.changes);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +537,8 @@ int main(void)
 		cmocka_unit_test(test_sweep__generate_keeps_its_output),
 		cmocka_unit_test(test_sweep__augment_labels_a_new_target),
 		cmocka_unit_test(test_sweep__relabel_freezes_and_force_overrides),
+		cmocka_unit_test(test_sweep__relabel_respects_the_footprint),
+		cmocka_unit_test(test_sweep__relabel_finds_rows_in_any_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
