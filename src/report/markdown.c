@@ -83,8 +83,14 @@ static void md_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n, 
 	}
 	rv_buf_puts(b, "Records by hardware, op and regime label. `3OK`: 3 records, all passed; "
 	               "`5:R1/L2`: 5 records, failed checks: 1 regime, 2 latency (R regime, L "
-	               "latency, E energy; a record can fail more than one check).\n\n"
-	               "| hardware | op |");
+	               "latency, E energy; a record can fail more than one check).");
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].n_suspect > 0) {
+			rv_buf_puts(b, " `S2`: 2 of the records are of suspect rows (busy machine, "
+			               "imprecise median).");
+			break;
+		}
+	rv_buf_puts(b, "\n\n| hardware | op |");
 	for (int c = 0; c < RV_REPORT_COLUMNS; c++)
 		rv_buf_printf(b, " %s |", rv_report__column_name[c]);
 	rv_buf_puts(b, "\n|---|---|");
