@@ -480,6 +480,8 @@ int rv_validation_summary_of(const struct rv_validation *v, const char *model,
 			continue;
 		out->records++;
 		out->suspect += (r->suspect & RV_SUSPECT_LATENCY) != 0;
+		out->suspect_failed +=
+		        (r->suspect & RV_SUSPECT_LATENCY) != 0 && !rv_record_passed(r);
 		out->suspect_energy += (r->suspect & RV_SUSPECT_ENERGY) != 0;
 		if (rv_record_passed(r))
 			out->passed++;

@@ -108,6 +108,7 @@ struct rv_summary {
 	 * median), of a row whose energy is (too short a window), and rows left
 	 * out by exclude_flagged (not records then). */
 	size_t suspect, suspect_energy, excluded_flagged;
+	size_t suspect_failed; /* of the suspect records, those that failed */
 	struct rv_accuracy latency, energy;
 };
 

@@ -101,6 +101,7 @@ static json_t *summary(const struct rv_summary *s, const struct rv_validation *v
 	put(o, "energy_scored", count(s->energy_scored), bad);
 	put(o, "suspect", count(s->suspect), bad);
 	put(o, "suspect_energy", count(s->suspect_energy), bad);
+	put(o, "suspect_failed", count(s->suspect_failed), bad);
 	put(o, "excluded_flagged", count(s->excluded_flagged), bad);
 	put(o, "latency", accuracy(&s->latency, bad), bad);
 	put(o, "energy", accuracy(&s->energy, bad), bad);

@@ -48,9 +48,10 @@ static void md_summary(struct rv_buf *b, const struct rv_summary *s, const char 
 	if (s->suspect > 0 || s->suspect_energy > 0)
 		rv_buf_printf(
 		        b,
-		        "Suspect: %zu records of rows whose latency is doubtful (a miss there "
-		        "need not be the model's), %zu energies from too short a window.\n\n",
-		        s->suspect, s->suspect_energy);
+		        "Suspect: %zu records of rows whose latency is doubtful, %zu of them "
+		        "failed (a miss there need not be the model's); %zu energies from too "
+		        "short a window.\n\n",
+		        s->suspect, s->suspect_failed, s->suspect_energy);
 	rv_buf_puts(b, "| accuracy | n | median \\|error\\| | within 10% | within 25% |\n"
 	               "|---|---:|---:|---:|---:|\n");
 	for (int q = 0; q < 2; q++) {

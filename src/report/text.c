@@ -186,9 +186,10 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 	if (s->suspect > 0 || s->suspect_energy > 0)
 		rv_buf_printf(
 		        b,
-		        "  suspect  %zu records of rows whose latency is doubtful (a miss there "
-		        "need not be the model's), %zu energies from too short a window\n",
-		        s->suspect, s->suspect_energy);
+		        "  suspect  %zu records of rows whose latency is doubtful, %zu of them "
+		        "failed (a miss there need not be the model's); %zu energies from too "
+		        "short a window\n",
+		        s->suspect, s->suspect_failed, s->suspect_energy);
 	for (int q = 0; q < 2; q++) {
 		rv_buf_puts(b, "  ");
 		put_left(b, names[q], LABEL_WIDTH);

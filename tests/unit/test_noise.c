@@ -119,6 +119,7 @@ static void test_noise__exclude_flagged(void **state)
 	assert_int_equal(v.records[0].suspect, 0);
 	assert_int_equal(rv_validation_summary(&v, &sum), 0);
 	assert_int_equal(sum.suspect, 1);
+	assert_int_equal(sum.suspect_failed, !rv_record_passed(&v.records[1]));
 	assert_int_equal(sum.excluded_flagged, 0);
 	assert_int_equal(rv_validation_cells(&v, &cells, &n_cells), 0);
 	assert_int_equal(n_cells, 1);

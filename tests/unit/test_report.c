@@ -191,6 +191,7 @@ static void test_report__json_schema(void **state)
 		{ "unlabelled_predictions", 'i' },
 		{ "suspect", 'i' },
 		{ "suspect_energy", 'i' },
+		{ "suspect_failed", 'i' },
 		{ "excluded_flagged", 'i' },
 		{ "latency", 'o' },
 		{ "energy", 'o' },
