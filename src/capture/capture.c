@@ -51,7 +51,7 @@ const enum rv_col rv_capture_extra_cols[RV_CAPTURE_N_EXTRA] = {
  * two clock reads (tens of ns) stay under 1% of what is measured. */
 #define CAPTURE_MIN_TRIAL_S     10e-6
 /* Other processes using more than this share of the CPU make the machine busy. */
-#define CAPTURE_BUSY_SHARE      0.25
+#define CAPTURE_BUSY_SHARE      RV_ROW_BUSY_SHARE_MAX /* data/baseline.h: the one rule */
 /* ... measured over a shape that took at least this long. */
 #define CAPTURE_BUSY_SPAN_S     0.1
 

@@ -16,8 +16,9 @@ struct validate_opts {
 	int op, purpose; /* -1 when not given */
 	int all;
 	int format;
-	const char *output, *bdir, *sdir, *hdir;
-	int no_fit;
+	const char *output, *sdir, *hdir;
+	struct rv_opt_list bdir; /* the first is scored; the others are repeat captures */
+	int no_fit, exclude_flagged;
 	struct rv_cli_models models;
 	const char *against;
 	double regression_points;
@@ -46,8 +47,13 @@ static const struct rv_option validate_options[] = {
 	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, output) },
 	{ .name = "baseline-dir", .metavar = "DIR",
 	  .help = "baseline folder (default: $ROOFVAL_BASELINE_DIR, else the source tree's "
-	          "results/baselines/)",
-	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, bdir) },
+	          "results/baselines/); given again, each further folder is a second capture "
+	          "of the same targets, read for the noise ceiling only",
+	  .type = RV_OPT_LIST, .offset = offsetof(struct validate_opts, bdir) },
+	{ .name = "exclude-flagged",
+	  .help = "leave out rows whose latency is suspect (machine busy, median not known to "
+	          "1%); the coverage counts them as excluded",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct validate_opts, exclude_flagged) },
 	{ .name = "sweep-dir", .metavar = "DIR",
 	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct validate_opts, sdir) },
@@ -114,11 +120,21 @@ int rv_cmd_validate(int argc, char **argv)
 	filter.op = o.op;
 	filter.purpose = o.purpose >= 0 ? o.purpose : o.all ? -1 : (int)RV_PURPOSE_VALIDATION;
 	memset(&v, 0, sizeof(v));
-	err = rv_layout_open(&layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir },
-	                     o.no_fit ? 0 : RV_PROFILE_FIT);
+	v.exclude_flagged = o.exclude_flagged;
+	err = rv_layout_open(
+	        &layout,
+	        &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir.n ? o.bdir.items[0] : NULL },
+	        o.no_fit ? 0 : RV_PROFILE_FIT);
 	if (err == 0)
 		err = rv_layout_validate_models(&layout, &v, &filter, models, n_models, NULL);
 	rv_layout_close(&layout);
+	for (size_t i = 1; i < o.bdir.n && err == 0; i++) {
+		err = rv_layout_open(
+		        &layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir.items[i] }, 0);
+		if (err == 0)
+			err = rv_layout_add_repeats(&layout, &v);
+		rv_layout_close(&layout);
+	}
 	free(models);
 	gate = (struct rv_report_gate){ (enum rv_format)o.format, o.output, o.against,
 		                        o.regression_points };

@@ -218,4 +218,43 @@ long rv_baseline_find(const struct rv_baseline *b, const char *hardware, enum rv
  * hardware key) is RV_ERANGE and b is unchanged. RV_ENOMEM. */
 int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row);
 
+/* Suspect rows (src/data/suspect.c): measurements validate shows as doubtful
+ * and `validate --exclude-flagged` leaves out. The one definition, of capture
+ * (which notes a busy machine) and validate alike. */
+/* Other processes using more than this share of the CPU while a shape was
+ * measured make its row suspect. */
+#define RV_ROW_BUSY_SHARE_MAX      0.25
+/* The median's relative standard error, 1.2533 x 1.4826 x latency_mad_s /
+ * (sqrt(trial_count) x latency_s), above which a row missed the precision
+ * target (capture's default --precision, 1%): rows record the spread, not
+ * the target asked for, so the default is the target. */
+#define RV_ROW_PRECISION_MAX       0.01
+/* Energy is known well only from a window of at least this many seconds:
+ * the row's latency, or its energy_window_s. */
+#define RV_ROW_ENERGY_MIN_WINDOW_S 1e-3
+
+/* Why a row is suspect (bits of a mask). */
+enum rv_suspect {
+	RV_SUSPECT_BUSY = 1,      /* busy_share > RV_ROW_BUSY_SHARE_MAX */
+	RV_SUSPECT_IMPRECISE = 2, /* the median's relative standard error > RV_ROW_PRECISION_MAX */
+	RV_SUSPECT_ENERGY = 4,    /* energy measured over a window under the sensor's need */
+};
+/* The reasons that make the latency doubtful (the energy reason does not). */
+#define RV_SUSPECT_LATENCY (RV_SUSPECT_BUSY | RV_SUSPECT_IMPRECISE)
+
+/* The relative standard error of the row's median latency (see
+ * RV_ROW_PRECISION_MAX); NAN when the row has no latency_mad_s. */
+double rv_row_median_rse(const struct rv_baseline_row *r);
+/* Whether the row's energy can be scored: measured (finite, above 0: a 0 is
+ * under the meter's resolution) and from a window of at least
+ * RV_ROW_ENERGY_MIN_WINDOW_S (the latency or energy_window_s). 1 or 0. */
+int rv_row_energy_scoreable(const struct rv_baseline_row *r);
+/* Whether row r is suspect: 1 with the reasons in *why_mask (enum
+ * rv_suspect bits; why_mask may be NULL), else 0 and *why_mask 0. A value
+ * the row does not carry is no reason. */
+int rv_row_suspect(const struct rv_baseline_row *r, unsigned *why_mask);
+/* The reasons of mask for row r in words ("machine busy: 40% of the CPU
+ * used by others; median known to 4.2%, not 1%"), "" for 0. */
+void rv_row_suspect_text(char *out, size_t size, const struct rv_baseline_row *r, unsigned mask);
+
 #endif

@@ -577,3 +577,47 @@ int rv_layout_calibrate(struct rv_layout *l, struct rv_calibration *c, struct rv
 		                   (*p)->key, l->baseline_dir);
 	return err < 0 ? err : rv_calibrate_fit(c, *p);
 }
+
+int rv_layout_add_repeats(struct rv_layout *l, struct rv_validation *v)
+{
+	struct rv_job *done = NULL;
+	size_t n_done = 0, cap_done = 0, found = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < v->n_records && err == 0; i++) {
+		const struct rv_record *r = &v->records[i];
+		const struct rv_baseline *b;
+		char path[RV_PATH_MAX];
+		struct rv_job j;
+		int seen = 0;
+
+		/* Each (hardware, op) once: there are few of them. */
+		for (size_t k = 0; k < n_done && !seen; k++)
+			seen = done[k].op == r->op && strcmp(done[k].hw, r->hardware) == 0;
+		if (seen)
+			continue;
+		memset(&j, 0, sizeof(j));
+		(void)snprintf(j.hw, sizeof(j.hw), "%s", r->hardware);
+		j.op = r->op;
+		if ((err = rv_vec_push(&done, &n_done, &cap_done, &j, sizeof(j))) < 0 ||
+		    (err = rv_layout_baseline_path(l, path, sizeof(path), r->hardware, r->op)) < 0)
+			break;
+		err = rv_layout_baseline(l, &b, r->hardware, r->op);
+		if (err == RV_ENOENT) {
+			err = 0;
+			continue;
+		}
+		if (err == 0 && (err = rv_validation_add_repeats(v, b, path)) == 0)
+			found++;
+	}
+	free(done);
+	if (err == 0 && found == 0)
+		err = rv_error_set(RV_ENOENT,
+		                   "%s holds no baseline of the hardware and ops validated, so it "
+		                   "gives no repeat measurements; give a folder of the same "
+		                   "targets' baselines",
+		                   l->baseline_dir);
+	if (err == 0)
+		v->repeat_folders++;
+	return err;
+}

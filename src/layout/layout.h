@@ -133,6 +133,13 @@ int rv_layout_validate_models(struct rv_layout *l, struct rv_validation *v,
                               const struct rv_layout_model *models, size_t n_models,
                               size_t *n_baselines);
 
+/* The noise ceiling's second captures: for each (hardware, op) v has
+ * records of, the baseline <hw>_<op>.csv of l's baseline folder, when there
+ * is one, paired with v's records (rv_validation_add_repeats()); the folder
+ * is counted in v->repeat_folders. A folder with none of them is RV_ENOENT
+ * naming it; the loader's errors. */
+int rv_layout_add_repeats(struct rv_layout *l, struct rv_validation *v);
+
 /* The built-in model's predictions for every entry the sweeps label (and
  * can score) for hw, of op (< 0: every op) and purpose (< 0: both), added
  * to set once each. A missing sweep is RV_ENOENT. */

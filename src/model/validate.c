@@ -48,6 +48,7 @@ void rv_validation_free(struct rv_validation *v)
 		free(v->models[i]);
 	free(v->models);
 	free(v->model_counts);
+	free(v->repeats);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -96,13 +97,8 @@ static int regime_matches(enum rv_regime label, enum rv_regime measured)
 
 int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_row *row)
 {
-	double window_s = rv_row_value(row, RV_COL_ENERGY_WINDOW_S);
-
 	(void)b;
-	if (!isfinite(row->energy_J) || !(row->energy_J > 0))
-		return 0;
-	return row->latency_s >= RV_ENERGY_MIN_LATENCY_S ||
-	       (isfinite(window_s) && window_s >= RV_ENERGY_MIN_LATENCY_S);
+	return rv_row_energy_scoreable(row);
 }
 
 static void score_energy(struct rv_record *r, const struct rv_baseline *b,
@@ -278,8 +274,12 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		return err;
 	if ((err = rv_match_rows(&match, s, b, p->key)) < 0)
 		return err;
-	before = (struct rv_model_counts){ v->labelled, v->rows_found, v->skipped_no_baseline,
-		                           v->skipped_unsupported, v->skipped_ambiguous };
+	before = (struct rv_model_counts){ v->labelled,
+		                           v->rows_found,
+		                           v->skipped_no_baseline,
+		                           v->skipped_unsupported,
+		                           v->skipped_ambiguous,
+		                           v->excluded_flagged };
 	for (size_t i = 0; i < s->n_entries && err == 0; i++) {
 		const struct rv_sweep_entry *e = &s->entries[i];
 		const struct rv_sweep_label *label = rv_sweep_label_scoreable(e, p->key);
@@ -288,6 +288,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		struct rv_footprint fp;
 		struct rv_estimate est;
 		struct rv_record r;
+		unsigned suspect = 0;
 
 		if (!label) {
 			const struct rv_sweep_label *any = rv_sweep_label_for(e, p->key);
@@ -310,6 +311,11 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 			continue;
 		}
 		v->rows_found++;
+		(void)rv_row_suspect(row, &suspect);
+		if (v->exclude_flagged && (suspect & RV_SUSPECT_LATENCY)) {
+			v->excluded_flagged++;
+			continue;
+		}
 		err = model->estimate(model->ctx, p, s->op, &e->shape, e->dtype, &est);
 		if (err == RV_ENOENT) {
 			err = add_missing(v, model->model, p->key, s->op, e);
@@ -337,6 +343,8 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.binding = est.binding;
 		r.binding_tier = est.binding_tier;
 		score_energy(&r, b, row);
+		r.suspect = suspect;
+		rv_row_suspect_text(r.suspect_why, sizeof(r.suspect_why), row, suspect);
 		err = add_record(v, &r);
 	}
 	free(match);
@@ -347,6 +355,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		mc->skipped_no_baseline += v->skipped_no_baseline - before.skipped_no_baseline;
 		mc->skipped_unsupported += v->skipped_unsupported - before.skipped_unsupported;
 		mc->skipped_ambiguous += v->skipped_ambiguous - before.skipped_ambiguous;
+		mc->excluded_flagged += v->excluded_flagged - before.excluded_flagged;
 	}
 	return err;
 }
@@ -367,6 +376,7 @@ int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
 			mc->skipped_no_baseline += src->model_counts[i].skipped_no_baseline;
 			mc->skipped_unsupported += src->model_counts[i].skipped_unsupported;
 			mc->skipped_ambiguous += src->model_counts[i].skipped_ambiguous;
+			mc->excluded_flagged += src->model_counts[i].excluded_flagged;
 		}
 	}
 	if (err == 0)
@@ -378,6 +388,9 @@ int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
 	if (err == 0)
 		err = rv_vec_reserve(&dst->sources, &dst->cap_sources,
 		                     dst->n_sources + src->n_sources, sizeof(*dst->sources));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->repeats, &dst->cap_repeats,
+		                     dst->n_repeats + src->n_repeats, sizeof(*dst->repeats));
 	if (err < 0)
 		return err;
 	if (src->n_records > 0)
@@ -390,13 +403,20 @@ int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
 	dst->n_missing += src->n_missing;
 	for (size_t i = 0; i < src->n_sources; i++)
 		dst->sources[dst->n_sources++] = src->sources[i];
+	if (src->n_repeats > 0)
+		memcpy(dst->repeats + dst->n_repeats, src->repeats,
+		       src->n_repeats * sizeof(*src->repeats));
+	dst->n_repeats += src->n_repeats;
+	dst->repeat_folders += src->repeat_folders;
+	dst->excluded_flagged += src->excluded_flagged;
 	dst->labelled += src->labelled;
 	dst->rows_found += src->rows_found;
 	dst->skipped_no_baseline += src->skipped_no_baseline;
 	dst->skipped_unsupported += src->skipped_unsupported;
 	dst->skipped_ambiguous += src->skipped_ambiguous;
 	dst->unlabelled_predictions += src->unlabelled_predictions;
-	src->n_records = src->n_missing = src->n_sources = 0;
+	src->n_records = src->n_missing = src->n_sources = src->n_repeats = 0;
+	src->repeat_folders = src->excluded_flagged = 0;
 	src->labelled = src->rows_found = src->skipped_no_baseline = 0;
 	src->skipped_unsupported = src->skipped_ambiguous = src->unlabelled_predictions = 0;
 	return 0;
@@ -440,6 +460,7 @@ int rv_validation_summary_of(const struct rv_validation *v, const char *model,
 	out->skipped_no_baseline = v->skipped_no_baseline;
 	out->skipped_unsupported = v->skipped_unsupported;
 	out->skipped_ambiguous = v->skipped_ambiguous;
+	out->excluded_flagged = v->excluded_flagged;
 	if (model && counts_of(v, model)) {
 		const struct rv_model_counts *mc = counts_of(v, model);
 
@@ -448,6 +469,7 @@ int rv_validation_summary_of(const struct rv_validation *v, const char *model,
 		out->skipped_no_baseline = mc->skipped_no_baseline;
 		out->skipped_unsupported = mc->skipped_unsupported;
 		out->skipped_ambiguous = mc->skipped_ambiguous;
+		out->excluded_flagged = mc->excluded_flagged;
 	}
 	for (size_t i = 0; i < v->n_missing; i++)
 		out->skipped_no_prediction += !model || strcmp(v->missing[i].model, model) == 0;
@@ -457,6 +479,10 @@ int rv_validation_summary_of(const struct rv_validation *v, const char *model,
 		if (model && strcmp(r->model, model) != 0)
 			continue;
 		out->records++;
+		out->suspect += (r->suspect & RV_SUSPECT_LATENCY) != 0;
+		out->suspect_failed +=
+		        (r->suspect & RV_SUSPECT_LATENCY) != 0 && !rv_record_passed(r);
+		out->suspect_energy += (r->suspect & RV_SUSPECT_ENERGY) != 0;
 		if (rv_record_passed(r))
 			out->passed++;
 		lat[n_lat++] = r->latency_err;
@@ -550,6 +576,7 @@ static int model_cells(const struct rv_validation *v, const char *m, struct rv_c
 		c->n_fail_regime += (size_t)!r->pass_regime;
 		c->n_fail_latency += (size_t)!r->pass_latency;
 		c->n_fail_energy += (size_t)(r->pass_energy == RV_CHECK_FAIL);
+		c->n_suspect += (size_t)((r->suspect & RV_SUSPECT_LATENCY) != 0);
 	}
 	if (n - first > 1)
 		qsort(cells + first, n - first, sizeof(*cells), cell_cmp);

@@ -17,8 +17,9 @@
 /* Share of the datasheet peak (FLOP/s or DRAM B/s) at which a measurement
  * counts as alu_bound or dram_bound. */
 #define RV_MEASURED_BOUND_SHARE 0.7
-/* Without a reliable energy window, energy is scored only from this latency up. */
-#define RV_ENERGY_MIN_LATENCY_S 1e-3
+/* Without a reliable energy window, energy is scored only from this latency up
+ * (the one rule of data/baseline.h's rv_row_energy_scoreable()). */
+#define RV_ENERGY_MIN_LATENCY_S RV_ROW_ENERGY_MIN_WINDOW_S
 
 /* The one "energy is scoreable" rule, of validate and calibrate alike: the
  * row's energy was measured (finite and above 0: a 0 is under the meter's
@@ -62,9 +63,11 @@ struct rv_record {
 	struct rv_band band;
 	int pass_regime, pass_latency;
 	enum rv_check pass_energy;
-	int binding;      /* the model's binding resource (see rv_bound_name); -1 unknown */
-	int binding_tier; /* the memory tier with the largest time (an enum rv_tier); -1 */
-	char notes[192];  /* why energy was not scored, and similar */
+	int binding;           /* the model's binding resource (see rv_bound_name); -1 unknown */
+	int binding_tier;      /* the memory tier with the largest time (an enum rv_tier); -1 */
+	char notes[192];       /* why energy was not scored, and similar */
+	unsigned suspect;      /* the row's rv_row_suspect() reasons (enum rv_suspect bits); 0 */
+	char suspect_why[160]; /* rv_row_suspect_text() of them; "" */
 };
 
 /* One heatmap cell: a (model, hardware, op, regime label). */
@@ -74,6 +77,7 @@ struct rv_cell {
 	enum rv_op op;
 	enum rv_regime regime;
 	size_t n_total, n_pass, n_fail_regime, n_fail_latency, n_fail_energy;
+	size_t n_suspect; /* records of a row whose latency is suspect (RV_SUSPECT_LATENCY) */
 	double median_latency_ape; /* median |latency error| of its records (a fraction) */
 };
 
@@ -100,6 +104,11 @@ struct rv_summary {
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
 	size_t skipped_no_prediction;
 	size_t energy_scored;
+	/* Records of a row whose latency is suspect (busy machine, imprecise
+	 * median), of a row whose energy is (too short a window), and rows left
+	 * out by exclude_flagged (not records then). */
+	size_t suspect, suspect_energy, excluded_flagged;
+	size_t suspect_failed; /* of the suspect records, those that failed */
 	struct rv_accuracy latency, energy;
 };
 
@@ -107,6 +116,21 @@ struct rv_summary {
 struct rv_model_counts {
 	size_t labelled, rows_found;
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
+	size_t excluded_flagged;
+};
+
+/* Two measurements of one GEMM (model/noise.c): the same target captured
+ * twice (two baseline folders), or matmul and linear of one shape. */
+enum rv_repeat_kind { RV_REPEAT_CAPTURES, RV_REPEAT_MATMUL_LINEAR, RV_REPEAT_KIND_COUNT };
+
+struct rv_repeat {
+	char hardware[64];
+	enum rv_op op; /* the op of the record it bounds; the linear of a matmul/linear pair */
+	struct rv_shape shape;
+	enum rv_dtype dtype;
+	enum rv_repeat_kind kind;
+	double a_s, b_s;       /* the record's latency and the other measurement's */
+	double band_a, band_b; /* the latency tolerance of each (the same for captures) */
 };
 
 struct rv_validation {
@@ -123,6 +147,14 @@ struct rv_validation {
 	size_t unlabelled_predictions; /* a predictions file's rows no sweep labels */
 	char **sources; /* "hw op purpose: sweep file + baseline file" lines, for reports */
 	size_t n_sources, cap_sources;
+	/* Set by the caller before rv_validate(): rows whose latency is suspect
+	 * (RV_SUSPECT_LATENCY) are not scored but counted in excluded_flagged. */
+	int exclude_flagged;
+	size_t excluded_flagged;
+	/* Repeat captures (rv_validation_add_repeats()), for the noise ceiling. */
+	struct rv_repeat *repeats;
+	size_t n_repeats, cap_repeats;
+	size_t repeat_folders; /* the further baseline folders read for them */
 };
 
 /* The regime a measurement shows (launch_bound under 5 x the per-call
@@ -210,5 +242,56 @@ int rv_validation_compare(const struct rv_validation *old, const struct rv_valid
 void rv_comparison_free(struct rv_comparison *c);
 /* Whether a record passes every check (energy passes when not scored). */
 int rv_record_passed(const struct rv_record *r);
+
+/* The noise ceiling (model/noise.c, issue 19): how well the ground truth
+ * repeats, from pairs of measurements of one GEMM.
+ *
+ * A pair (a, b) with latency tolerances wa, wb could be passed by one
+ * prediction p on both records when the intervals [a (1 - wa), a (1 + wa)]
+ * and [b (1 - wb), b (1 + wb)] meet (for one band w: max/min <= (1 + w) /
+ * (1 - w)); the ceiling of a (hardware, op) is the share of its pairs for
+ * which they do: no model can pass more of such records than that. The
+ * scatter is the median of max/min - 1 over the pairs. */
+
+/* Adds to v->repeats a pair for each row of b (a second capture, read from
+ * the file named baseline_name) of an entry v has a record of: the record's
+ * measured latency against the row's. Entries paired before, from this kind,
+ * are paired once; with v->exclude_flagged, a row whose latency is suspect
+ * is not paired. RV_ENOMEM. */
+int rv_validation_add_repeats(struct rv_validation *v, const struct rv_baseline *b,
+                              const char *baseline_name);
+
+/* rv_validation_add_repeats() of n records of a second capture (the same
+ * target validated from another folder), by their measured latencies. */
+int rv_validation_add_repeat_records(struct rv_validation *v, const struct rv_record *recs,
+                                     size_t n);
+
+/* A linear (B, IN, OUT) and the matmul (M, K, N) of the same dims are the
+ * same GEMM but for the bias add of B x OUT elements; the pair counts when
+ * that add is negligible: its B x OUT additions under RV_BIAS_NEGLIGIBLE of
+ * the GEMM's 2 x B x IN x OUT FLOP (IN >= 25), and the model's predicted
+ * linear latency over its matmul's by under RV_BIAS_NEGLIGIBLE of the
+ * matmul's (the add's predicted time; predictions not finite and above 0:
+ * the FLOP rule alone). 1 or 0. */
+#define RV_BIAS_NEGLIGIBLE 0.02
+int rv_bias_negligible(const struct rv_shape *s, double matmul_pred_s, double linear_pred_s);
+
+/* The noise ceiling of one (hardware, op), for one model's records. */
+struct rv_noise {
+	char model[RV_MODEL_NAME_MAX];
+	char hardware[64];
+	enum rv_op op;
+	size_t n_pairs;                      /* 0: no repeat measurements */
+	size_t n_kind[RV_REPEAT_KIND_COUNT]; /* of them, two captures, matmul/linear */
+	double scatter;                      /* median max/min - 1; NAN without pairs */
+	double ceiling;                      /* share of the pairs passable; NAN without pairs */
+	size_t records, within_band, passed; /* the model's records and how they fared */
+};
+
+/* The noise ceiling of every (model, hardware, op) with records in v, in
+ * the order of the heatmap cells (model, hardware, op): pairs of two
+ * captures from v->repeats, and matmul/linear pairs of v's records of one
+ * model (rv_bias_negligible()). free() *out. RV_ENOMEM. */
+int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, size_t *n);
 
 #endif

@@ -3,6 +3,7 @@
  * (a data layout per folder set), the notes about them, the page and its
  * pictures, written into the output folder. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,8 @@ static int report_has_hw(const struct report *r, const char *hw)
 static int report_take(struct report *r, struct rv_validation *set, size_t set_index,
                        const char *bdir)
 {
-	size_t first = r->n_hw;
+	size_t first = r->n_hw, n_again = 0, cap_again = 0;
+	struct rv_record *again = NULL; /* an earlier folder's targets: repeat captures */
 	int err;
 
 	for (size_t i = 0; i < set->n_records; i++) {
@@ -56,21 +58,36 @@ static int report_take(struct report *r, struct rv_validation *set, size_t set_i
 			if (i == 0 || strcmp(set->records[i - 1].hardware, hw) != 0)
 				rv_buf_printf(&r->notes,
 				              "The baselines of %s in %s are left out: an earlier "
-				              "folder has them.\n",
+				              "folder has them (they are its repeat captures for "
+				              "the noise ceiling).\n",
 				              hw, bdir);
+			if ((err = rv_vec_push(&again, &n_again, &cap_again, &set->records[i],
+			                       sizeof(set->records[i]))) < 0) {
+				free(again);
+				return err;
+			}
 			continue;
 		}
 		if (!report_has_hw(r, hw)) {
-			if (r->n_hw == RV_REPORT_MAX_TARGETS)
+			if (r->n_hw == RV_REPORT_MAX_TARGETS) {
+				free(again);
 				return rv_error_set(RV_ERANGE, "more than %d targets in one report",
 				                    RV_REPORT_MAX_TARGETS);
+			}
 			(void)snprintf(r->hw[r->n_hw], sizeof(r->hw[0]), "%s", hw);
 			r->set_of[r->n_hw++] = set_index;
 		}
 		if ((err = rv_vec_push(&r->v.records, &r->v.n_records, &r->v.cap_records,
-		                       &set->records[i], sizeof(set->records[i]))) < 0)
+		                       &set->records[i], sizeof(set->records[i]))) < 0) {
+			free(again);
 			return err;
+		}
 	}
+	err = n_again ? rv_validation_add_repeat_records(&r->v, again, n_again) : 0;
+	r->v.repeat_folders += n_again > 0;
+	free(again);
+	if (err < 0)
+		return err;
 	for (size_t i = 0; i < set->n_sources; i++) {
 		if ((err = rv_vec_push(&r->v.sources, &r->v.n_sources, &r->v.cap_sources,
 		                       &set->sources[i], sizeof(set->sources[i]))) < 0)
@@ -165,10 +182,86 @@ static int report_pictures(struct report *r, struct rv_buf *html, const char *di
 	return err;
 }
 
+/* The suspect records, flagged one by one. */
+static int report_suspects(struct rv_buf *html, const struct rv_validation *v)
+{
+	size_t n = 0, shown = 0;
+	char line[512], shape[64];
+
+	for (size_t i = 0; i < v->n_records; i++)
+		n += v->records[i].suspect != 0;
+	if (n == 0)
+		return 0;
+	rv_plot_html_heading(html, 2, "Suspect records");
+	(void)snprintf(line, sizeof(line),
+	               "%zu records of rows measured in doubt (scored, unless validate "
+	               "--exclude-flagged leaves their rows out): a miss there need not be the "
+	               "model's.",
+	               n);
+	rv_plot_html_para(html, line);
+	rv_buf_puts(html, "<ul>\n");
+	for (size_t i = 0; i < v->n_records && shown < RV_REPORT_MISSING_MAX; i++) {
+		const struct rv_record *r = &v->records[i];
+
+		if (!r->suspect)
+			continue;
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		(void)snprintf(line, sizeof(line), "%s %s %s %s (%s, %s): %s", r->model,
+		               r->hardware, rv_op_name(r->op), shape, rv_dtype_name(r->dtype),
+		               rv_record_passed(r) ? "pass" : "FAIL", r->suspect_why);
+		rv_buf_puts(html, "<li>");
+		rv_svg_escape(html, line);
+		rv_buf_puts(html, "</li>\n");
+		shown++;
+	}
+	if (n > shown)
+		rv_buf_printf(html, "<li>... and %zu more</li>\n", n - shown);
+	rv_buf_puts(html, "</ul>\n");
+	return 0;
+}
+
+/* The noise ceiling of every (model, hardware, op). */
+static int report_noise(struct rv_buf *html, const struct rv_validation *v)
+{
+	struct rv_noise *noise = NULL;
+	size_t n = 0;
+	char text[256], line[512], pass[RV_REPORT_NUM_SIZE];
+	int err = rv_validation_noise(v, &noise, &n);
+
+	if (err < 0)
+		return err;
+	rv_plot_html_heading(html, 2, "Noise ceiling");
+	rv_plot_html_para(html, "The share of paired records (a target in two baseline folders, "
+	                        "or the matmul and linear of one GEMM) that one prediction "
+	                        "could pass, beside the model's records within the latency "
+	                        "band (docs/accuracy.md, The noise ceiling).");
+	rv_buf_puts(html, "<ul>\n");
+	for (size_t i = 0; i < n; i++) {
+		rv_report__noise_text(text, sizeof(text), &noise[i]);
+		rv_report__percent(pass, sizeof(pass),
+		                   noise[i].records
+		                           ? (double)noise[i].within_band / (double)noise[i].records
+		                           : (double)NAN,
+		                   0);
+		(void)snprintf(line, sizeof(line),
+		               "%s %s %s: %s%s; model %zu of %zu within band (%s)", noise[i].model,
+		               noise[i].hardware, rv_op_name(noise[i].op),
+		               noise[i].n_pairs ? "ceiling " : "", text, noise[i].within_band,
+		               noise[i].records, pass);
+		rv_buf_puts(html, "<li>");
+		rv_svg_escape(html, line);
+		rv_buf_puts(html, "</li>\n");
+	}
+	rv_buf_puts(html, "</ul>\n");
+	free(noise);
+	return 0;
+}
+
 /* The page before its pictures: the sources, the notes, the summary. */
 static int report_head(struct rv_buf *html, const struct report *r)
 {
 	size_t n_sources = 0;
+	int err;
 
 	for (size_t i = 0; i < r->v.n_sources; i++)
 		n_sources += !rv_report__source_repeated(&r->v, i);
@@ -201,9 +294,13 @@ static int report_head(struct rv_buf *html, const struct report *r)
 		rv_plot_html_para(html, line);
 	}
 	rv_plot_html_heading(html, 2, "Summary");
-	if (r->v.n_models > 1)
-		return rv_plot_html_models(html, &r->v);
-	return rv_plot_html_validation(html, &r->v, NULL);
+	err = r->v.n_models > 1 ? rv_plot_html_models(html, &r->v)
+	                        : rv_plot_html_validation(html, &r->v, NULL);
+	if (err == 0)
+		err = report_suspects(html, &r->v);
+	if (err == 0)
+		err = report_noise(html, &r->v);
+	return err;
 }
 
 /* The layouts to read: the default folders, then each baseline folder given

@@ -100,6 +100,10 @@ static json_t *summary(const struct rv_summary *s, const struct rv_validation *v
 	put(o, "skipped_unsupported", count(s->skipped_unsupported), bad);
 	put(o, "skipped_ambiguous", count(s->skipped_ambiguous), bad);
 	put(o, "energy_scored", count(s->energy_scored), bad);
+	put(o, "suspect", count(s->suspect), bad);
+	put(o, "suspect_energy", count(s->suspect_energy), bad);
+	put(o, "suspect_failed", count(s->suspect_failed), bad);
+	put(o, "excluded_flagged", count(s->excluded_flagged), bad);
 	put(o, "latency", accuracy(&s->latency, bad), bad);
 	put(o, "energy", accuracy(&s->energy, bad), bad);
 	return o;
@@ -119,7 +123,22 @@ static json_t *cell(const struct rv_cell *c, int *bad)
 	put(o, "n_fail_regime", count(c->n_fail_regime), bad);
 	put(o, "n_fail_latency", count(c->n_fail_latency), bad);
 	put(o, "n_fail_energy", count(c->n_fail_energy), bad);
+	put(o, "n_suspect", count(c->n_suspect), bad);
 	return o;
+}
+
+/* The reasons of a suspect row, by name. */
+static json_t *suspect_reasons(unsigned mask, int *bad)
+{
+	json_t *a = json_array();
+
+	if (mask & RV_SUSPECT_BUSY)
+		append(a, string("busy"), bad);
+	if (mask & RV_SUSPECT_IMPRECISE)
+		append(a, string("imprecise"), bad);
+	if (mask & RV_SUSPECT_ENERGY)
+		append(a, string("energy_window"), bad);
+	return a;
 }
 
 static json_t *record(const struct rv_record *r, int *bad)
@@ -156,7 +175,34 @@ static json_t *record(const struct rv_record *r, int *bad)
 	put(o, "binding_tier",
 	    r->binding_tier >= 0 ? string(rv_bound_name(r->binding_tier)) : json_null(), bad);
 	put(o, "notes", string(r->notes), bad);
+	put(o, "suspect", suspect_reasons(r->suspect, bad), bad);
+	put(o, "suspect_why", string(r->suspect_why), bad);
 	return o;
+}
+
+static json_t *noise(const struct rv_report__ctx *c, int *bad)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->n_noise && !*bad; i++) {
+		const struct rv_noise *n = &c->noise[i];
+		json_t *o = json_object();
+
+		put(o, "model", string(n->model), bad);
+		put(o, "hardware", string(n->hardware), bad);
+		put(o, "op", string(rv_op_name(n->op)), bad);
+		put(o, "pairs", count(n->n_pairs), bad);
+		put(o, "pairs_captures", count(n->n_kind[RV_REPEAT_CAPTURES]), bad);
+		put(o, "pairs_matmul_linear", count(n->n_kind[RV_REPEAT_MATMUL_LINEAR]), bad);
+		put(o, "scatter", number(n->scatter), bad);
+		put(o, "ceiling", number(n->ceiling), bad);
+		put(o, "records", count(n->records), bad);
+		put(o, "within_band", count(n->within_band), bad);
+		put(o, "passed", count(n->passed), bad);
+		put(o, "note", n->n_pairs ? json_null() : string("no repeat measurements"), bad);
+		append(a, o, bad);
+	}
+	return a;
 }
 
 #define JSON_DUMP_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
@@ -355,6 +401,8 @@ int rv_report__json(struct rv_buf *out, const struct rv_report__ctx *c)
 	}
 	if (c->against)
 		put(root, "against", against(c, &bad), &bad);
+	put(root, "noise", noise(c, &bad), &bad);
+	put(root, "repeat_folders", count(v->repeat_folders), &bad);
 	for (size_t i = 0; i < c->n_cells; i++)
 		append(jcells, cell(&c->cells[i], &bad), &bad);
 	put(root, "cells", jcells, &bad);

@@ -2,6 +2,7 @@
 /* The markdown report, for a pull request: the text report's content as a
  * heading, summary and accuracy tables, the heatmap as a table and the
  * failed records as a table, with the failed checks in bold. */
+#include <math.h>
 #include <string.h>
 
 #include "core/dtype.h"
@@ -29,6 +30,9 @@ static void md_summary(struct rv_buf *b, const struct rv_summary *s, const char 
 		              s->labelled, s->rows_found, s->records);
 		if (s->skipped_no_prediction > 0)
 			rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
+		if (s->excluded_flagged > 0)
+			rv_buf_printf(b, ", %zu excluded as suspect (`--exclude-flagged`)",
+			              s->excluded_flagged);
 		if (v->unlabelled_predictions > 0)
 			rv_buf_printf(b, "; %zu predictions for shapes no sweep labels%s",
 			              v->unlabelled_predictions,
@@ -41,6 +45,13 @@ static void md_summary(struct rv_buf *b, const struct rv_summary *s, const char 
 	rv_buf_printf(b, "| %zu | %zu | %zu | %zu | %zu | %zu |\n\n", s->records, s->passed,
 	              s->failed, s->skipped_no_baseline, s->skipped_unsupported,
 	              s->skipped_ambiguous);
+	if (s->suspect > 0 || s->suspect_energy > 0)
+		rv_buf_printf(
+		        b,
+		        "Suspect: %zu records of rows whose latency is doubtful, %zu of them "
+		        "failed (a miss there need not be the model's); %zu energies from too "
+		        "short a window.\n\n",
+		        s->suspect, s->suspect_failed, s->suspect_energy);
 	rv_buf_puts(b, "| accuracy | n | median \\|error\\| | within 10% | within 25% |\n"
 	               "|---|---:|---:|---:|---:|\n");
 	for (int q = 0; q < 2; q++) {
@@ -73,8 +84,14 @@ static void md_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n, 
 	}
 	rv_buf_puts(b, "Records by hardware, op and regime label. `3OK`: 3 records, all passed; "
 	               "`5:R1/L2`: 5 records, failed checks: 1 regime, 2 latency (R regime, L "
-	               "latency, E energy; a record can fail more than one check).\n\n"
-	               "| hardware | op |");
+	               "latency, E energy; a record can fail more than one check).");
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].n_suspect > 0) {
+			rv_buf_puts(b, " `S2`: 2 of the records are of suspect rows (busy machine, "
+			               "imprecise median).");
+			break;
+		}
+	rv_buf_puts(b, "\n\n| hardware | op |");
 	for (int c = 0; c < RV_REPORT_COLUMNS; c++)
 		rv_buf_printf(b, " %s |", rv_report__column_name[c]);
 	rv_buf_puts(b, "\n|---|---|");
@@ -165,7 +182,12 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 			            r->energy_err, r->band.energy, r->pass_energy == RV_CHECK_FAIL);
 		rv_report__binding(text, sizeof(text), r);
 		rv_buf_printf(b, " %s | ", text);
-		rv_report__put_line(b, r->notes[0] ? r->notes : "-", 1);
+		if (r->suspect) {
+			rv_buf_puts(b, "**suspect**: ");
+			rv_report__put_line(b, r->suspect_why, 1);
+			rv_buf_puts(b, r->notes[0] ? "; " : "");
+		}
+		rv_report__put_line(b, r->notes[0] || r->suspect ? r->notes : "-", 1);
 		rv_buf_puts(b, " |\n");
 	}
 }
@@ -195,6 +217,65 @@ static void md_missing(struct rv_buf *b, const struct rv_validation *v)
 	if (v->n_missing > shown)
 		rv_buf_printf(b, "\n... and %zu more (--format json lists them all)\n",
 		              v->n_missing - shown);
+}
+
+static void md_suspects(struct rv_buf *b, const struct rv_validation *v)
+{
+	size_t n = 0, shown = 0;
+	char shape[64];
+
+	for (size_t i = 0; i < v->n_records; i++)
+		n += v->records[i].suspect != 0;
+	if (n == 0)
+		return;
+	rv_buf_printf(b,
+	              "\n## Suspect records (%zu)\n\nScored, unless `--exclude-flagged` leaves "
+	              "their rows out.\n\n| model | hardware | op | shape | dtype | verdict | "
+	              "why |\n|---|---|---|---|---|---|---|\n",
+	              n);
+	for (size_t i = 0; i < v->n_records && shown < RV_REPORT_MISSING_MAX; i++) {
+		const struct rv_record *r = &v->records[i];
+
+		if (!r->suspect)
+			continue;
+		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+		rv_buf_puts(b, "| ");
+		rv_report__put_line(b, r->model, 1);
+		rv_buf_puts(b, " | ");
+		rv_report__put_line(b, r->hardware, 1);
+		rv_buf_printf(b, " | %s | %s | %s | %s | ", rv_op_name(r->op), shape,
+		              rv_dtype_name(r->dtype), rv_record_passed(r) ? "pass" : "FAIL");
+		rv_report__put_line(b, r->suspect_why, 1);
+		rv_buf_puts(b, " |\n");
+		shown++;
+	}
+	if (n > shown)
+		rv_buf_printf(b, "\n... and %zu more (--format json lists them all)\n", n - shown);
+}
+
+static void md_noise(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	char text[256], pass[RV_REPORT_NUM_SIZE];
+
+	rv_buf_puts(b, "\n## Noise ceiling\n\nThe share of paired records (two captures of one "
+	               "target, or the matmul and linear of one GEMM) that one prediction could "
+	               "pass, beside the model's records within the latency band.\n\n"
+	               "| model | hardware | op | ceiling | model within band |\n"
+	               "|---|---|---|---|---:|\n");
+	for (size_t i = 0; i < c->n_noise; i++) {
+		const struct rv_noise *n = &c->noise[i];
+
+		rv_report__noise_text(text, sizeof(text), n);
+		rv_report__percent(
+		        pass, sizeof(pass),
+		        n->records ? (double)n->within_band / (double)n->records : (double)NAN, 0);
+		rv_buf_puts(b, "| ");
+		rv_report__put_line(b, n->model, 1);
+		rv_buf_puts(b, " | ");
+		rv_report__put_line(b, n->hardware, 1);
+		rv_buf_printf(b, " | %s | %s | %zu of %zu (%s) |\n", rv_op_name(n->op), text,
+		              n->within_band, n->records, pass);
+	}
 }
 
 static void md_side(struct rv_buf *b, const struct rv_report__ctx *c)
@@ -356,6 +437,9 @@ int rv_report__markdown(struct rv_buf *out, const struct rv_report__ctx *c)
 		}
 	}
 	md_missing(out, v);
+	md_suspects(out, v);
+	if (rv_report__shows_noise(c))
+		md_noise(out, c);
 	rv_buf_putc(out, '\n');
 	if (c->side->n_models <= 1) {
 		md_heatmap(out, c->cells, c->n_cells, NULL);

@@ -56,6 +56,7 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 	struct rv_report__side side;
 	struct rv_report__ctx c;
 	size_t *disagree = NULL, n_disagree = 0;
+	struct rv_noise *noise = NULL;
 	int err;
 
 	memset(&side, 0, sizeof(side));
@@ -69,7 +70,12 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 		err = rv_report__side_of(&side, cells, c.n_cells);
 	if (err == 0 && side.n_models > 1)
 		err = rv_validation_disagreements(v, &disagree, &n_disagree);
+	if (err == 0)
+		err = rv_validation_noise(v, &noise, &c.n_noise);
+	c.noise = noise;
 	if (err < 0) {
+		free(noise);
+		free(disagree);
 		free(cells);
 		rv_report__side_free(&side);
 		return err;
@@ -95,6 +101,7 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 	}
 	free(cells);
 	free(disagree);
+	free(noise);
 	rv_report__side_free(&side);
 	if (err < 0)
 		return err;
@@ -201,6 +208,10 @@ void rv_report__cell_text(char *out, size_t size, const struct rv_cell *c)
 	}
 	if (c->n_pass == c->n_total) {
 		(void)snprintf(out, size, "%zuOK", c->n_total);
+		if (c->n_suspect > 0) {
+			len = strlen(out);
+			(void)snprintf(out + len, size - len, " S%zu", c->n_suspect);
+		}
 		return;
 	}
 	fails[0] = c->n_fail_regime;
@@ -213,6 +224,10 @@ void rv_report__cell_text(char *out, size_t size, const struct rv_cell *c)
 		len = strlen(out);
 		(void)snprintf(out + len, size - len, "%s%c%zu", sep, tags[i], fails[i]);
 		sep = "/";
+	}
+	if (c->n_suspect > 0) {
+		len = strlen(out);
+		(void)snprintf(out + len, size - len, " S%zu", c->n_suspect);
 	}
 }
 
@@ -432,4 +447,33 @@ void rv_report__regime_text(char *out, size_t size, const struct rv_record *r)
 	                       : "",
 	               r->regime_model < RV_REGIME_COUNT ? "; the model said " : "",
 	               r->regime_model < RV_REGIME_COUNT ? rv_regime_name(r->regime_model) : "");
+}
+
+int rv_report__shows_noise(const struct rv_report__ctx *c)
+{
+	return c->v->n_models > 0 || c->v->n_repeats > 0;
+}
+
+void rv_report__noise_text(char *out, size_t size, const struct rv_noise *n)
+{
+	char ceil[RV_REPORT_NUM_SIZE], scat[RV_REPORT_NUM_SIZE];
+
+	if (n->n_pairs == 0) {
+		(void)snprintf(out, size, "no repeat measurements");
+		return;
+	}
+	rv_report__percent(ceil, sizeof(ceil), n->ceiling, 0);
+	rv_report__percent(scat, sizeof(scat), n->scatter, 0);
+	(void)snprintf(out, size,
+	               "%s of %zu pairs (%zu repeat captures, %zu matmul/linear), scatter %s", ceil,
+	               n->n_pairs, n->n_kind[RV_REPEAT_CAPTURES],
+	               n->n_kind[RV_REPEAT_MATMUL_LINEAR], scat);
+}
+
+int rv_report__any_suspect(const struct rv_validation *v)
+{
+	for (size_t i = 0; i < v->n_records; i++)
+		if (v->records[i].suspect)
+			return 1;
+	return 0;
 }

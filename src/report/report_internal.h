@@ -105,7 +105,18 @@ struct rv_report__ctx {
 	size_t n_disagree;
 	const struct rv_comparison *against;
 	const char *against_name;
+	const struct rv_noise *noise; /* rv_validation_noise() */
+	size_t n_noise;
 };
+
+/* Whether the report shows the noise ceiling: a run that counted coverage
+ * (rv_validate) or has repeat measurements. */
+int rv_report__shows_noise(const struct rv_report__ctx *c);
+/* The noise text of one entry: "67% of 3 pairs (2 captures, 1 matmul/linear),
+ * scatter 4.1%" or "no repeat measurements". */
+void rv_report__noise_text(char *out, size_t size, const struct rv_noise *n);
+/* Whether any record of v is suspect (any reason). */
+int rv_report__any_suspect(const struct rv_validation *v);
 
 /* The renderers. They return 0 or RV_ENOMEM. */
 int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c);

@@ -2,6 +2,7 @@
 /* The plain-text report, for a terminal: sources, a heatmap of verdicts per
  * (hardware, op) and regime, totals and accuracy, then each failed record.
  * Columns are padded to their widest entry and no line ends in a space. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,12 @@ static void text_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n
 	            "  3OK = 3 records, all passed; 5:R1/L2 = 5 records, failed checks: 1 regime, "
 	            "2 latency\n"
 	            "  (R regime, L latency, E energy; a record can fail more than one check)\n");
+	for (i = 0; i < n; i++)
+		if (cells[i].n_suspect > 0) {
+			rv_buf_puts(b, "  S2 = 2 of the records are of suspect rows (busy machine, "
+			               "imprecise median)\n");
+			break;
+		}
 }
 
 /* One heatmap per model (one model: the heatmap as it always was). */
@@ -153,6 +160,9 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 		        s->labelled, s->rows_found, s->records);
 		if (s->skipped_no_prediction > 0)
 			rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
+		if (s->excluded_flagged > 0)
+			rv_buf_printf(b, ", %zu excluded as suspect (--exclude-flagged)",
+			              s->excluded_flagged);
 		if (!model && v->unlabelled_predictions > 0)
 			rv_buf_printf(b, "; %zu predictions for shapes no sweep labels",
 			              v->unlabelled_predictions);
@@ -173,6 +183,13 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 	if (s->skipped_no_prediction > 0)
 		rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
 	rv_buf_putc(b, '\n');
+	if (s->suspect > 0 || s->suspect_energy > 0)
+		rv_buf_printf(
+		        b,
+		        "  suspect  %zu records of rows whose latency is doubtful, %zu of them "
+		        "failed (a miss there need not be the model's); %zu energies from too "
+		        "short a window\n",
+		        s->suspect, s->suspect_failed, s->suspect_energy);
 	for (int q = 0; q < 2; q++) {
 		rv_buf_puts(b, "  ");
 		put_left(b, names[q], LABEL_WIDTH);
@@ -341,6 +358,12 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 			rv_report__binding(text, sizeof(text), r);
 			rv_buf_printf(b, "%s\n", text);
 		}
+		if (r->suspect) {
+			rv_buf_puts(b, "    ");
+			put_left(b, "suspect", LABEL_WIDTH);
+			rv_report__put_line(b, r->suspect_why, 0);
+			rv_buf_putc(b, '\n');
+		}
 		if (r->notes[0]) {
 			rv_buf_puts(b, "    ");
 			put_left(b, "notes", LABEL_WIDTH);
@@ -431,6 +454,60 @@ static int text_missing(struct rv_buf *b, const struct rv_validation *v)
 		rv_buf_printf(b, "  ... and %zu more (--format json lists them all)\n",
 		              v->n_missing - shown);
 	return err;
+}
+
+static int text_suspects(struct rv_buf *b, const struct rv_validation *v)
+{
+	struct table t = { 0 };
+	size_t n = 0, shown = 0;
+
+	for (size_t i = 0; i < v->n_records; i++)
+		n += v->records[i].suspect != 0;
+	if (n == 0)
+		return 0;
+	rv_buf_printf(b,
+	              "\nsuspect records (%zu; scored, unless --exclude-flagged leaves their "
+	              "rows out)\n",
+	              n);
+	for (size_t i = 0; i < v->n_records && shown < RV_REPORT_MISSING_MAX; i++) {
+		const struct rv_record *r = &v->records[i];
+		char(*row)[TABLE_CELL];
+
+		if (!r->suspect || !(row = table_row(&t)))
+			continue;
+		(void)snprintf(row[0], TABLE_CELL, "%s", r->model);
+		entry_cells(row, 1, r->hardware, r->op, &r->shape, r->dtype);
+		(void)snprintf(row[5], TABLE_CELL, "%s", rv_record_passed(r) ? "pass" : "FAIL");
+		(void)snprintf(row[6], TABLE_CELL, "%s", r->suspect_why);
+		shown++;
+	}
+	if (table_put(b, &t, "  ") < 0)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	if (n > shown)
+		rv_buf_printf(b, "  ... and %zu more (--format json lists them all)\n", n - shown);
+	return 0;
+}
+
+static void text_noise(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	char text[256], pass[RV_REPORT_NUM_SIZE];
+
+	rv_buf_puts(b, "\nnoise ceiling: the share of paired records one prediction could pass, "
+	               "beside the records within the latency band\n");
+	for (size_t i = 0; i < c->n_noise; i++) {
+		const struct rv_noise *n = &c->noise[i];
+
+		rv_report__noise_text(text, sizeof(text), n);
+		rv_report__percent(
+		        pass, sizeof(pass),
+		        n->records ? (double)n->within_band / (double)n->records : (double)NAN, 0);
+		rv_buf_puts(b, "  ");
+		if (c->v->n_models > 1)
+			rv_buf_printf(b, "%s  ", n->model);
+		rv_buf_printf(b, "%s %s: %s%s; model %zu of %zu within band (%s)\n", n->hardware,
+		              rv_op_name(n->op), n->n_pairs ? "ceiling " : "", text, n->within_band,
+		              n->records, pass);
+	}
 }
 
 static void cell_vs_text(char *out, size_t size, const struct rv_cell *c)
@@ -629,8 +706,10 @@ int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c)
 			              "together)\n",
 			              v->unlabelled_predictions);
 	}
-	if ((err = text_missing(out, v)) < 0)
+	if ((err = text_missing(out, v)) < 0 || (err = text_suspects(out, v)) < 0)
 		return err;
+	if (rv_report__shows_noise(c))
+		text_noise(out, c);
 	if (c->side->n_models > 1 &&
 	    ((err = text_side(out, c)) < 0 || (err = text_disagreements(out, c)) < 0))
 		return err;

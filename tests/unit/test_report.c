@@ -173,8 +173,9 @@ static void check_keys(const json_t *obj, const char *where, const struct key_ty
 static void test_report__json_schema(void **state)
 {
 	static const struct key_type root_keys[] = {
-		{ "schema", 's' },  { "summary", 'o' }, { "sources", 'a' }, { "cells", 'a' },
-		{ "records", 'a' }, { "models", 'a' },  { "missing", 'a' },
+		{ "schema", 's' },  { "summary", 'o' }, { "sources", 'a' },
+		{ "cells", 'a' },   { "records", 'a' }, { "models", 'a' },
+		{ "missing", 'a' }, { "noise", 'a' },   { "repeat_folders", 'i' },
 	};
 	static const struct key_type summary_keys[] = {
 		{ "records", 'i' },
@@ -188,6 +189,10 @@ static void test_report__json_schema(void **state)
 		{ "rows_found", 'i' },
 		{ "skipped_no_prediction", 'i' },
 		{ "unlabelled_predictions", 'i' },
+		{ "suspect", 'i' },
+		{ "suspect_energy", 'i' },
+		{ "suspect_failed", 'i' },
+		{ "excluded_flagged", 'i' },
 		{ "latency", 'o' },
 		{ "energy", 'o' },
 	};
@@ -203,6 +208,7 @@ static void test_report__json_schema(void **state)
 		{ "n_pass", 'i' },         { "n_fail_regime", 'i' },
 		{ "n_fail_latency", 'i' }, { "n_fail_energy", 'i' },
 		{ "model", 's' },          { "median_latency_ape", 'R' },
+		{ "n_suspect", 'i' },
 	};
 	static const struct key_type record_keys[] = {
 		{ "model", 's' },
@@ -228,6 +234,8 @@ static void test_report__json_schema(void **state)
 		{ "bottleneck_layer", 'S' },
 		{ "binding_tier", 'S' },
 		{ "notes", 's' },
+		{ "suspect", 'a' },
+		{ "suspect_why", 's' },
 	};
 	struct rv_validation v;
 	json_error_t jerr;

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Honest verdicts (issues 21 and 19): suspect baseline rows are marked per
+# record and counted, --exclude-flagged leaves them out and the coverage
+# says so, ambiguous labels are counted, and the noise ceiling comes from a
+# second baseline folder and from matmul/linear pairs, in every report.
+# Usage: verdicts.sh ROOFVAL DATA_DIR SCRATCH_DIR REPO_DIR
+set -u
+roofval=$1 data=$2 scratch=$3 repo=$4
+rm -rf "$scratch" && mkdir -p "$scratch"
+pass=0 fail=0
+f=$data/verdicts
+
+# check RC STDERR_NEEDLE STDOUT_NEEDLE -- ARGS...: the exit status, and each
+# needle in its stream (stderr one line when the status is 1).
+check() {
+	local want_rc=$1 want_err=$2 want_out=$3 out err rc why=""
+	shift 4
+	out=$("$roofval" "$@" 2>"$scratch/stderr")
+	rc=$?
+	err=$(cat "$scratch/stderr")
+	[ "$rc" = "$want_rc" ] || why="exit $rc, wanted $want_rc"
+	[ -z "$want_err" ] || [[ "$err" == *"$want_err"* ]] || why="$why; stderr lacks '$want_err'"
+	[ -z "$want_out" ] || [[ "$out" == *"$want_out"* ]] || why="$why; stdout lacks '$want_out'"
+	if [ "$want_rc" = 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
+		why="$why; stderr has $(printf '%s\n' "$err" | wc -l) lines, wanted one"
+	fi
+	if [ -n "$why" ]; then
+		fail=$((fail + 1))
+		printf 'FAIL roofval %s: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$why" "$out" "$err"
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+tally() {
+	if [ "$1" = 0 ]; then pass=$((pass + 1)); else
+		fail=$((fail + 1))
+		echo "FAIL $2"
+	fi
+}
+
+# The fixture: xeon_amx_2vcpu's profile (hand-edited, no fit), three GEMMs
+# captured as matmul and as linear in a/ (the matmul of 512x2048x512 on a
+# busy machine, that of 1024^3 with its median known to 5.6% only), the
+# matmuls captured again in b/, and a fourth entry labelled ambiguous.
+c=(validate --hw xeon_amx_2vcpu --hardware-dir "$repo/hardware" --sweep-dir "$f/sweeps" --no-fit)
+
+# Suspect rows are scored but shown: per record, in the heatmap and the summary.
+check 0 "" "  xeon_amx_2vcpu  matmul  3OK S2" -- "${c[@]}" --baseline-dir "$f/a"
+check 0 "" "suspect  2 records of rows whose latency is doubtful, 0 of them failed" -- "${c[@]}" --baseline-dir "$f/a"
+check 0 "" "matmul  512x2048x512    fp32  pass  machine busy: 50% of the CPU used by others (over 25%)" -- "${c[@]}" --baseline-dir "$f/a"
+check 0 "" "matmul  1024x1024x1024  fp32  pass  median known to 5.6%, not 1%" -- "${c[@]}" --baseline-dir "$f/a"
+check 0 "" "coverage 6 entries labelled, 6 with a baseline row, 6 scored" -- "${c[@]}" --baseline-dir "$f/a"
+# Ambiguous labels are still skipped, and counted.
+check 0 "" "2 labelled ambiguous" -- "${c[@]}" --baseline-dir "$f/a"
+# --exclude-flagged leaves them out; the coverage says how many.
+check 0 "" "coverage 6 entries labelled, 6 with a baseline row, 4 scored, 2 excluded as suspect (--exclude-flagged)" -- "${c[@]}" --baseline-dir "$f/a" --exclude-flagged
+out=$("$roofval" "${c[@]}" --baseline-dir "$f/a" --exclude-flagged 2>&1)
+[[ "$out" != *"suspect records"* ]] && [[ "$out" == *"records  4"* ]]
+tally $? "--exclude-flagged still lists suspect records, or scores other than 4: $out"
+check 0 "" "Coverage: 6 entries labelled, 6 with a baseline row, 4 scored, 2 excluded as suspect" -- "${c[@]}" --baseline-dir "$f/a" --exclude-flagged --format markdown
+check 0 "" "| 512x2048x512 | fp32 | pass | machine busy: 50%" -- "${c[@]}" --baseline-dir "$f/a" --format markdown
+
+# The noise ceiling. One folder: the matmul/linear pairs alone (3 GEMMs, the
+# bias add negligible), each within the band of the other.
+check 0 "" "xeon_amx_2vcpu matmul: ceiling 100.0% of 3 pairs (0 repeat captures, 3 matmul/linear), scatter 2.5%; model 3 of 3 within band (100.0%)" -- "${c[@]}" --baseline-dir "$f/a"
+# matmul alone: no pairs, no number.
+check 0 "" "xeon_amx_2vcpu matmul: no repeat measurements; model 3 of 3 within band" -- "${c[@]}" --baseline-dir "$f/a" --op matmul
+# Two folders: 3 more pairs; 512x2048x512 repeats at 1.75x, beyond any
+# prediction within 10% of both: 5 of 6 pairs passable.
+check 0 "" "xeon_amx_2vcpu matmul: ceiling 83.3% of 6 pairs (3 repeat captures, 3 matmul/linear)" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b"
+check 0 "" "| roofval | xeon_amx_2vcpu | matmul | 83.3% of 6 pairs (3 repeat captures, 3 matmul/linear), scatter 3.2% | 3 of 3 (100.0%) |" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b" --format markdown
+# Left out with --exclude-flagged: the suspect matmuls pair with nothing.
+check 0 "" "xeon_amx_2vcpu matmul: ceiling 100.0% of 2 pairs (1 repeat captures, 1 matmul/linear)" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b" --exclude-flagged
+# A second folder with none of the targets is an error, not a silent nothing.
+check 1 "gives no repeat measurements" "" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/empty"
+
+# JSON: the same, and it holds against the schema.
+"$roofval" "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b" --format json -o "$scratch/two.json" 2>"$scratch/stderr"
+tally $? "validate --format json with two folders: $(cat "$scratch/stderr")"
+"$roofval" "${c[@]}" --baseline-dir "$f/a" --op matmul --exclude-flagged --format json -o "$scratch/excl.json" 2>"$scratch/stderr"
+tally $? "validate --format json --exclude-flagged: $(cat "$scratch/stderr")"
+python3 - "$scratch/two.json" "$scratch/excl.json" <<'PY'
+import json, sys
+two = json.load(open(sys.argv[1]))
+excl = json.load(open(sys.argv[2]))
+bad = []
+s = two["summary"]
+if (s["suspect"], s["suspect_energy"], s["excluded_flagged"]) != (2, 0, 0):
+    bad.append(f"summary suspect counts {s['suspect']}, {s['suspect_energy']}, {s['excluded_flagged']}")
+why = {r["shape"]: r["suspect"] for r in two["records"] if r["op"] == "matmul"}
+if why != {"256x1024x256": [], "512x2048x512": ["busy"], "1024x1024x1024": ["imprecise"]}:
+    bad.append(f"record suspects {why}")
+mm = [n for n in two["noise"] if n["op"] == "matmul"][0]
+if (mm["pairs"], mm["pairs_captures"], mm["pairs_matmul_linear"]) != (6, 3, 3) or abs(mm["ceiling"] - 5 / 6) > 1e-12 or mm["note"] is not None:
+    bad.append(f"matmul noise {mm}")
+if two["repeat_folders"] != 1:
+    bad.append(f"repeat_folders {two['repeat_folders']}")
+e = excl["summary"]
+if (e["records"], e["excluded_flagged"], e["rows_found"]) != (1, 2, 3):
+    bad.append(f"excluded summary {e}")
+n = excl["noise"][0]
+if n["pairs"] != 0 or n["ceiling"] is not None or n["note"] != "no repeat measurements":
+    bad.append(f"no-pairs noise {n}")
+for b in bad:
+    print("FAIL", b)
+sys.exit(1 if bad else 0)
+PY
+tally $? "the JSON reports' suspect and noise fields"
+rc=0
+out=$(bash "$(dirname "$0")/schema.sh" "$repo/docs/report.schema.json" "$scratch/two.json" "$scratch/excl.json") || rc=$?
+if [ "$rc" = 77 ]; then echo "$out"; else tally "$rc" "$out"; fi
+
+# HTML: the report's second folder of the same target is its repeat capture.
+ROOFVAL_BASELINE_DIR=$f/a ROOFVAL_SWEEP_DIR=$f/sweeps "$roofval" report -o "$scratch/html" --baseline-dir "$f/b" --sweep-dir "$f/sweeps" --no-fit --hardware-dir "$repo/hardware" >/dev/null 2>"$scratch/stderr"
+tally $? "report with two folders: $(cat "$scratch/stderr")"
+grep -q "<li>roofval xeon_amx_2vcpu matmul: ceiling 83.3% of 6 pairs (3 repeat captures, 3 matmul/linear)" "$scratch/html/index.html"
+tally $? "the HTML report lacks the noise ceiling of two folders"
+grep -q "<li>roofval xeon_amx_2vcpu matmul 512x2048x512 (fp32, pass): machine busy: 50%" "$scratch/html/index.html"
+tally $? "the HTML report lacks the suspect record"
+
+echo "verdicts: $pass passed, $fail failed"
+[ "$fail" = 0 ]
