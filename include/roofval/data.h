@@ -33,6 +33,12 @@ typedef struct rv_hw rv_hw;
  * longer than the library's path limit (4096 bytes), RV_ENOMEM. */
 RV_API int rv_data_open(rv_data **out, const char *hardware_dir, const char *sweep_dir,
                         const char *baseline_dir);
+/* Flags of rv_data_open_flags(). */
+#define RV_DATA_NO_FIT 0x1u /* profiles without their fit files: the hand-edited numbers alone */
+/* rv_data_open() with flags: 0 or RV_DATA_NO_FIT (roofval --no-fit). Any
+ * other bit is RV_ERANGE. rv_data_open() is this with flags 0. */
+RV_API int rv_data_open_flags(rv_data **out, const char *hardware_dir, const char *sweep_dir,
+                              const char *baseline_dir, unsigned flags);
 /* Frees d and everything loaded through it (every rv_hw it gave out).
  * NULL is allowed. */
 RV_API void rv_data_free(rv_data *d);
@@ -64,11 +70,30 @@ RV_API const char *rv_hw_key(const rv_hw *hw);
 RV_API const char *rv_hw_name(const rv_hw *hw);
 RV_API const char *rv_hw_default_dtype(const rv_hw *hw);
 
+/* The table roofval hw list prints, in *text (NUL-terminated, owned by the
+ * caller: free() it; *len its length when len is not NULL): a header line,
+ * then "key class capture dtype name" for each profile of the hardware
+ * folder, sorted by key, read without its fit. A profile that does not load
+ * is left out of the table; its error goes to on_error (when not NULL) with
+ * arg, the code and the one-line message, and the listing goes on: *failed
+ * (when not NULL) receives how many were left out. Errors: RV_ENOENT for a
+ * folder with no profile, or the folder's RV_ENOENT/RV_EIO; RV_ENOMEM. */
+RV_API int rv_data_hw_list(rv_data *d, char **text, size_t *len,
+                           void (*on_error)(void *arg, int err, const char *message), void *arg,
+                           size_t *failed);
+
 /* A shape: matmul M, K, N; linear B, IN, OUT; vector_add N in dim[0] (the
  * other two are ignored). Every dimension used must be in 1 .. 2^40. */
 typedef struct rv_dims {
 	uint64_t dim[3];
 } rv_dims;
+
+/* Parses a shape as roofval writes it, for op ("matmul", "linear",
+ * "vector_add"): "MxKxN", "BxINxOUT" or "N", into *out (unused dimensions
+ * 0). Errors: RV_EPARSE for an unknown op or a malformed shape, RV_ERANGE
+ * for a dimension out of range (the message names the value and the
+ * limit). */
+RV_API int rv_dims_parse(rv_dims *out, const char *op, const char *text);
 
 /* One entry of a sweep: a shape and its element type. */
 typedef struct rv_sweep_item {

@@ -77,8 +77,15 @@ class _SweepItem(ctypes.Structure):
 
 
 class _ValidateOpts(ctypes.Structure):
+    # rv_validate_opts (roofval/validate.h), every field in order: the
+    # library reads them all.
     _fields_ = [("hw", ctypes.c_char_p), ("op", ctypes.c_char_p),
-                ("purpose", ctypes.c_char_p), ("predictions", ctypes.c_char_p)]
+                ("purpose", ctypes.c_char_p), ("predictions", ctypes.c_char_p),
+                ("models", ctypes.c_void_p), ("n_models", ctypes.c_size_t),
+                ("against", ctypes.c_char_p), ("regression_points", ctypes.c_double),
+                ("exclude_flagged", ctypes.c_int),
+                ("repeat_baseline_dirs", ctypes.POINTER(ctypes.c_char_p)),
+                ("n_repeat_baseline_dirs", ctypes.c_size_t)]
 
 
 _ENOTSUP = -2

@@ -11,8 +11,11 @@
 #include "core/op.h"
 #include "hw/profile.h"
 #include "layout/layout.h"
+#include "model/classify.h"
 #include "model/predict.h"
+#include "model/predictor.h"
 #include "model/validate.h"
+#include "predictions/predictions.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
 
@@ -34,17 +37,39 @@ const char *rv_version(void)
 	return RV_VERSION_STRING;
 }
 
+/* A string libroofval returns: the buffer's text (at least "") and length. */
+static int hand_out(struct rv_buf *b, char **text, size_t *len, const char *what)
+{
+	if (!b->data && !(b->data = rv_strdup(""))) {
+		rv_buf_free(b);
+		return rv_error_set(RV_ENOMEM, "out of memory rendering %s", what);
+	}
+	*text = b->data;
+	if (len)
+		*len = b->len;
+	return 0;
+}
+
 int rv_data_open(rv_data **out, const char *hardware_dir, const char *sweep_dir,
                  const char *baseline_dir)
 {
-	rv_data *d = malloc(sizeof(*d));
+	return rv_data_open_flags(out, hardware_dir, sweep_dir, baseline_dir, 0);
+}
+
+int rv_data_open_flags(rv_data **out, const char *hardware_dir, const char *sweep_dir,
+                       const char *baseline_dir, unsigned flags)
+{
+	rv_data *d;
 	int err;
 
-	if (!d)
+	if (flags & ~RV_DATA_NO_FIT)
+		return rv_error_set(RV_ERANGE, "unknown rv_data_open_flags() flags 0x%x",
+		                    flags & ~RV_DATA_NO_FIT);
+	if (!(d = malloc(sizeof(*d))))
 		return rv_error_set(RV_ENOMEM, "out of memory opening the data folders");
 	err = rv_layout_open(&d->layout,
 	                     &(struct rv_layout_dirs){ hardware_dir, sweep_dir, baseline_dir },
-	                     RV_PROFILE_FIT);
+	                     flags & RV_DATA_NO_FIT ? 0 : RV_PROFILE_FIT);
 	if (err < 0) {
 		free(d);
 		return err;
@@ -109,6 +134,40 @@ int rv_data_hw_keys(rv_data *d, char ***keys, size_t *n)
 	return 0;
 }
 
+/* rv_data_hw_list()'s callback and its argument, for rv_profile_list_render(). */
+struct list_errors {
+	void (*on_error)(void *arg, int err, const char *message);
+	void *arg;
+	size_t n;
+};
+
+static void list_error(void *arg, int err)
+{
+	struct list_errors *e = arg;
+
+	e->n++;
+	if (e->on_error)
+		e->on_error(e->arg, err, rv_error_last());
+}
+
+int rv_data_hw_list(rv_data *d, char **text, size_t *len,
+                    void (*on_error)(void *arg, int err, const char *message), void *arg,
+                    size_t *failed)
+{
+	struct rv_buf out = RV_BUF_INIT;
+	struct list_errors e = { on_error, arg, 0 };
+	int err = rv_profile_list_render(&out, d->layout.hardware_dir, list_error, &e);
+
+	/* A profile that did not load is said through on_error, not failed. */
+	if (err < 0 && e.n == 0) {
+		rv_buf_free(&out);
+		return err;
+	}
+	if (failed)
+		*failed = e.n;
+	return hand_out(&out, text, len, "the profile list");
+}
+
 int rv_data_hw(rv_data *d, const char *key, const rv_hw **out)
 {
 	const struct rv_profile *p;
@@ -160,6 +219,21 @@ int rv_data_sweep(rv_data *d, const char *op, const char *purpose, rv_sweep_item
 	return 0;
 }
 
+int rv_dims_parse(rv_dims *out, const char *op, const char *text)
+{
+	struct rv_shape s;
+	enum rv_op o;
+	int err;
+
+	if ((err = rv_op_parse(op ? op : "", &o)) < 0 ||
+	    (err = rv_shape_parse(text ? text : "", o, &s)) < 0)
+		return err;
+	memset(out, 0, sizeof(*out));
+	for (unsigned k = 0; k < s.ndim; k++)
+		out->dim[k] = s.dim[k];
+	return 0;
+}
+
 const char *rv_binding_name(int binding)
 {
 	return rv_bound_name(binding);
@@ -180,6 +254,15 @@ static int predict_args(const struct rv_profile *p, const char *op, const char *
 	return rv_dtype_parse(dtype, d);
 }
 
+/* The shape of op that dims holds, checked. */
+static int shape_of(struct rv_shape *s, enum rv_op o, const rv_dims *dims)
+{
+	s->ndim = rv_op_ndim(o);
+	for (unsigned k = 0; k < RV_SHAPE_MAX_DIMS; k++)
+		s->dim[k] = k < s->ndim ? dims->dim[k] : 0;
+	return rv_shape_check(s, o);
+}
+
 /* One shape: checked, predicted, copied out. */
 static int predict_one(const struct rv_profile *p, enum rv_op o, enum rv_dtype d,
                        const rv_dims *dims, rv_cost *out)
@@ -188,10 +271,7 @@ static int predict_one(const struct rv_profile *p, enum rv_op o, enum rv_dtype d
 	struct rv_shape s;
 	int err;
 
-	s.ndim = rv_op_ndim(o);
-	for (unsigned k = 0; k < RV_SHAPE_MAX_DIMS; k++)
-		s.dim[k] = k < s.ndim ? dims->dim[k] : 0;
-	if ((err = rv_shape_check(&s, o)) < 0 || (err = rv_predict(&r, p, o, &s, d)) < 0)
+	if ((err = shape_of(&s, o, dims)) < 0 || (err = rv_predict(&r, p, o, &s, d)) < 0)
 		return err;
 	out->latency_s = r.latency_s;
 	out->energy_J = r.energy_J;
@@ -228,23 +308,111 @@ int rv_hw_predict_batch(const rv_hw *hw, const char *op, const char *dtype, cons
 	return 0;
 }
 
-int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *format, char **report,
-                     size_t *len, int *passed)
+/* A report of one shape (predict: 1, classify: 0) in format (NULL: text). */
+static int shape_report(const rv_hw *hw, const char *op, const char *dtype, const rv_dims *shape,
+                        const char *format, char **report, size_t *len, int predict)
 {
-	static const rv_validate_opts all = { NULL, NULL, NULL, NULL };
-	struct rv_layout_filter filter = { NULL, -1, -1 };
-	struct rv_layout_model model = { NULL, NULL, NULL, 0 };
-	struct rv_validation v;
+	const struct rv_profile *p = profile_of(hw);
 	struct rv_buf out = RV_BUF_INIT;
-	struct rv_summary sum = { 0 };
+	struct rv_shape s;
+	struct rv_prediction r;
+	struct rv_classification c;
 	enum rv_format f = RV_FORMAT_TEXT;
+	enum rv_op o;
+	enum rv_dtype d;
+	int err;
+
+	if ((err = predict_args(p, op, dtype, &o, &d)) < 0 || (err = shape_of(&s, o, shape)) < 0 ||
+	    (format && (err = rv_format_parse(format, &f)) < 0))
+		return err;
+	if (predict) {
+		err = rv_predict(&r, p, o, &s, d);
+		if (err == 0)
+			err = rv_report_prediction(&out, p, o, &s, d, &r, f);
+	} else {
+		err = rv_classify(&c, p, o, &s, d);
+		if (err == 0)
+			err = rv_report_classification(&out, p, o, &s, d, &c, f);
+	}
+	if (err < 0) {
+		rv_buf_free(&out);
+		return err;
+	}
+	return hand_out(&out, report, len, predict ? "a prediction" : "a classification");
+}
+
+int rv_hw_predict_report(const rv_hw *hw, const char *op, const char *dtype, const rv_dims *shape,
+                         const char *format, char **report, size_t *len)
+{
+	return shape_report(hw, op, dtype, shape, format, report, len, 1);
+}
+
+int rv_hw_classify_report(const rv_hw *hw, const char *op, const char *dtype, const rv_dims *shape,
+                          const char *format, char **report, size_t *len)
+{
+	return shape_report(hw, op, dtype, shape, format, report, len, 0);
+}
+
+int rv_data_predictions(rv_data *d, const char *hw, const char *op, const char *purpose, char **csv,
+                        size_t *len)
+{
+	struct rv_prediction_set *set = NULL;
+	struct rv_buf out = RV_BUF_INIT;
 	enum rv_op o;
 	enum rv_purpose pu;
 	int err;
 
+	if (!hw || !*hw)
+		return rv_error_set(RV_EPARSE, "no hardware key given for the predictions");
+	if ((op && (err = rv_op_parse(op, &o)) < 0) ||
+	    (purpose && (err = rv_purpose_parse(purpose, &pu)) < 0))
+		return err;
+	err = rv_predictions_new(&set, RV_BUILTIN_MODEL);
+	if (err == 0)
+		err = rv_layout_predict(&d->layout, set, hw, op ? (int)o : -1,
+		                        purpose ? (int)pu : -1);
+	if (err == 0)
+		err = rv_predictions_render(&out, set);
+	rv_predictions_free(set);
+	if (err < 0) {
+		rv_buf_free(&out);
+		return err;
+	}
+	return hand_out(&out, csv, len, "the predictions");
+}
+
+/* The second captures in baseline folder dir, read with d's profiles and
+ * sweeps, for the noise ceiling of v. */
+static int add_repeats(const rv_data *d, struct rv_validation *v, const char *dir)
+{
+	struct rv_layout l;
+	int err = rv_layout_open(
+	        &l, &(struct rv_layout_dirs){ d->layout.hardware_dir, d->layout.sweep_dir, dir },
+	        0);
+
+	if (err == 0)
+		err = rv_layout_add_repeats(&l, v);
+	rv_layout_close(&l);
+	return err;
+}
+
+int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *format, char **report,
+                     size_t *len, int *passed)
+{
+	static const rv_validate_opts all = { 0 };
+	struct rv_layout_filter filter = { NULL, -1, -1 };
+	struct rv_layout_model one = { NULL, NULL, NULL, 0 }, *models = &one;
+	struct rv_report_gate gate = { RV_FORMAT_TEXT, NULL, NULL, 0 };
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+	size_t n_models;
+	enum rv_op o;
+	enum rv_purpose pu;
+	int err, verdict = 0;
+
 	if (!opts)
 		opts = &all;
-	if (format && (err = rv_format_parse(format, &f)) < 0)
+	if (format && (err = rv_format_parse(format, &gate.format)) < 0)
 		return err;
 	if (opts->op) {
 		if ((err = rv_op_parse(opts->op, &o)) < 0)
@@ -256,26 +424,39 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 			return err;
 		filter.purpose = (int)pu;
 	}
+	if (opts->n_models > 0 && opts->predictions)
+		return rv_error_set(RV_EPARSE,
+		                    "give a predictions file or a list of models, not both");
 	filter.hw = opts->hw;
+	one.predictions = opts->predictions;
+	n_models = opts->predictions ? 1 : 0;
+	if (opts->n_models > 0) {
+		if (!(models = calloc(opts->n_models, sizeof(*models))))
+			return rv_error_set(RV_ENOMEM, "out of memory listing the models");
+		for (size_t i = 0; i < opts->n_models; i++) {
+			models[i].predictions = opts->models[i].predictions;
+			models[i].command = opts->models[i].command;
+			models[i].timeout_s = opts->models[i].timeout_s;
+		}
+		n_models = opts->n_models;
+	}
+	gate.against_path = opts->against;
+	gate.regression_points = opts->regression_points;
 	memset(&v, 0, sizeof(v));
-	model.predictions = opts->predictions;
-	err = rv_layout_validate_models(&d->layout, &v, &filter, &model, opts->predictions ? 1 : 0,
-	                                NULL);
+	v.exclude_flagged = opts->exclude_flagged;
+	err = rv_layout_validate_models(&d->layout, &v, &filter, models, n_models, NULL);
+	if (models != &one)
+		free(models);
+	for (size_t i = 0; i < opts->n_repeat_baseline_dirs && err == 0; i++)
+		err = add_repeats(d, &v, opts->repeat_baseline_dirs[i]);
 	if (err == 0)
-		err = rv_report_render(&out, &v, f);
-	if (err == 0)
-		err = rv_validation_summary(&v, &sum);
+		err = rv_report_gate_render(&out, &v, &gate, &verdict);
 	rv_validation_free(&v);
-	if (err == 0 && !out.data && !(out.data = rv_strdup("")))
-		err = rv_error_set(RV_ENOMEM, "out of memory rendering a report");
 	if (err < 0) {
 		rv_buf_free(&out);
 		return err;
 	}
-	*report = out.data;
-	if (len)
-		*len = out.len;
 	if (passed)
-		*passed = sum.failed == 0;
-	return 0;
+		*passed = verdict == 0;
+	return hand_out(&out, report, len, "a report");
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* roofval hw list | show | lint: hardware profiles. */
+/* roofval hw list | show | lint: hardware profiles. list goes through the
+ * public API; show and lint render and check what the API does not expose
+ * (every number of a profile with its provenance; a fit file alone). */
+#include <roofval/roofval.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include "core/vec.h"
 #include "hw/fit.h"
 #include "hw/profile.h"
+#include "io/file.h"
 #include "layout/layout.h"
 
 struct hw_opts {
@@ -25,29 +29,35 @@ static const struct rv_option hw_options[] = {
 static const struct rv_opts_spec hw_list_spec = { "hw list", "List the hardware profiles.",
 	                                          hw_options, 0, 0 };
 
-/* A profile of the folder that does not load: said, and counted in *arg. */
-static void hw_list_error(void *arg, int err)
+/* A profile of the folder that does not load: said. */
+static void hw_list_error(void *arg, int err, const char *message)
 {
+	(void)arg;
 	(void)err;
-	++*(size_t *)arg;
-	(void)rv_cli_fail("hw list");
+	fprintf(stderr, "roofval: hw list: %s\n", message);
 }
 
+/* Through the public API (rv_data_hw_list()). */
 static int hw_list(int argc, char **argv)
 {
 	struct hw_opts o = { 0 };
-	struct rv_buf out = RV_BUF_INIT;
-	size_t bad = 0;
+	rv_data *d = NULL;
+	char *text = NULL;
+	size_t len = 0, bad = 0;
 	int rc = rv_opts_parse(&hw_list_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
-	err = rv_profile_list_render(&out, rv_profile_dir(o.hdir), hw_list_error, &bad);
-	(void)fwrite(rv_buf_str(&out), 1, out.len, stdout);
-	rv_buf_free(&out);
-	if (err < 0 && !bad)
+	err = rv_data_open(&d, o.hdir, NULL, NULL);
+	if (err == 0)
+		err = rv_data_hw_list(d, &text, &len, hw_list_error, NULL, &bad);
+	if (err == 0)
+		err = rv_file_write_output(NULL, text, len);
+	free(text);
+	rv_data_free(d);
+	if (err < 0)
 		return rv_cli_fail("hw list");
-	return err < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
+	return bad ? RV_EXIT_ERROR : RV_EXIT_OK;
 }
 
 static const struct rv_opts_spec hw_show_spec = {

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* roofval classify | predict: the classifier and the model for one shape. */
+/* roofval classify | predict: the classifier and the model for one shape,
+ * through the public API (rv_hw_classify_report(), rv_hw_predict_report(),
+ * rv_data_predictions()); the option table (opt/), the name of the parsed
+ * purpose (sweep/sweep.h) and the writing of the user's output path
+ * (io/file.h) are the command line's. */
+#include <roofval/roofval.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/buf.h"
-#include "core/error.h"
-#include "hw/profile.h"
 #include "io/file.h"
-#include "layout/layout.h"
-#include "model/classify.h"
-#include "model/predict.h"
-#include "predictions/predictions.h"
-#include "report/report.h"
+#include "sweep/sweep.h"
 
 /* The options of classify and predict. op, shape and dtype are read after
  * the parse, with the profile: the shape's form depends on the op, and a
@@ -73,44 +71,39 @@ static const struct rv_option predict_options[] = {
 /* clang-format on */
 
 struct model_args {
-	struct rv_layout l;
-	const struct rv_profile *p;
-	enum rv_op op;
-	struct rv_shape shape;
-	enum rv_dtype dtype;
+	rv_data *d;
+	const rv_hw *hw;
+	rv_dims shape;
 };
 
-/* The op, shape, dtype and profile (borrowed from a->l) that parsed options
- * o name; RV_OPT_RUN to go on (close a->l), else the exit status. */
+/* The shape and profile (borrowed from a->d) that parsed options o name;
+ * RV_OPT_RUN to go on (rv_data_free(a->d) after), else the exit status. The
+ * op and dtype are checked first, as they were given. */
 static int model_load(struct model_args *a, const struct model_opts *o, const char *cmd)
 {
 	memset(a, 0, sizeof(*a));
-	if (rv_op_parse(o->op, &a->op) < 0 || rv_shape_parse(o->shape, a->op, &a->shape) < 0 ||
-	    (o->dtype && rv_dtype_parse(o->dtype, &a->dtype) < 0) ||
-	    rv_layout_open(&a->l, &(struct rv_layout_dirs){ o->hdir, NULL, NULL },
-	                   o->no_fit ? 0 : RV_PROFILE_FIT) < 0)
+	if (rv_dims_parse(&a->shape, o->op, o->shape) < 0 ||
+	    rv_data_open_flags(&a->d, o->hdir, NULL, NULL, o->no_fit ? RV_DATA_NO_FIT : 0) < 0)
 		return rv_cli_fail(cmd);
-	if (rv_layout_profile(&a->l, &a->p, o->hw) < 0) {
-		rv_layout_close(&a->l);
+	if (rv_data_hw(a->d, o->hw, &a->hw) < 0) {
+		rv_data_free(a->d);
 		return rv_cli_fail(cmd);
 	}
-	if (!o->dtype)
-		a->dtype = a->p->default_dtype;
 	return RV_OPT_RUN;
 }
 
-/* Prints what out holds and closes a; the exit status of err. */
-static int model_done(struct model_args *a, struct rv_buf *out, int err, const char *cmd)
+/* Prints the report (when err is 0), frees it and a; the exit status. */
+static int model_done(struct model_args *a, char *report, size_t len, int err, const char *cmd)
 {
 	if (err == 0)
-		(void)fwrite(rv_buf_str(out), 1, out->len, stdout);
-	rv_buf_free(out);
-	rv_layout_close(&a->l);
+		err = rv_file_write_output(NULL, report, len);
+	free(report);
+	rv_data_free(a->d);
 	return err < 0 ? rv_cli_fail(cmd) : RV_EXIT_OK;
 }
 
 const struct rv_opts_spec rv_classify_spec = {
-	"classify --hw KEY --op OP --shape S [--dtype D]",
+	"classify --hw KEY --op OP --shape S [--dtype D] [--format text|json]",
 	"Classify one shape's regime on a target and show the numbers behind it.", classify_options,
 	0, 0
 };
@@ -119,44 +112,35 @@ int rv_cmd_classify(int argc, char **argv)
 {
 	struct model_opts o = { 0 };
 	struct model_args a;
-	struct rv_classification c;
-	struct rv_buf out = RV_BUF_INIT;
+	char *report = NULL;
+	size_t len = 0;
 	int rc = rv_opts_parse(&rv_classify_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN || (rc = model_load(&a, &o, "classify")) != RV_OPT_RUN)
 		return rc;
-	/* A classification is text only: --format json gives the text too. */
-	err = rv_classify(&c, a.p, a.op, &a.shape, a.dtype);
-	if (err == 0)
-		err = rv_report_classification(&out, a.p, a.op, &a.shape, a.dtype, &c,
-		                               RV_FORMAT_TEXT);
-	return model_done(&a, &out, err, "classify");
+	err = rv_hw_classify_report(a.hw, o.op, o.dtype, &a.shape, classify_formats[o.format],
+	                            &report, &len);
+	return model_done(&a, report, len, err, "classify");
 }
 
 /* predict --format csv: the built-in model's predictions of every entry the
  * sweeps label for the target. */
 static int predict_csv(const struct model_opts *o)
 {
-	struct rv_layout l;
-	struct rv_prediction_set *set = NULL;
-	struct rv_buf out = RV_BUF_INIT;
-	int op = -1, err;
+	rv_data *d = NULL;
+	char *csv = NULL;
+	size_t len = 0;
+	int err = rv_data_open_flags(&d, o->hdir, o->sdir, NULL, o->no_fit ? RV_DATA_NO_FIT : 0);
 
-	if (o->op && rv_op_parse(o->op, (enum rv_op *)&op) < 0)
-		return rv_cli_fail("predict");
-	err = rv_layout_open(&l, &(struct rv_layout_dirs){ o->hdir, o->sdir, NULL },
-	                     o->no_fit ? 0 : RV_PROFILE_FIT);
 	if (err == 0)
-		err = rv_predictions_new(&set, RV_BUILTIN_MODEL);
+		err = rv_data_predictions(
+		        d, o->hw, o->op,
+		        o->purpose >= 0 ? rv_purpose_name((enum rv_purpose)o->purpose) : NULL, &csv,
+		        &len);
 	if (err == 0)
-		err = rv_layout_predict(&l, set, o->hw, op, o->purpose);
-	if (err == 0)
-		err = rv_predictions_render(&out, set);
-	if (err == 0)
-		err = rv_file_write_output(o->output, out.data, out.len);
-	rv_buf_free(&out);
-	rv_predictions_free(set);
-	rv_layout_close(&l);
+		err = rv_file_write_output(o->output, csv, len);
+	free(csv);
+	rv_data_free(d);
 	return err < 0 ? rv_cli_fail("predict") : RV_EXIT_OK;
 }
 
@@ -173,8 +157,8 @@ int rv_cmd_predict(int argc, char **argv)
 {
 	struct model_opts o = { .purpose = -1 };
 	struct model_args a;
-	struct rv_prediction r;
-	struct rv_buf out = RV_BUF_INIT;
+	char *report = NULL;
+	size_t len = 0;
 	int rc = rv_opts_parse(&rv_predict_spec, argc, argv, &o, NULL), err;
 
 	if (rc != RV_OPT_RUN)
@@ -186,9 +170,7 @@ int rv_cmd_predict(int argc, char **argv)
 		                     !o.op ? "--op is required" : "--shape is required");
 	if ((rc = model_load(&a, &o, "predict")) != RV_OPT_RUN)
 		return rc;
-	err = rv_predict(&r, a.p, a.op, &a.shape, a.dtype);
-	if (err == 0)
-		err = rv_report_prediction(&out, a.p, a.op, &a.shape, a.dtype, &r,
-		                           o.format == 1 ? RV_FORMAT_JSON : RV_FORMAT_TEXT);
-	return model_done(&a, &out, err, "predict");
+	err = rv_hw_predict_report(a.hw, o.op, o.dtype, &a.shape, predict_formats[o.format],
+	                           &report, &len);
+	return model_done(&a, report, len, err, "predict");
 }

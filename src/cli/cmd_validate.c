@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* roofval validate: score the model against committed baselines. */
+/* roofval validate: score the model against committed baselines, through
+ * the public API (rv_data_validate()). What is not the API's: the option
+ * table (opt/), the names of the parsed choices (core/op.h, sweep/sweep.h,
+ * report/report.h), the models list of the command line (rv_cli_models())
+ * and the writing of the user's output path (io/file.h). */
 #include <math.h>
+#include <roofval/roofval.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
+#include "core/op.h"
+#include "io/file.h"
 #include "layout/layout.h"
-#include "model/validate.h"
 #include "report/report.h"
+#include "sweep/sweep.h"
 
 struct validate_opts {
 	const char *hw;
@@ -85,17 +92,28 @@ const struct rv_opts_spec rv_validate_spec = {
 	validate_options, 0, 0
 };
 
+/* The models of the command line (rv_cli_models()) as the API's; NULL out
+ * of memory. */
+static rv_model *api_models(const struct rv_layout_model *m, size_t n)
+{
+	rv_model *out = calloc(n ? n : 1, sizeof(*out));
+
+	for (size_t i = 0; out && i < n; i++)
+		out[i] = (rv_model){ m[i].predictions, m[i].command, m[i].timeout_s };
+	return out;
+}
+
 int rv_cmd_validate(int argc, char **argv)
 {
 	/* regression_points NAN: not given (2 with --against). */
 	struct validate_opts o = { .op = -1, .purpose = -1, .regression_points = (double)NAN };
-	struct rv_validation v;
-	struct rv_report_gate gate;
-	struct rv_layout layout;
-	struct rv_layout_filter filter;
+	rv_validate_opts vo = { 0 };
+	rv_data *d = NULL;
+	rv_model *list = NULL;
 	struct rv_layout_model *models = NULL;
-	size_t n_models = 0;
-	int rc = rv_opts_parse(&rv_validate_spec, argc, argv, &o, NULL), err = 0, verdict = 0;
+	size_t n_models = 0, len = 0;
+	char *report = NULL;
+	int rc = rv_opts_parse(&rv_validate_spec, argc, argv, &o, NULL), err = 0, passed = 1;
 
 	if (rc != RV_OPT_RUN)
 		return rc;
@@ -116,33 +134,36 @@ int rv_cmd_validate(int argc, char **argv)
 		rv_opts_free(&rv_validate_spec, &o);
 		return rc;
 	}
-	filter.hw = o.hw;
-	filter.op = o.op;
-	filter.purpose = o.purpose >= 0 ? o.purpose : o.all ? -1 : (int)RV_PURPOSE_VALIDATION;
-	memset(&v, 0, sizeof(v));
-	v.exclude_flagged = o.exclude_flagged;
-	err = rv_layout_open(
-	        &layout,
-	        &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir.n ? o.bdir.items[0] : NULL },
-	        o.no_fit ? 0 : RV_PROFILE_FIT);
-	if (err == 0)
-		err = rv_layout_validate_models(&layout, &v, &filter, models, n_models, NULL);
-	rv_layout_close(&layout);
-	for (size_t i = 1; i < o.bdir.n && err == 0; i++) {
-		err = rv_layout_open(
-		        &layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir.items[i] }, 0);
-		if (err == 0)
-			err = rv_layout_add_repeats(&layout, &v);
-		rv_layout_close(&layout);
+	vo.hw = o.hw;
+	vo.op = o.op >= 0 ? rv_op_name((enum rv_op)o.op) : NULL;
+	/* Without --all and --purpose: the validation sweeps. */
+	vo.purpose = o.purpose >= 0 ? rv_purpose_name((enum rv_purpose)o.purpose)
+	             : o.all        ? NULL
+	                            : rv_purpose_name(RV_PURPOSE_VALIDATION);
+	vo.n_models = n_models;
+	if (n_models > 0 && !(vo.models = list = api_models(models, n_models)))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	vo.against = o.against;
+	vo.regression_points = o.regression_points;
+	vo.exclude_flagged = o.exclude_flagged;
+	if (o.bdir.n > 1) {
+		vo.repeat_baseline_dirs = (const char *const *)o.bdir.items + 1;
+		vo.n_repeat_baseline_dirs = o.bdir.n - 1;
 	}
-	free(models);
-	gate = (struct rv_report_gate){ (enum rv_format)o.format, o.output, o.against,
-		                        o.regression_points };
 	if (err == 0)
-		err = rv_report_validation(&v, &gate, &verdict);
+		err = rv_data_open_flags(&d, o.hdir, o.sdir, o.bdir.n ? o.bdir.items[0] : NULL,
+		                         o.no_fit ? RV_DATA_NO_FIT : 0);
+	if (err == 0)
+		err = rv_data_validate(d, &vo, rv_format_name((enum rv_format)o.format), &report,
+		                       &len, &passed);
+	if (err == 0)
+		err = rv_file_write_output(o.output, report, len);
+	free(report);
+	rv_data_free(d);
+	free(list);
+	free(models);
 	rv_opts_free(&rv_validate_spec, &o);
-	rv_validation_free(&v);
 	if (err < 0)
 		return rv_cli_fail("validate");
-	return verdict ? RV_EXIT_MISMATCH : RV_EXIT_OK;
+	return passed ? RV_EXIT_OK : RV_EXIT_MISMATCH;
 }

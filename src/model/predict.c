@@ -43,6 +43,44 @@ static inline double ceil_of(double x)
 	return ceil(x);
 }
 
+/* x^q for a whole q in 1 .. 64 by squaring (at most 11 multiplications,
+ * each rounded once, against pow()'s one rounding); else pow(). */
+static inline double pow_whole(double x, unsigned q)
+{
+	double r = 1.0;
+
+	for (;;) {
+		if (q & 1u)
+			r *= x;
+		if (!(q >>= 1))
+			return r;
+		x *= x;
+	}
+}
+
+/* The p-norm (a^q + b^q)^(1/q) of compute and DRAM time (q >= 1). pow()
+ * is most of a norm's cost, three calls each: for a whole q (every shipped
+ * profile's: 2) the powers are multiplications and the root of q = 1, 2 or
+ * 4 is exact or sqrt(), so q = 2 is sqrt(a * a + b * b), correctly rounded
+ * at each step; other whole q take one pow() for the root. Within a few
+ * ULP of the three pow() calls (docs/benchmarks.md). */
+static double overlap_pnorm(double a, double b, double q)
+{
+	unsigned w = q >= 1.0 && q <= 64.0 ? (unsigned)q : 0;
+	double s;
+
+	if (w == 0 || (double)w < q) /* not whole */
+		return pow(pow(a, q) + pow(b, q), 1.0 / q);
+	if (w == 2)
+		return sqrt(a * a + b * b);
+	s = pow_whole(a, w) + pow_whole(b, w);
+	if (w == 1)
+		return s;
+	if (w == 4)
+		return sqrt(sqrt(s));
+	return pow(s, 1.0 / q);
+}
+
 static double ceil_div(double a, double b)
 {
 	return ceil_of(a / b);
@@ -504,7 +542,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * r's), so neither is copied per tile. */
 	struct rv_prediction buf[2], *cand = &buf[0], *best = NULL;
 	/* With a p-norm (below), each tile's fields (take_tile()) are kept and
-	 * the norm, three pow() calls, computed afterwards, tiles in the order
+	 * the norm (overlap_pnorm()), computed afterwards, tiles in the order
 	 * of their body time without it, only for a tile that can still win. */
 	struct rv_prediction all[RV_GEMM_MAX_TILES];
 	double pre[RV_GEMM_MAX_TILES];
@@ -572,8 +610,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			double dram_s = cand->tier_s[p->memory[p->n_memory - 1].tier],
 			       q = g->overlap_norm;
 
-			body_s = fmax(body_s,
-			              pow(pow(cand->compute_s, q) + pow(dram_s, q), 1.0 / q));
+			body_s = fmax(body_s, overlap_pnorm(cand->compute_s, dram_s, q));
 		}
 		if (body_s < best_s) {
 			best_s = body_s;
@@ -607,7 +644,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
 			continue;
-		f = fmax(pre[t], pow(pow(all[t].compute_s, q) + pow(dram_s, q), 1.0 / q));
+		f = fmax(pre[t], overlap_pnorm(all[t].compute_s, dram_s, q));
 		if (f < best_s ||
 		    (best_t != SIZE_MAX && f <= best_s && f >= best_s && t < best_t)) {
 			best_s = f;

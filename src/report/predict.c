@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The model for one shape, rendered: roofval classify's and predict's
  * output, every term of the prediction with the numbers behind it, as text
- * for a terminal or (predict) JSON of schema roofval.predict/1. */
+ * for a terminal or JSON (schemas roofval.predict/1, roofval.classify/1). */
 #include "model/predict.h"
 
 #include <jansson.h>
@@ -27,12 +27,51 @@ static int no_format(const char *what, enum rv_format f)
 	return rv_error_set(RV_EPARSE, "%s has no %s format", what, rv_format_name(f));
 }
 
+/* JSON of schema roofval.classify/1: the regime, the rule and every number
+ * behind it (the text's, unrounded; null where the text has none). */
+static int classification_json(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
+                               const struct rv_shape *s, enum rv_dtype d,
+                               const struct rv_classification *c)
+{
+	static const char *const no_rate[4] = { "compute_s", "dram_s", "ridge_flop_per_B",
+		                                "l1_ridge_flop_per_B" };
+	json_t *root;
+	char shape[80], *text;
+
+	(void)rv_shape_format(shape, sizeof(shape), s);
+	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
+	                 "s:f, s:f, s:f}",
+	                 "schema", "roofval.classify/1", "hardware", p->key, "op", rv_op_name(op),
+	                 "shape", shape, "dtype", rv_dtype_name(d), "regime",
+	                 rv_regime_name(c->regime), "rule", c->reason ? c->reason : "", "flop",
+	                 c->flop, "working_set_B", c->working_set_B, "intensity_flop_per_B",
+	                 c->intensity_flop_per_B, "compute_s", c->compute_s, "dram_s", c->dram_s,
+	                 "launch_threshold_s", c->launch_threshold_s, "l1_capacity_B",
+	                 c->l1_capacity_B, "llc_capacity_B", c->llc_capacity_B, "ridge_flop_per_B",
+	                 c->ridge_flop_per_B, "l1_ridge_flop_per_B", c->l1_ridge_flop_per_B);
+	/* Unsupported: no compute rate, so no times or ridge points (the text
+	 * leaves them out too). */
+	for (size_t i = 0; root && c->regime == RV_REGIME_UNSUPPORTED && i < 4; i++)
+		(void)json_object_set_new(root, no_rate[i], json_null());
+	text = root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+	            : NULL;
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	rv_buf_puts(out, text);
+	rv_buf_putc(out, '\n');
+	free(text);
+	return rv_buf_check(out);
+}
+
 int rv_report_classification(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
                              const struct rv_shape *s, enum rv_dtype d,
                              const struct rv_classification *c, enum rv_format f)
 {
 	char x[48], y[48];
 
+	if (f == RV_FORMAT_JSON)
+		return classification_json(out, p, op, s, d, c);
 	if (f != RV_FORMAT_TEXT)
 		return no_format("a classification", f);
 	title(out, p, op, s, d);

@@ -126,14 +126,13 @@ static int nothing_scored(const struct rv_validation *v, const struct rv_summary
 	                    s->labelled, s->rows_found);
 }
 
-int rv_report_validation(const struct rv_validation *v, const struct rv_report_gate *g,
-                         int *verdict)
+int rv_report_gate_render(struct rv_buf *out, const struct rv_validation *v,
+                          const struct rv_report_gate *g, int *verdict)
 {
 	struct rv_validation old;
 	struct rv_comparison cmp;
 	struct rv_report_opts o = { NULL, g->against_path };
 	struct rv_summary s;
-	struct rv_buf out = RV_BUF_INIT;
 	int err;
 
 	*verdict = 0;
@@ -150,17 +149,28 @@ int rv_report_validation(const struct rv_validation *v, const struct rv_report_g
 		o.against = &cmp;
 	}
 	if (err == 0)
-		err = rv_report_render_opts(&out, v, g->format, &o);
+		err = rv_report_render_opts(out, v, g->format, &o);
+	if (err == 0)
+		*verdict =
+		        g->against_path ? (cmp.n_regressions > 0 ? 3 : 0) : (s.failed > 0 ? 3 : 0);
+	rv_comparison_free(&cmp);
+	rv_validation_free(&old);
+	return err;
+}
+
+int rv_report_validation(const struct rv_validation *v, const struct rv_report_gate *g,
+                         int *verdict)
+{
+	struct rv_buf out = RV_BUF_INIT;
+	int err = rv_report_gate_render(&out, v, g, verdict);
+
 	if (err == 0 && g->output)
 		err = rv_file_write_output(g->output, out.data, out.len);
 	else if (err == 0 && fwrite(rv_buf_str(&out), 1, out.len, stdout) != out.len)
 		err = rv_error_set(RV_EIO, "cannot write the report to standard output");
-	if (err == 0)
-		*verdict =
-		        g->against_path ? (cmp.n_regressions > 0 ? 3 : 0) : (s.failed > 0 ? 3 : 0);
+	if (err < 0)
+		*verdict = 0;
 	rv_buf_free(&out);
-	rv_comparison_free(&cmp);
-	rv_validation_free(&old);
 	return err;
 }
 

@@ -60,6 +60,10 @@ struct rv_report_gate {
 };
 int rv_report_validation(const struct rv_validation *v, const struct rv_report_gate *g,
                          int *verdict);
+/* The same without the writing: the report appended to out (g->output
+ * unused), *verdict as above. */
+int rv_report_gate_render(struct rv_buf *out, const struct rv_validation *v,
+                          const struct rv_report_gate *g, int *verdict);
 
 /* The HTML report of roofval report: the validation of every baseline of
  * the default baseline folder (rv_layout_open()'s) and of each folder of
@@ -102,7 +106,8 @@ int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_l
  * behind it (overhead, compute, each memory tier, GEMM tiles and waves with
  * their efficiencies, fresh pages, the energy terms) as text, or for a
  * prediction also JSON of schema roofval.predict/1 (ending with a newline).
- * A classification has text only. RV_EPARSE for a format the renderer does
+ * A classification has text and JSON (roofval.classify/1), a prediction
+ * text and JSON (roofval.predict/1). RV_EPARSE for a format the renderer does
  * not have; RV_ENOMEM. */
 #include "core/dtype.h"
 #include "core/op.h"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The end-to-end CLI tests (run.sh) and the catalogue of bad inputs with every
+# The end-to-end CLI tests (run.sh), the catalogue of bad inputs and the
+# commands through the public API (api.sh) with every
 # roofval process under valgrind: any invalid read or write, use of an
 # uninitialised value, or definitely lost block fails the run.
 # usage: valgrind.sh ROOFVAL DATA_DIR SCRATCH_DIR SHARED_DIR
@@ -29,6 +30,7 @@ bash "$here/run.sh" "$scratch/roofval" "$data" "$scratch/cli" "$shared" || rc=1
 bash "$here/catalogue.sh" "$scratch/roofval" "$data" "$scratch/catalogue" || rc=1
 bash "$here/capture.sh" "$scratch/roofval" "$scratch/capture" "$here/../.." || rc=1
 bash "$here/messages.sh" "$scratch/roofval" "$data" "$scratch/messages" || rc=1
+bash "$here/api.sh" "$scratch/roofval" "$scratch/api" "$(cd "$here/../.." && pwd)" || rc=1
 runs=$(find "$scratch/logs" -name '*.log' | wc -l)
 bad=0
 for f in "$scratch"/logs/*.log; do

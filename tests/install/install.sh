@@ -3,8 +3,9 @@
 # empty folder with no ROOFVAL_* variable set, the installed binary finds
 # its profiles and sweeps under the prefix's share/roofval/ (and says the
 # same as the build tree's binary), --data-dir, $ROOFVAL_DATA_DIR and the
-# current folder's hardware/ take precedence, examples/c compiles against
-# the installed copy through pkg-config and runs, and the installed Python
+# current folder's hardware/ take precedence, it works the same with the
+# source and build trees hidden, examples/c compiles against the installed
+# copy through pkg-config and runs, and the installed Python
 # package runs examples/python.
 # The prefix is a fresh folder outside the build tree (a binary inside it
 # would read the source tree's data, as an uninstalled one does); it is
@@ -48,6 +49,29 @@ diff -u <(grep -v '^source: ' "$scratch/validate.ref") <(grep -v '^source: ' "$s
 	fail "installed validate differs"
 grep -q "^source: .*$P/share/roofval/sweeps/" "$scratch/validate.out" || fail "validate did not use share/roofval"
 grep -q 'xeon_amx_2vcpu' "$scratch/validate.out" || fail "validate reported nothing"
+
+# With the source and build trees gone: in a private mount namespace an
+# empty tmpfs lies over each (every path compiled into the build names one
+# of them), and the installed copy still lists its profiles and validates a
+# copy of the reference baselines, saying the same as above. Without user
+# namespaces (a container that forbids them) this part is skipped, and said.
+cp -r "$src/results/baselines" "$scratch/baselines"
+if unshare -rm true 2>/dev/null; then
+	rc=0
+	hide="mount -t tmpfs none \"\$1\" && { [ \"\${2#\$1/}\" != \"\$2\" ] || mount -t tmpfs none \"\$2\"; }"
+	(cd "$scratch/empty" && env -i PATH=/usr/bin:/bin LC_ALL=C unshare -rm sh -c "$hide"' &&
+		[ ! -e "$1/CMakeLists.txt" ] && [ ! -e "$2/CMakeCache.txt" ] &&
+		"$3/bin/roofval" hw list >hw-list.gone &&
+		{ "$3/bin/roofval" validate --all --baseline-dir "$4" >validate.gone || [ $? = 3 ]; }' \
+		sh "$src" "$build" "$P" "$scratch/baselines") || rc=$?
+	[ $rc = 0 ] || fail "with the source tree gone: exit $rc"
+	diff -u "$scratch/hw-list.ref" "$scratch/empty/hw-list.gone" || fail "hw list differs with the source tree gone"
+	diff -u <(grep -v '^source: ' "$scratch/validate.ref") <(grep -v '^source: ' "$scratch/empty/validate.gone") ||
+		fail "validate differs with the source tree gone"
+	rm -f "$scratch/empty/hw-list.gone" "$scratch/empty/validate.gone"
+else
+	echo "install: skip: no user namespaces here (unshare -rm), so the source tree is not hidden"
+fi
 
 # The search path: --data-dir, then $ROOFVAL_DATA_DIR, then ./hardware.
 cp "$src/hardware/kpu_t64.json" "$scratch/data/hardware/"

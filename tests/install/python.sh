@@ -27,10 +27,24 @@ assert rows and all(r["latency_s"] > 0 for r in rows), len(rows)
 report = roofval.validate(baselines=src + "/results/baselines", hw="xeon_amx_2vcpu", op="matmul")
 assert report["schema"].startswith("roofval.report/"), report["schema"]
 assert report["summary"]["records"] > 0, report["summary"]
-# Another model's predictions (here the built-in model's, as dicts): a report
-# whose records carry the model's name.
-r = roofval.validate(predictions=rows, baselines=src + "/results/baselines", name="mine")
+# Another model's predictions (here the built-in model's, as dicts, for the
+# target the reference baselines are of): a report whose records carry the
+# model's name, as many as the built-in model's.
+mine = roofval.predict_sweep("xeon_amx_2vcpu", "matmul", "validation")
+r = roofval.validate(predictions=mine, baselines=src + "/results/baselines", name="mine",
+                     hw="xeon_amx_2vcpu", op="matmul", purpose="validation")
+builtin = roofval.validate(baselines=src + "/results/baselines", hw="xeon_amx_2vcpu",
+                           op="matmul", purpose="validation")
 assert r["schema"].startswith("roofval.report/"), r
+assert r["summary"]["records"] == builtin["summary"]["records"] > 0, (r["summary"], builtin["summary"])
+assert all(rec["model"] == "mine" for rec in r["records"]), r["records"][0]
+# Predictions for a target without baselines score nothing: an error that says so.
+try:
+    roofval.validate(predictions=rows, baselines=src + "/results/baselines", name="mine")
+except roofval.RoofvalError as e:
+    assert e.code == -4 and "nothing scored" in str(e), (e.code, str(e))
+else:
+    raise AssertionError("nothing scored, no error")
 for bad, code in ((lambda: roofval.predict("no_such_hw", "matmul", (1, 1, 1)), -4),
                   (lambda: roofval.predict("i7_12700k", "conv", (1, 1, 1)), -5),
                   (lambda: roofval.predict("i7_12700k", "matmul", (0, 1, 1)), -6)):

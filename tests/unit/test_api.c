@@ -2,8 +2,12 @@
 /* Tests of the public API (include/roofval/): opening the data folders,
  * profile keys and handles, one and batched predictions (the same numbers as
  * model/predict), sweeps, validation rendered in each format, the errors of
- * each; and the data-folder resolver (core/datadir) behind the defaults. */
+ * each; what the command line reaches through it (--no-fit, shapes as text,
+ * predict and classify reports, hw list, the predictions CSV, several
+ * models, the regression gate, nothing scored); and the data-folder
+ * resolver (core/datadir) behind the defaults. */
 #include <roofval/roofval.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -154,6 +158,214 @@ static void test_api__validate(void **state)
 	rv_data_free(d);
 }
 
+/* RV_DATA_NO_FIT: the hand-edited profile, whose numbers the fit moves. */
+static void test_api__open_flags(void **state)
+{
+	rv_data *fit, *hand;
+	const rv_hw *a, *b;
+	rv_dims s = { { 512, 512, 512 } };
+	rv_cost ca, cb;
+
+	(void)state;
+	rv_assert_error(rv_data_open_flags(&fit, HW_DIR, SW_DIR, BASE_DIR, 0x10), RV_ERANGE,
+	                "0x10");
+	assert_int_equal(rv_data_open_flags(&fit, HW_DIR, SW_DIR, BASE_DIR, 0), 0);
+	assert_int_equal(rv_data_open_flags(&hand, HW_DIR, SW_DIR, BASE_DIR, RV_DATA_NO_FIT), 0);
+	assert_int_equal(rv_data_hw(fit, "i7_12700k", &a), 0);
+	assert_int_equal(rv_data_hw(hand, "i7_12700k", &b), 0);
+	assert_int_equal(rv_hw_predict(a, "matmul", NULL, &s, &ca), 0);
+	assert_int_equal(rv_hw_predict(b, "matmul", NULL, &s, &cb), 0);
+	assert_true(ca.latency_s > 0 && cb.latency_s > 0);
+	assert_true(ca.latency_s < cb.latency_s || ca.latency_s > cb.latency_s);
+	rv_data_free(fit);
+	rv_data_free(hand);
+}
+
+static void test_api__dims_parse(void **state)
+{
+	rv_dims d;
+
+	(void)state;
+	assert_int_equal(rv_dims_parse(&d, "matmul", "64x128x256"), 0);
+	assert_true(d.dim[0] == 64 && d.dim[1] == 128 && d.dim[2] == 256);
+	assert_int_equal(rv_dims_parse(&d, "vector_add", "1048576"), 0);
+	assert_true(d.dim[0] == 1048576 && d.dim[1] == 0 && d.dim[2] == 0);
+	rv_assert_error(rv_dims_parse(&d, "matmul", "64x128"), RV_EPARSE, "64x128");
+	rv_assert_error(rv_dims_parse(&d, "conv", "1x1x1"), RV_EPARSE, "conv");
+	assert_true(rv_dims_parse(&d, "linear", "1x0x3") < 0);
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* predict's and classify's reports: text and JSON, the formats they lack. */
+static void test_api__reports(void **state)
+{
+	rv_data *d;
+	const rv_hw *hw;
+	rv_dims s = { { 4096, 4096, 4096 } };
+	char *r;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	assert_int_equal(rv_data_hw(d, "i7_12700k", &hw), 0);
+	assert_int_equal(rv_hw_predict_report(hw, "matmul", NULL, &s, NULL, &r, &len), 0);
+	assert_int_equal(strlen(r), len);
+	assert_true(starts_with(r, "i7_12700k matmul 4096x4096x4096 fp32\n"));
+	assert_non_null(strstr(r, "latency"));
+	free(r);
+	assert_int_equal(rv_hw_predict_report(hw, "matmul", "fp32", &s, "json", &r, NULL), 0);
+	assert_non_null(strstr(r, "\"schema\": \"roofval.predict/1\""));
+	free(r);
+	assert_int_equal(rv_hw_classify_report(hw, "matmul", NULL, &s, "text", &r, NULL), 0);
+	assert_true(starts_with(r, "i7_12700k matmul 4096x4096x4096 fp32: dram_bound\n"));
+	free(r);
+	assert_int_equal(rv_hw_classify_report(hw, "matmul", NULL, &s, "json", &r, &len), 0);
+	assert_non_null(strstr(r, "\"schema\": \"roofval.classify/1\""));
+	assert_non_null(strstr(r, "\"regime\": \"dram_bound\""));
+	assert_non_null(strstr(r, "\"flop\": 137438953472.0"));
+	assert_int_equal(r[len - 1], '\n');
+	free(r);
+	/* An unsupported dtype is a classification, not an error. */
+	assert_int_equal(rv_hw_classify_report(hw, "matmul", "fp16", &s, "json", &r, NULL), 0);
+	assert_non_null(strstr(r, "\"regime\": \"unsupported\""));
+	assert_non_null(strstr(r, "\"compute_s\": null"));
+	free(r);
+	r = NULL;
+	rv_assert_error(rv_hw_predict_report(hw, "matmul", "fp16", &s, NULL, &r, NULL), RV_ENOTSUP,
+	                "fp16");
+	rv_assert_error(rv_hw_classify_report(hw, "matmul", NULL, &s, "markdown", &r, NULL),
+	                RV_EPARSE, "markdown");
+	rv_assert_error(rv_hw_predict_report(hw, "matmul", NULL, &s, "yaml", &r, NULL), RV_EPARSE,
+	                "yaml");
+	s.dim[1] = 0;
+	rv_assert_error(rv_hw_classify_report(hw, "matmul", NULL, &s, NULL, &r, NULL), RV_ERANGE,
+	                "");
+	assert_null(r);
+	rv_data_free(d);
+}
+
+static void count_error(void *arg, int err, const char *message)
+{
+	assert_true(err < 0);
+	assert_non_null(strstr(message, "broken.json"));
+	++*(int *)arg;
+}
+
+/* hw list: a profile that does not load is passed on and left out. */
+static void test_api__hw_list(void **state)
+{
+	const char *dir = RV_TEST_SCRATCH_DIR "/api-list";
+	rv_data *d;
+	char *text, path[RV_PATH_MAX];
+	size_t len, failed = 99;
+	int calls = 0;
+	FILE *f;
+
+	(void)state;
+	(void)mkdir(RV_TEST_SCRATCH_DIR, 0777);
+	(void)mkdir(dir, 0777);
+	assert_int_equal(rv_path_join(path, sizeof(path), dir, "broken.json"), 0);
+	assert_non_null(f = fopen(path, "w"));
+	assert_true(fputs("{ \"name\": ", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rv_data_open(&d, dir, SW_DIR, BASE_DIR), 0);
+	assert_int_equal(rv_data_hw_list(d, &text, &len, count_error, &calls, &failed), 0);
+	assert_int_equal(calls, 1);
+	assert_int_equal(failed, 1);
+	assert_int_equal(strlen(text), len);
+	assert_true(strncmp(text, "key ", 4) == 0 && strchr(text, '\n') == text + len - 1);
+	free(text);
+	rv_data_free(d);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rv_data_open(&d, dir, SW_DIR, BASE_DIR), 0);
+	rv_assert_error(rv_data_hw_list(d, &text, NULL, NULL, NULL, NULL), RV_ENOENT,
+	                "no profiles");
+	rv_data_free(d);
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	assert_int_equal(rv_data_hw_list(d, &text, NULL, NULL, NULL, &failed), 0);
+	assert_int_equal(failed, 0);
+	assert_non_null(strstr(text, "\ni7_12700k "));
+	free(text);
+	rv_data_free(d);
+}
+
+/* The predictions CSV of the sweeps, then validated as a model beside the
+ * built-in one, and the regression gate against a report of this run. */
+static void test_api__models_and_gate(void **state)
+{
+	const char *csv_path = RV_TEST_SCRATCH_DIR "/api-xeon.csv",
+	           *old_path = RV_TEST_SCRATCH_DIR "/api-old.json";
+	rv_data *d;
+	rv_validate_opts o = { 0 };
+	rv_model models[2] = { { NULL, NULL, 0 }, { csv_path, NULL, 0 } };
+	char *csv, *report, *again;
+	size_t len;
+	int passed = -1;
+	FILE *f;
+
+	(void)state;
+	(void)mkdir(RV_TEST_SCRATCH_DIR, 0777);
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	rv_assert_error(rv_data_predictions(d, NULL, NULL, NULL, &csv, &len), RV_EPARSE,
+	                "hardware");
+	rv_assert_error(rv_data_predictions(d, "xeon_amx_2vcpu", "conv", NULL, &csv, &len),
+	                RV_EPARSE, "conv");
+	assert_int_equal(
+	        rv_data_predictions(d, "xeon_amx_2vcpu", "matmul", "validation", &csv, &len), 0);
+	assert_int_equal(strlen(csv), len);
+	assert_non_null(strstr(csv, "xeon_amx_2vcpu,matmul,"));
+	assert_non_null(f = fopen(csv_path, "w"));
+	assert_int_equal(fwrite(csv, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(csv);
+	o.hw = "xeon_amx_2vcpu";
+	o.op = "matmul";
+	o.purpose = "validation";
+	o.models = models;
+	o.n_models = 2;
+	assert_int_equal(rv_data_validate(d, &o, "json", &report, &len, &passed), 0);
+	assert_non_null(strstr(report, "\"model\": \"roofval\""));
+	assert_non_null(strstr(report, "\"model\": \"api-xeon\""));
+	free(report);
+	o.predictions = csv_path;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_EPARSE, "not both");
+	o.predictions = NULL;
+	o.n_models = 0;
+	/* The gate: against a report of the same run nothing regressed. */
+	assert_int_equal(rv_data_validate(d, &o, "json", &report, &len, &passed), 0);
+	assert_non_null(f = fopen(old_path, "w"));
+	assert_int_equal(fwrite(report, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(report);
+	o.against = old_path;
+	o.regression_points = 2;
+	passed = -1;
+	assert_int_equal(rv_data_validate(d, &o, "text", &again, NULL, &passed), 0);
+	assert_int_equal(passed, 1);
+	free(again);
+	o.against = RV_TEST_SCRATCH_DIR "/api-no-such.json";
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ENOENT,
+	                "api-no-such.json");
+	/* A model for a target without baselines scores nothing: an error. */
+	assert_int_equal(rv_data_predictions(d, "i7_12700k", "matmul", "validation", &csv, &len),
+	                 0);
+	assert_non_null(f = fopen(csv_path, "w"));
+	assert_int_equal(fwrite(csv, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(csv);
+	o.against = NULL;
+	o.hw = NULL;
+	o.purpose = NULL;
+	o.predictions = csv_path;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ENOENT,
+	                "nothing scored");
+	rv_data_free(d);
+}
+
 /* The resolver's order: option, per-folder variable, $ROOFVAL_DATA_DIR, the
  * current folder's, then (a build-tree binary) the source tree. */
 static void test_api__datadir(void **state)
@@ -190,9 +402,12 @@ static void test_api__datadir(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_api__version),  cmocka_unit_test(test_api__open_and_keys),
-		cmocka_unit_test(test_api__predict),  cmocka_unit_test(test_api__sweep),
-		cmocka_unit_test(test_api__validate), cmocka_unit_test(test_api__datadir),
+		cmocka_unit_test(test_api__version),    cmocka_unit_test(test_api__open_and_keys),
+		cmocka_unit_test(test_api__predict),    cmocka_unit_test(test_api__sweep),
+		cmocka_unit_test(test_api__validate),   cmocka_unit_test(test_api__open_flags),
+		cmocka_unit_test(test_api__dims_parse), cmocka_unit_test(test_api__reports),
+		cmocka_unit_test(test_api__hw_list),    cmocka_unit_test(test_api__models_and_gate),
+		cmocka_unit_test(test_api__datadir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,8 +137,8 @@ static void test_render__no_such_format(void **state)
 	                                     RV_FORMAT_MARKDOWN),
 	                RV_EPARSE, "a prediction has no markdown format");
 	rv_assert_error(rv_report_classification(&out, p, RV_OP_VECTOR_ADD, &s, RV_DTYPE_FP32, &c,
-	                                         RV_FORMAT_JSON),
-	                RV_EPARSE, "a classification has no json format");
+	                                         RV_FORMAT_MARKDOWN),
+	                RV_EPARSE, "a classification has no markdown format");
 	assert_int_equal(out.len, 0);
 	rv_buf_free(&out);
 	rv_profile_free(p);
