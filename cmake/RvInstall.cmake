@@ -10,9 +10,11 @@ install(TARGETS roofval_cblas LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET roofval_cuda)
   install(TARGETS roofval_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
-# Not the torch module: the package would then depend on libtorch. An
-# installed roofval loads it from the build folder, or from
-# $ROOFVAL_TORCH_MODULE.
+# The torch module, in a component of its own: the Debian package puts it in
+# roofval-torch, which depends on libtorch, so roofval itself does not.
+if(TARGET roofval_torch)
+  install(TARGETS roofval_torch LIBRARY DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT torch)
+endif()
 file(GLOB rv_public_headers CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/include/roofval/*.h)
 install(FILES ${rv_public_headers} ${CMAKE_CURRENT_BINARY_DIR}/generated/include/roofval/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofval)
@@ -63,4 +65,20 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3")
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR})
+# One package per component: roofval (everything but the torch module) and,
+# when the module is built, roofval-torch (the module, libtorch's packages
+# found by dpkg-shlibdeps, and roofval of the same version).
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL Unspecified)
+set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME roofval)
+set(CPACK_DEBIAN_UNSPECIFIED_FILE_NAME DEB-DEFAULT)
+if(TARGET roofval_torch)
+  list(APPEND CPACK_COMPONENTS_ALL torch)
+  set(CPACK_DEBIAN_TORCH_PACKAGE_NAME roofval-torch)
+  set(CPACK_DEBIAN_TORCH_FILE_NAME DEB-DEFAULT)
+  set(CPACK_DEBIAN_TORCH_PACKAGE_DEPENDS "roofval (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_TORCH_DESCRIPTION
+    "roofval's torch kernel backend: captures through PyTorch's libtorch")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3, roofval-torch")
+endif()
 include(CPack)

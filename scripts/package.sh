@@ -46,6 +46,23 @@ if command -v python3 >/dev/null; then
 		'import roofval; assert roofval.predict("i7_12700k", "matmul", (64, 64, 64))["latency_s"] > 0') ||
 		{ echo "package.sh: the packaged Python package fails" >&2; exit 1; }
 fi
+grep -q libtorch <<<"$depends" && { echo "package.sh: roofval depends on libtorch: $depends" >&2; exit 1; }
+# The torch module, when built, is a package of its own that needs libtorch.
+torch_deb=$(ls -t build-package/roofval-torch_*.deb 2>/dev/null | head -n 1)
+if [ -n "$torch_deb" ]; then
+	dpkg-deb -c "$torch_deb" | grep -q 'usr/bin/libroofval-torch.so' ||
+		{ echo "package.sh: $torch_deb lacks libroofval-torch.so" >&2; exit 1; }
+	torch_depends=$(dpkg-deb -f "$torch_deb" Depends)
+	for dep in libtorch roofval; do
+		grep -q "$dep" <<<"$torch_depends" ||
+			{ echo "package.sh: $torch_deb's Depends lacks $dep: $torch_depends" >&2; exit 1; }
+	done
+	dpkg-deb -x "$torch_deb" "$root"
+	env -i PATH=/usr/bin:/bin "$root/usr/bin/roofval" kernels >"$root/kernels.out" 2>&1 || true
+	grep -Eq '^torch +ok ' "$root/kernels.out" ||
+		{ echo "package.sh: the packaged torch module is not usable:" >&2; cat "$root/kernels.out" >&2; exit 1; }
+	echo "$torch_deb: Depends: $torch_depends"
+fi
 rm -rf "$root"
 echo "$deb: $(wc -l <build-package/contents.txt) files"
 echo "Depends: $depends"
