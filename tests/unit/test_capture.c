@@ -212,7 +212,9 @@ static void test_capture__counter_frozen(void **state)
 	capture(&r, fake_open(), 0.1);
 	took = rv_now_s() - t0;
 	assert_no_energy(&r, "fake: the counter did not move for 2 s");
-	assert_true(took >= 2.0 && took < 5.0);
+	/* At least the 2 s it waits; the upper bound only tells giving up
+	 * from hanging, with room for a loaded machine. */
+	assert_true(took >= 2.0 && took < 30.0);
 }
 
 /* A counter that freezes in the middle of the window: the window cannot be
