@@ -39,38 +39,21 @@
 
 extern const struct rv_kernel_ops rv_kernel_cblas;
 
-/* dlsym() results are copied into function pointers of the same size. */
-_Static_assert(sizeof(void *) == sizeof(rv_cblas_module_ops_fn),
-               "function pointers are not void *");
+static struct rv_kernel_module cblas_module = {
+	.file = RV_CBLAS_MODULE_FILE,
+	.build_dir = RV_CBLAS_MODULE_DIR,
+	.what = "cblas module",
+	.var = "ROOFVAL_CBLAS_MODULE",
+	.sym = "rv_cblas_module",
+	.missing_hint = " (the CPU kernels, with OpenBLAS)",
+	.extra_flags = CBLAS_DEEPBIND,
+};
 
+/* The module's calls beyond its table. */
 static struct {
-	int tried;                        /* loading was attempted (once per process) */
-	const struct rv_kernel_ops *impl; /* the module's table; NULL when it failed */
-	rv_cblas_module_error_fn error;
 	rv_cblas_module_release_fn release;
 	rv_cblas_module_sgemm_fn sgemm;
-	char why[PATH_MAX + 512]; /* why loading failed */
-} cblas_module;
-
-/* dlopen of env's cblas_module, else of the first module found, or NULL with
- * what was tried in tried. */
-static void *module_open(const struct rv_env *env, char *tried, size_t size)
-{
-	const struct rv_module_where w = { env ? env->cblas_module : NULL,
-		                           RV_CBLAS_MODULE_FILE,
-		                           RV_CBLAS_MODULE_DIR,
-		                           "cblas module",
-		                           "ROOFVAL_CBLAS_MODULE",
-		                           CBLAS_DEEPBIND };
-	void *dl = rv_kernel_module_open(&w, tried, size);
-
-	if (!dl && !tried[0])
-		(void)snprintf(tried, size,
-		               "no %s (the CPU kernels, with OpenBLAS) beside the executable or "
-		               "in %s; set ROOFVAL_CBLAS_MODULE to its path",
-		               RV_CBLAS_MODULE_FILE, RV_CBLAS_MODULE_DIR);
-	return dl;
-}
+} cblas_extra;
 
 /* Copies the address of symbol name of dl into the function pointer at fn. */
 static void module_sym(void *dl, const char *name, void *fn)
@@ -84,40 +67,30 @@ static void module_sym(void *dl, const char *name, void *fn)
  * the places searched by default); 0, or RV_ENOTSUP saying why. */
 static int module_load(const struct rv_env *env)
 {
-	rv_cblas_module_ops_fn ops_fn = NULL;
-	void *dl;
+	int err;
 
 	if (cblas_module.impl)
 		return 0;
-	if (cblas_module.tried)
-		return rv_error_set(RV_ENOTSUP, "%s", cblas_module.why);
-	cblas_module.tried = 1;
-	dl = module_open(env, cblas_module.why, sizeof(cblas_module.why));
-	if (!dl)
-		return rv_error_set(RV_ENOTSUP, "%s", cblas_module.why);
-	module_sym(dl, "rv_cblas_module_ops", &ops_fn);
-	module_sym(dl, "rv_cblas_module_error", &cblas_module.error);
-	module_sym(dl, "rv_cblas_module_release", &cblas_module.release);
-	module_sym(dl, "rv_cblas_module_sgemm", &cblas_module.sgemm);
-	if (!ops_fn || !cblas_module.error || !cblas_module.release || !cblas_module.sgemm ||
-	    !ops_fn() || ops_fn()->version != RV_KERNEL_OPS_VERSION) {
+	if ((err = rv_kernel_module_load(&cblas_module, env ? env->cblas_module : NULL)) < 0)
+		return err;
+	_Static_assert(sizeof(void *) == sizeof(rv_cblas_module_sgemm_fn),
+	               "function pointers are not void *");
+	module_sym(cblas_module.dl, "rv_cblas_module_release", &cblas_extra.release);
+	module_sym(cblas_module.dl, "rv_cblas_module_sgemm", &cblas_extra.sgemm);
+	if (!cblas_extra.release || !cblas_extra.sgemm) {
+		cblas_module.impl = NULL; /* tried: every later call says why */
 		(void)snprintf(cblas_module.why, sizeof(cblas_module.why),
-		               "the cblas module is not roofval %s's (no rv_cblas_module_ops of "
-		               "version %u): rebuild it with this roofval",
-		               RV_VERSION, RV_KERNEL_OPS_VERSION);
-		(void)dlclose(dl);
+		               "the cblas module is not roofval %s's (no rv_cblas_module_release "
+		               "or _sgemm): rebuild it with this roofval",
+		               RV_VERSION);
 		return rv_error_set(RV_ENOTSUP, "%s", cblas_module.why);
 	}
-	cblas_module.impl = ops_fn(); /* kept loaded for the life of the process */
 	return 0;
 }
 
-/* A module call's status, with its message copied into ours on failure. */
 static int carry(int err)
 {
-	if (err < 0)
-		(void)rv_error_set(err, "%s", cblas_module.error());
-	return err;
+	return rv_kernel_module_carry(&cblas_module, err);
 }
 
 static int cblas_probe(const struct rv_env *env)
@@ -176,12 +149,12 @@ static const char *cblas_provider(void)
 void rv_kernel_cblas__release(void)
 {
 	if (cblas_module.impl)
-		cblas_module.release();
+		cblas_extra.release();
 }
 
 const void *rv_kernel_cblas__sgemm(void)
 {
-	return module_load(NULL) == 0 ? cblas_module.sgemm() : NULL;
+	return module_load(NULL) == 0 ? cblas_extra.sgemm() : NULL;
 }
 
 const struct rv_kernel_ops rv_kernel_cblas = {

@@ -42,74 +42,25 @@ static int driver_check(void)
 
 #ifdef RV_CUDA_MODULE_DIR
 
-/* dlsym() results are copied into function pointers of the same size. */
-_Static_assert(sizeof(void *) == sizeof(rv_cuda_module_ops_fn), "function pointers are not void *");
-
-static struct {
-	int tried;                        /* loading was attempted (once per process) */
-	const struct rv_kernel_ops *impl; /* the module's table; NULL when it failed */
-	rv_cuda_module_error_fn error;
-	char why[PATH_MAX + 512]; /* why loading failed */
-} cuda_module;
-
-/* dlopen of env's cuda_module, else of the first module found, or NULL with
- * what was tried in tried. */
-static void *module_open(const struct rv_env *env, char *tried, size_t size)
-{
-	const struct rv_module_where w = { env ? env->cuda_module : NULL,
-		                           RV_CUDA_MODULE_FILE,
-		                           RV_CUDA_MODULE_DIR,
-		                           "CUDA module",
-		                           "ROOFVAL_CUDA_MODULE",
-		                           0 };
-	void *dl = rv_kernel_module_open(&w, tried, size);
-
-	if (!dl && !tried[0])
-		(void)snprintf(tried, size,
-		               "no %s beside the executable or in %s; set ROOFVAL_CUDA_MODULE "
-		               "to its path",
-		               RV_CUDA_MODULE_FILE, RV_CUDA_MODULE_DIR);
-	return dl;
-}
+static struct rv_kernel_module cuda_module = {
+	.file = RV_CUDA_MODULE_FILE,
+	.build_dir = RV_CUDA_MODULE_DIR,
+	.what = "CUDA module",
+	.var = "ROOFVAL_CUDA_MODULE",
+	.sym = "rv_cuda_module",
+	.missing_hint = "",
+};
 
 /* Loads the module once, from where env says (the first call decides; NULL:
  * the places searched by default); 0, or RV_ENOTSUP saying why. */
 static int module_load(const struct rv_env *env)
 {
-	rv_cuda_module_ops_fn ops_fn = NULL;
-	void *dl, *sym;
-
-	if (cuda_module.impl)
-		return 0;
-	if (cuda_module.tried)
-		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
-	cuda_module.tried = 1;
-	dl = module_open(env, cuda_module.why, sizeof(cuda_module.why));
-	if (!dl)
-		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
-	sym = dlsym(dl, "rv_cuda_module_ops");
-	memcpy(&ops_fn, &sym, sizeof(sym));
-	sym = dlsym(dl, "rv_cuda_module_error");
-	memcpy(&cuda_module.error, &sym, sizeof(sym));
-	if (!ops_fn || !cuda_module.error || !ops_fn() ||
-	    ops_fn()->version != RV_KERNEL_OPS_VERSION) {
-		(void)snprintf(cuda_module.why, sizeof(cuda_module.why),
-		               "the CUDA module is not roofval %s's (no rv_cuda_module_ops of "
-		               "version %u): rebuild it with this roofval",
-		               RV_VERSION, RV_KERNEL_OPS_VERSION);
-		(void)dlclose(dl);
-		return rv_error_set(RV_ENOTSUP, "%s", cuda_module.why);
-	}
-	cuda_module.impl = ops_fn(); /* kept loaded for the life of the process */
-	return 0;
+	return rv_kernel_module_load(&cuda_module, env ? env->cuda_module : NULL);
 }
 
-/* A module call's status, with its message copied into ours on failure. */
 static int carry(int err)
 {
-	if (err < 0)
-		(void)rv_error_set(err, "%s", cuda_module.error());
-	return err;
+	return rv_kernel_module_carry(&cuda_module, err);
 }
 
 static int cuda_probe(const struct rv_env *env)

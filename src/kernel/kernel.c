@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/build_info.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "core/units.h"
@@ -174,4 +175,58 @@ void *rv_kernel_module_open(const struct rv_module_where *w, char *tried, size_t
 			len = size - 1;
 	}
 	return NULL;
+}
+
+int rv_kernel_module_load(struct rv_kernel_module *m, const char *want)
+{
+	const struct rv_module_where w = { want,    m->file, m->build_dir,
+		                           m->what, m->var,  m->extra_flags };
+	const struct rv_kernel_ops *(*ops_fn)(void) = NULL;
+	char tried[sizeof(m->why) - 256], name[128];
+	void *dl, *sym;
+
+	if (m->impl)
+		return 0;
+	if (m->tried)
+		return rv_error_set(RV_ENOTSUP, "%s", m->why);
+	m->tried = 1;
+	dl = rv_kernel_module_open(&w, tried, sizeof(tried));
+	if (!dl) {
+		if (!tried[0])
+			(void)snprintf(m->why, sizeof(m->why),
+			               "no %s%s beside the executable or in %s; set %s to its path",
+			               m->file, m->missing_hint, m->build_dir, m->var);
+		else if (m->load_hint)
+			(void)snprintf(m->why, sizeof(m->why), "the %s does not load (%s): %s",
+			               m->what, m->load_hint, tried);
+		else
+			(void)snprintf(m->why, sizeof(m->why), "%s", tried);
+		return rv_error_set(RV_ENOTSUP, "%s", m->why);
+	}
+	/* dlsym() results are copied into function pointers of the same size. */
+	_Static_assert(sizeof(void *) == sizeof(ops_fn), "function pointers are not void *");
+	(void)snprintf(name, sizeof(name), "%s_ops", m->sym);
+	sym = dlsym(dl, name);
+	memcpy(&ops_fn, &sym, sizeof(sym));
+	(void)snprintf(name, sizeof(name), "%s_error", m->sym);
+	sym = dlsym(dl, name);
+	memcpy(&m->error, &sym, sizeof(sym));
+	if (!ops_fn || !m->error || !ops_fn() || ops_fn()->version != RV_KERNEL_OPS_VERSION) {
+		(void)snprintf(m->why, sizeof(m->why),
+		               "the %s is not roofval %s's (no %s_ops of version %u): rebuild it "
+		               "with this roofval",
+		               m->what, RV_VERSION, m->sym, RV_KERNEL_OPS_VERSION);
+		(void)dlclose(dl);
+		return rv_error_set(RV_ENOTSUP, "%s", m->why);
+	}
+	m->dl = dl;
+	m->impl = ops_fn(); /* kept loaded for the life of the process */
+	return 0;
+}
+
+int rv_kernel_module_carry(const struct rv_kernel_module *m, int err)
+{
+	if (err < 0)
+		(void)rv_error_set(err, "%s", m->error());
+	return err;
 }

@@ -73,11 +73,38 @@ void rv_kernel_init(struct rv_kernel *k, const struct rv_kernel_ops *ops, enum r
  * executable, one folder up, then in build_dir. dlopen with RTLD_NOW |
  * RTLD_LOCAL | extra_flags; NULL with what was tried, one line, in tried
  * (what names the module and var its setting in messages). */
+#define RV_KERNEL_MODULE_WHY 5120
+
 struct rv_module_where {
 	const char *want, *file, *build_dir, *what, *var;
 	int extra_flags;
 };
 void *rv_kernel_module_open(const struct rv_module_where *w, char *tried, size_t size);
+
+/* A backend's module (cblas, CUDA, torch), loaded once per process by the
+ * backend's table, which forwards its calls: the module exports
+ * <sym>_ops() (its table, of version RV_KERNEL_OPS_VERSION) and
+ * <sym>_error() (its last message). */
+struct rv_kernel_module {
+	/* Set by the backend. */
+	const char *file, *build_dir, *what, *var; /* as in rv_module_where */
+	const char *sym;                           /* "rv_cblas_module" */
+	const char *missing_hint; /* after the file's name when it is not found, or "" */
+	const char *load_hint;    /* why it may not load, or NULL: what dlopen said */
+	int extra_flags;
+	/* Set by rv_kernel_module_load(). */
+	int tried;                        /* loading was attempted */
+	void *dl;                         /* the module, kept loaded */
+	const struct rv_kernel_ops *impl; /* its table; NULL when it failed */
+	const char *(*error)(void);
+	char why[RV_KERNEL_MODULE_WHY]; /* why loading failed */
+};
+/* Loads m once from want (an env setting) or the default places (the first
+ * call decides); 0, or RV_ENOTSUP saying why, every time after too. */
+int rv_kernel_module_load(struct rv_kernel_module *m, const char *want);
+/* A module call's status, with the module's message copied into ours on
+ * failure. */
+int rv_kernel_module_carry(const struct rv_kernel_module *m, int err);
 
 size_t rv_kernel_count(void);
 const struct rv_kernel_ops *rv_kernel_at(size_t i);

@@ -20,83 +20,26 @@ extern const struct rv_kernel_ops rv_kernel_torch;
 
 #ifdef RV_TORCH_MODULE_DIR
 
-/* dlsym() results are copied into function pointers of the same size. */
-_Static_assert(sizeof(void *) == sizeof(rv_torch_module_ops_fn),
-               "function pointers are not void *");
-
-static struct {
-	int tried;                        /* loading was attempted (once per process) */
-	const struct rv_kernel_ops *impl; /* the module's table; NULL when it failed */
-	rv_torch_module_error_fn error;
-	char why[PATH_MAX + 1024]; /* why loading failed */
-} torch_module;
-
-/* dlopen of env's torch_module, else of the first module found, or NULL with
- * why in why (the module missing, or libtorch not loadable). */
-static void *module_open(const struct rv_env *env, char *why, size_t size)
-{
-	const struct rv_module_where w = { env ? env->torch_module : NULL,
-		                           RV_TORCH_MODULE_FILE,
-		                           RV_TORCH_MODULE_DIR,
-		                           "torch module",
-		                           "ROOFVAL_TORCH_MODULE",
-		                           0 };
-	char tried[PATH_MAX + 512];
-	void *dl = rv_kernel_module_open(&w, tried, sizeof(tried));
-
-	if (dl)
-		return dl;
-	if (!tried[0])
-		(void)snprintf(why, size,
-		               "no %s beside the executable or in %s; set ROOFVAL_TORCH_MODULE "
-		               "to its path",
-		               RV_TORCH_MODULE_FILE, RV_TORCH_MODULE_DIR);
-	else
-		(void)snprintf(why, size,
-		               "the torch module does not load (is the libtorch it was built "
-		               "against installed?): %s",
-		               tried);
-	return NULL;
-}
+static struct rv_kernel_module torch_module = {
+	.file = RV_TORCH_MODULE_FILE,
+	.build_dir = RV_TORCH_MODULE_DIR,
+	.what = "torch module",
+	.var = "ROOFVAL_TORCH_MODULE",
+	.sym = "rv_torch_module",
+	.missing_hint = "",
+	.load_hint = "is the libtorch it was built against installed?",
+};
 
 /* Loads the module once, from where env says (the first call decides; NULL:
  * the places searched by default); 0, or RV_ENOTSUP saying why. */
 static int module_load(const struct rv_env *env)
 {
-	rv_torch_module_ops_fn ops_fn = NULL;
-	void *dl, *sym;
-
-	if (torch_module.impl)
-		return 0;
-	if (torch_module.tried)
-		return rv_error_set(RV_ENOTSUP, "%s", torch_module.why);
-	torch_module.tried = 1;
-	dl = module_open(env, torch_module.why, sizeof(torch_module.why));
-	if (!dl)
-		return rv_error_set(RV_ENOTSUP, "%s", torch_module.why);
-	sym = dlsym(dl, "rv_torch_module_ops");
-	memcpy(&ops_fn, &sym, sizeof(sym));
-	sym = dlsym(dl, "rv_torch_module_error");
-	memcpy(&torch_module.error, &sym, sizeof(sym));
-	if (!ops_fn || !torch_module.error || !ops_fn() ||
-	    ops_fn()->version != RV_KERNEL_OPS_VERSION) {
-		(void)snprintf(torch_module.why, sizeof(torch_module.why),
-		               "the torch module is not roofval %s's (no rv_torch_module_ops of "
-		               "version %u): rebuild it with this roofval",
-		               RV_VERSION, RV_KERNEL_OPS_VERSION);
-		(void)dlclose(dl);
-		return rv_error_set(RV_ENOTSUP, "%s", torch_module.why);
-	}
-	torch_module.impl = ops_fn(); /* kept loaded for the life of the process */
-	return 0;
+	return rv_kernel_module_load(&torch_module, env ? env->torch_module : NULL);
 }
 
-/* A module call's status, with its message copied into ours on failure. */
 static int carry(int err)
 {
-	if (err < 0)
-		(void)rv_error_set(err, "%s", torch_module.error());
-	return err;
+	return rv_kernel_module_carry(&torch_module, err);
 }
 
 static int torch_probe(const struct rv_env *env)
