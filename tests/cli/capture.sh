@@ -8,33 +8,7 @@
 set -u
 roofval=$1 scratch=$2 repo=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
-pass=0 fail=0
-
-# check RC STDERR_NEEDLE STDOUT_NEEDLE -- ARGS...
-check() {
-	local want_rc=$1 want_err=$2 want_out=$3 out err rc why=""
-	shift 4
-	out=$("$roofval" "$@" 2>"$scratch/stderr")
-	rc=$?
-	err=$(cat "$scratch/stderr")
-	[ "$rc" = "$want_rc" ] || why="exit $rc, wanted $want_rc"
-	[ -z "$want_err" ] || [[ "$err" == *"$want_err"* ]] || why="$why; stderr lacks '$want_err'"
-	[ -z "$want_out" ] || [[ "$out" == *"$want_out"* ]] || why="$why; stdout lacks '$want_out'"
-	if [ -n "$why" ]; then
-		fail=$((fail + 1))
-		printf 'FAIL roofval %s: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$why" "$out" "$err"
-	else
-		pass=$((pass + 1))
-	fi
-}
-
-# tally STATUS WHAT: a check done by the caller.
-tally() {
-	if [ "$1" = 0 ]; then pass=$((pass + 1)); else
-		fail=$((fail + 1))
-		echo "FAIL $2"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # Three shapes labelled for i7_12700k (one ambiguous), one unsupported, one
 # labelled for another target only.

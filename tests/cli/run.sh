@@ -10,12 +10,8 @@ shared=$4
 ref=$shared/reference/upstream-v4
 repo=$(cd "$data/../.." && pwd)
 rm -rf "$scratch" && mkdir -p "$scratch"
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
 
-# check RC STDERR_PART STDOUT_PART -- ARGS...: runs roofval ARGS, compares the
-# exit status, and looks for the two parts ('' matches anything). A failing
-# run (RC 1) must print exactly one line on stderr.
 # Whether two texts are the same line for line, but for numbers that agree to 1e-4 relative.
 same_numbers() {
 	awk -v tol=1e-4 '
@@ -36,45 +32,6 @@ same_numbers() {
 			}
 		}
 		END { exit bad || m != n }' "$1" "$2"
-}
-
-check() {
-	local want_rc=$1 want_err=$2 want_out=$3
-	shift 4
-	local out err rc
-	out=$("$roofval" "$@" 2>"$scratch/stderr")
-	rc=$?
-	err=$(cat "$scratch/stderr")
-	local why=""
-	[ "$rc" = "$want_rc" ] || why="exit $rc, wanted $want_rc"
-	[ -z "$want_err" ] || [[ "$err" == *"$want_err"* ]] || why="$why; stderr lacks '$want_err'"
-	[ -z "$want_out" ] || [[ "$out" == *"$want_out"* ]] || why="$why; stdout lacks '$want_out'"
-	if [ "$want_rc" = 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
-		why="$why; stderr has $(printf '%s\n' "$err" | wc -l) lines, wanted one"
-	fi
-	if { [ "$want_rc" = 1 ] || [ "$want_rc" = 2 ]; } && [[ "$err" != roofval:* ]]; then
-		why="$why; stderr does not start with 'roofval:'"
-	fi
-	if [ -n "$why" ]; then
-		fail=$((fail + 1))
-		printf 'FAIL roofval %s: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$why" "$out" "$err"
-	else
-		pass=$((pass + 1))
-	fi
-}
-
-# tally STATUS WHAT [FILE...]: counts a check whose test exited with STATUS;
-# a failed one prints "FAIL WHAT" and the files that show why.
-tally() {
-	local rc=$1 what=$2
-	shift 2
-	if [ "$rc" = 0 ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $what"
-		[ $# = 0 ] || cat "$@"
-	fi
 }
 
 # Usage errors: exit 2, usage on stderr.

@@ -7,37 +7,8 @@
 set -u
 roofval=$1 data=$2 scratch=$3 repo=$4
 rm -rf "$scratch" && mkdir -p "$scratch"
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
 f=$data/verdicts
-
-# check RC STDERR_NEEDLE STDOUT_NEEDLE -- ARGS...: the exit status, and each
-# needle in its stream (stderr one line when the status is 1).
-check() {
-	local want_rc=$1 want_err=$2 want_out=$3 out err rc why=""
-	shift 4
-	out=$("$roofval" "$@" 2>"$scratch/stderr")
-	rc=$?
-	err=$(cat "$scratch/stderr")
-	[ "$rc" = "$want_rc" ] || why="exit $rc, wanted $want_rc"
-	[ -z "$want_err" ] || [[ "$err" == *"$want_err"* ]] || why="$why; stderr lacks '$want_err'"
-	[ -z "$want_out" ] || [[ "$out" == *"$want_out"* ]] || why="$why; stdout lacks '$want_out'"
-	if [ "$want_rc" = 1 ] && [ "$(printf '%s\n' "$err" | wc -l)" != 1 ]; then
-		why="$why; stderr has $(printf '%s\n' "$err" | wc -l) lines, wanted one"
-	fi
-	if [ -n "$why" ]; then
-		fail=$((fail + 1))
-		printf 'FAIL roofval %s: %s\n  stdout: %s\n  stderr: %s\n' "$*" "$why" "$out" "$err"
-	else
-		pass=$((pass + 1))
-	fi
-}
-
-tally() {
-	if [ "$1" = 0 ]; then pass=$((pass + 1)); else
-		fail=$((fail + 1))
-		echo "FAIL $2"
-	fi
-}
 
 # The fixture: xeon_amx_2vcpu's profile (hand-edited, no fit), three GEMMs
 # captured as matmul and as linear in a/ (the matmul of 512x2048x512 on a
