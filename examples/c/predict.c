@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)shapes[i].dim[2], cost[i].latency_s, cost[i].energy_J,
 		       rv_binding_name(cost[i].binding));
 	if (argc > 2) { /* validate every baseline of the folder, print the summary line */
-		rv_validate_opts opts = { 0 };
+		rv_validate_opts opts = RV_VALIDATE_OPTS_INIT;
 		char *report;
 		int passed;
 

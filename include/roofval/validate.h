@@ -21,10 +21,21 @@ typedef struct rv_model {
 	double timeout_s;        /* the command's time limit in seconds; 0: 60 */
 } rv_model;
 
-/* Which validation to run. Zero-initialise it, then set what you need
- * (fields are only ever added at the end, and their zero keeps the
- * behaviour of a caller that does not know them). */
+/* Which validation to run. Start from RV_VALIDATE_OPTS_INIT, then set what
+ * you need. Its version field says which fields the caller knows, as in
+ * libgit2: fields are only ever added at the end, each addition bumps the
+ * version, and the library reads only the fields of the caller's version,
+ * so a program built against an older roofval keeps working; a version of
+ * 0 (a struct not initialised with the macro) or one newer than the
+ * library's is refused. */
+#define RV_VALIDATE_OPTS_VERSION 1
+#define RV_VALIDATE_OPTS_INIT                       \
+	{                                           \
+		.version = RV_VALIDATE_OPTS_VERSION \
+	}
+
 typedef struct rv_validate_opts {
+	unsigned version;    /* RV_VALIDATE_OPTS_VERSION */
 	const char *hw;      /* a hardware key; NULL: every baseline's */
 	const char *op;      /* "matmul", "linear", "vector_add"; NULL: every op */
 	const char *purpose; /* "calibration", "validation"; NULL: both, like
@@ -68,7 +79,8 @@ typedef struct rv_validate_opts {
  * a NUL-terminated string owned by the caller (free() it) and, when len is
  * not NULL, *len its length. When passed is not NULL it receives 1 when
  * every scored record passed (with opts->against: when nothing regressed),
- * else 0. Errors: RV_EPARSE for an unknown format, op or purpose, or both
+ * else 0. Errors: RV_ERANGE for an opts->version this library does not
+ * know; RV_EPARSE for an unknown format, op or purpose, or both
  * predictions and models given; RV_ENOENT when there is no baseline to
  * validate (or the one asked for is missing), or when nothing could be
  * scored (the message says how many entries were labelled and measured,

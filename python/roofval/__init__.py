@@ -76,10 +76,14 @@ class _SweepItem(ctypes.Structure):
     _fields_ = [("shape", _Dims), ("dtype", ctypes.c_char_p)]
 
 
+_VALIDATE_OPTS_VERSION = 1  # RV_VALIDATE_OPTS_VERSION of roofval/validate.h
+
+
 class _ValidateOpts(ctypes.Structure):
     # rv_validate_opts (roofval/validate.h), every field in order: the
     # library reads them all.
-    _fields_ = [("hw", ctypes.c_char_p), ("op", ctypes.c_char_p),
+    _fields_ = [("version", ctypes.c_uint),
+                ("hw", ctypes.c_char_p), ("op", ctypes.c_char_p),
                 ("purpose", ctypes.c_char_p), ("predictions", ctypes.c_char_p),
                 ("models", ctypes.c_void_p), ("n_models", ctypes.c_size_t),
                 ("against", ctypes.c_char_p), ("regression_points", ctypes.c_double),
@@ -291,7 +295,7 @@ def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, n
         predictions = path
     try:
         with _Data(dirs.get("hardware_dir"), dirs.get("sweep_dir"), baselines) as d:
-            opts = _ValidateOpts(_b(hw), _b(op), _b(purpose), _b(predictions))
+            opts = _ValidateOpts(_VALIDATE_OPTS_VERSION, _b(hw), _b(op), _b(purpose), _b(predictions))
             text = ctypes.c_void_p()
             length = ctypes.c_size_t()
             passed = ctypes.c_int()

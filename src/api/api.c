@@ -399,7 +399,7 @@ static int add_repeats(const rv_data *d, struct rv_validation *v, const char *di
 int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *format, char **report,
                      size_t *len, int *passed)
 {
-	static const rv_validate_opts all = { 0 };
+	static const rv_validate_opts all = RV_VALIDATE_OPTS_INIT;
 	struct rv_layout_filter filter = { NULL, -1, -1 };
 	struct rv_layout_model one = { NULL, NULL, NULL, 0 }, *models = &one;
 	struct rv_report_gate gate = { RV_FORMAT_TEXT, NULL, NULL, 0 };
@@ -412,6 +412,11 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 
 	if (!opts)
 		opts = &all;
+	if (opts->version == 0 || opts->version > RV_VALIDATE_OPTS_VERSION)
+		return rv_error_set(RV_ERANGE,
+		                    "rv_validate_opts of version %u, but this libroofval %s knows "
+		                    "versions 1 to %u: start from RV_VALIDATE_OPTS_INIT",
+		                    opts->version, RV_VERSION_STRING, RV_VALIDATE_OPTS_VERSION);
 	if (format && (err = rv_format_parse(format, &gate.format)) < 0)
 		return err;
 	if (opts->op) {

@@ -107,7 +107,7 @@ int rv_cmd_validate(int argc, char **argv)
 {
 	/* regression_points NAN: not given (2 with --against). */
 	struct validate_opts o = { .op = -1, .purpose = -1, .regression_points = (double)NAN };
-	rv_validate_opts vo = { 0 };
+	rv_validate_opts vo = RV_VALIDATE_OPTS_INIT;
 	rv_data *d = NULL;
 	rv_model *list = NULL;
 	struct rv_layout_model *models = NULL;

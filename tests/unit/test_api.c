@@ -123,7 +123,7 @@ static void test_api__validate(void **state)
 {
 	static const char *const formats[] = { "text", "markdown", "json" };
 	rv_data *d;
-	rv_validate_opts o = { 0 };
+	rv_validate_opts o = RV_VALIDATE_OPTS_INIT;
 	char *report;
 	size_t len;
 	int passed = -1;
@@ -149,6 +149,13 @@ static void test_api__validate(void **state)
 	o.op = NULL;
 	o.predictions = "model.csv";
 	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ENOENT, "model.csv");
+	/* A struct not started from RV_VALIDATE_OPTS_INIT, or from a newer
+	 * roofval, is refused, not misread. */
+	o.version = 0;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ERANGE,
+	                "RV_VALIDATE_OPTS_INIT");
+	o.version = RV_VALIDATE_OPTS_VERSION + 1;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &report, NULL, NULL), RV_ERANGE, "version");
 	rv_data_free(d);
 	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, RV_TEST_SCRATCH_DIR "/api-empty"), 0);
 	assert_int_equal(
@@ -300,7 +307,7 @@ static void test_api__models_and_gate(void **state)
 	const char *csv_path = RV_TEST_SCRATCH_DIR "/api-xeon.csv",
 	           *old_path = RV_TEST_SCRATCH_DIR "/api-old.json";
 	rv_data *d;
-	rv_validate_opts o = { 0 };
+	rv_validate_opts o = RV_VALIDATE_OPTS_INIT;
 	rv_model models[2] = { { NULL, NULL, 0 }, { csv_path, NULL, 0 } };
 	char *csv, *report, *again;
 	size_t len;
