@@ -679,7 +679,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		run.repeat = o->repeat;
 		merr = write_manifest(&run, env, o->argc, o->argv);
 		if (merr < 0 && err < 0)
-			(void)rv_error_set(err, "%s; %s", failure, rv_error_last());
+			(void)rv_error_set(err, "%s; the manifest was not updated either", failure);
 		else if (merr < 0)
 			err = merr;
 		else if (err < 0)
