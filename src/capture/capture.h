@@ -204,7 +204,9 @@ struct rv_capture_session_result {
  * backend, a kernel or named meter that cannot run here, a sweep that is
  * not what its name says or labels nothing to capture for hw, --flush-l2 without a
  * flush, a store that failed (the rows before it are kept), or every shape
- * skipped (RV_ENOTSUP). r is filled as far as the session got. */
+ * skipped (RV_ENOTSUP); a manifest that is not one (RV_EPARSE: refused before
+ * anything is measured, never replaced) or could not take the run of the rows
+ * kept, interrupted or not. r is filled as far as the session got. */
 int rv_capture_session(const struct rv_capture_session_opts *o,
                        struct rv_capture_session_result *r);
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "capture/capture.h"
+#include "core/buf.h"
 #include "core/build.h"
 #include "core/build_info.h"
 #include "core/clock.h"
@@ -106,7 +107,9 @@ struct manifest_run {
 	enum rv_op op;
 	enum rv_purpose purpose;
 	size_t rows;
-	unsigned repeat; /* > 1: recorded */
+	unsigned repeat;     /* > 1: recorded */
+	const char *ended;   /* "complete", "interrupted" or "failed" */
+	const char *failure; /* when failed: why */
 };
 
 struct manifest_update {
@@ -116,23 +119,137 @@ struct manifest_update {
 	char *const *argv;
 };
 
-/* Appends this run to the manifest text read under the lock. */
+#define MANIFEST_SCHEMA "roofval.manifest/1"
+
+/* The manifest text at path, parsed into *root: RV_EPARSE saying why when it
+ * is not a roofval manifest, which is then never replaced. */
+static int manifest_parse(json_t **root, const char *text, size_t len, const char *path)
+{
+	json_error_t jerr;
+	json_t *r = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr), *schema;
+	const char *why = NULL;
+
+	*root = NULL;
+	if (!r)
+		return rv_error_set(RV_EPARSE, "%s is not a roofval manifest (line %d: %s)", path,
+		                    jerr.line, jerr.text);
+	schema = json_object_get(r, "schema");
+	if (!json_is_object(r))
+		why = "not a JSON object";
+	else if (!json_is_string(schema) || strcmp(json_string_value(schema), MANIFEST_SCHEMA) != 0)
+		why = "no \"schema\": \"" MANIFEST_SCHEMA "\"";
+	else if (!json_is_array(json_object_get(r, "captures")))
+		why = "no \"captures\" list";
+	if (why) {
+		json_decref(r);
+		return rv_error_set(RV_EPARSE, "%s is not a roofval manifest (%s)", path, why);
+	}
+	*root = r;
+	return 0;
+}
+
+/* Before anything is measured: the manifest the run will be appended to is
+ * one (or is not there yet), so that a capture does not measure for hours
+ * and then find it cannot record them. */
+static int manifest_check(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	json_t *root = NULL;
+	int err = rv_file_read(&text, &len, path);
+
+	if (err == RV_ENOENT)
+		return 0;
+	if (err == 0)
+		err = manifest_parse(&root, text, len, path);
+	free(text);
+	json_decref(root);
+	return err < 0 ? rv_error_set(err, "%s; move it away (it is kept; nothing was captured)",
+	                              rv_error_last())
+	               : 0;
+}
+
+/* The length of the valid UTF-8 sequence at s (1 to 4; what jansson takes:
+ * no overlong forms, surrogates or code points above U+10FFFF), 0 when the
+ * byte at s does not start one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* An argument as the manifest records it: as it is when it is valid UTF-8;
+ * otherwise escaped, so that no byte is dropped: each byte outside a valid
+ * UTF-8 sequence written \xHH (two lowercase hex digits) and each
+ * backslash doubled, the rest as it is. NULL when out of memory. */
+static json_t *manifest_arg(const char *arg)
+{
+	struct rv_buf b = RV_BUF_INIT;
+	json_t *j = json_string(arg);
+
+	if (j)
+		return j;
+	for (const unsigned char *c = (const unsigned char *)arg; *c;) {
+		size_t n = utf8_len(c);
+
+		if (n == 0)
+			rv_buf_printf(&b, "\\x%02x", *c);
+		else if (*c == '\\')
+			rv_buf_puts(&b, "\\\\");
+		else
+			rv_buf_add(&b, c, n);
+		c += n ? n : 1;
+	}
+	j = rv_buf_check(&b) < 0 ? NULL : json_string(b.data ? b.data : "");
+	rv_buf_free(&b);
+	return j;
+}
+
+/* Appends this run to the manifest text read under the lock; a text that is
+ * not a manifest is refused (RV_EPARSE), never replaced. */
 static int manifest_update(void *ctx, const char *old_text, size_t old_len, struct rv_buf *new_text)
 {
 	const struct manifest_update *u = ctx;
 	const struct manifest_run *m = u->m;
 	char cpu[256], governor[64], date[32];
-	json_t *root, *runs, *run, *cmd = json_array();
+	json_t *root = NULL, *runs, *run, *cmd = json_array();
 	time_t now = time(NULL);
 	struct tm tm;
 	char *text;
+	int err;
 
-	root = old_text ? json_loadb(old_text, old_len, JSON_REJECT_DUPLICATES, NULL) : NULL;
-	if (!json_is_object(root)) {
-		json_decref(root);
-		root = json_pack("{s:s, s:s, s:s, s:[]}", "schema", "roofval.manifest/1",
-		                 "hardware", m->hw, "op", rv_op_name(m->op), "captures");
+	if (old_text && (err = manifest_parse(&root, old_text, old_len, m->meta_path)) < 0) {
+		json_decref(cmd);
+		return err;
 	}
+	if (!old_text)
+		root = json_pack("{s:s, s:s, s:s, s:[]}", "schema", MANIFEST_SCHEMA, "hardware",
+		                 m->hw, "op", rv_op_name(m->op), "captures");
 	runs = root ? json_object_get(root, "captures") : NULL;
 	(void)rv_env_cpu_model(u->env, cpu, sizeof(cpu));
 	if (rv_env_read(governor, sizeof(governor), u->env,
@@ -142,13 +259,23 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 		memset(&tm, 0, sizeof(tm));
 	(void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	for (int i = 0; cmd && i < u->argc; i++)
-		(void)json_array_append_new(cmd, json_string(u->argv[i]));
-	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o}",
+		if (json_array_append_new(cmd, manifest_arg(u->argv[i])) != 0) {
+			json_decref(cmd);
+			cmd = NULL;
+		}
+	if (!cmd) {
+		json_decref(root);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	/* Every text from outside (paths, sysfs, procfs) escaped as the
+	 * arguments are: json_pack() refuses a string that is not UTF-8. */
+	run = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:I, s:o}",
 	                "purpose", rv_purpose_name(m->purpose), "date", date, "roofval", RV_VERSION,
 	                "commit", RV_GIT_COMMIT, "kernel", m->kernel, "blas", m->provider, "meter",
-	                m->meter, "cpu_model", cpu, "governor", governor, "load_average",
-	                m->loadavg, "sweep", m->sweep_path, "rows", (json_int_t)m->rows,
-	                "command_line", cmd);
+	                m->meter, "cpu_model", manifest_arg(cpu), "governor",
+	                manifest_arg(governor), "load_average", manifest_arg(m->loadavg), "sweep",
+	                manifest_arg(m->sweep_path), "rows", (json_int_t)m->rows, "command_line",
+	                cmd);
 	/* What built this roofval: a capture is reproducible only with the
 	 * same compiler and flags (core/build.h). */
 	if (run &&
@@ -156,6 +283,8 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 	     json_object_set_new(run, "build_type", json_string(rv_build_type())) != 0 ||
 	     json_object_set_new(run, "compile_flags", json_string(rv_build_flags())) != 0 ||
 	     json_object_set_new(run, "kernel_flags", json_string(rv_build_kernel_flags())) != 0 ||
+	     json_object_set_new(run, "ended", json_string(m->ended)) != 0 ||
+	     (m->failure && json_object_set_new(run, "failure", manifest_arg(m->failure)) != 0) ||
 	     (m->repeat > 1 && json_object_set_new(run, "repeat", json_integer(m->repeat)) != 0))) {
 		json_decref(run);
 		json_decref(root);
@@ -164,8 +293,7 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 	if (!json_is_array(runs) || !run || json_array_append_new(runs, json_incref(run)) != 0) {
 		json_decref(run);
 		json_decref(root);
-		return rv_error_set(RV_EPARSE, "%s is not a roofval manifest; move it away",
-		                    m->meta_path);
+		return rv_error_set(RV_ENOMEM, "out of memory");
 	}
 	json_decref(run);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII);
@@ -178,14 +306,22 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 }
 
 /* Appends this run to the provenance sidecar <hw>_<op>.meta.json, under the
- * lock every writer of the baseline folder takes (read-modify-write). */
+ * lock every writer of the baseline folder takes (read-modify-write). The
+ * rows are stored already: a failure says they are kept. */
 static int write_manifest(const struct manifest_run *m, const struct rv_env *env, int argc,
                           char *const *argv)
 {
 	struct manifest_update u = { m, env, argc, argv };
 	int err = rv_file_update(m->meta_path, manifest_update, &u);
 
-	return err < 0 ? err : 0;
+	if (err < 0)
+		return rv_error_set(err,
+		                    "the %zu rows are kept; the manifest was not updated: %s%s",
+		                    m->rows, rv_error_last(),
+		                    err == RV_EPARSE ? "; move it away (the next capture starts "
+		                                       "a new one)"
+		                                     : "");
+	return 0;
 }
 
 /* The kernel backend of the session: the one named, or the profile's. */
@@ -464,7 +600,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	                                   o->op)) < 0 ||
 	    (err = rv_layout_manifest_path(&layout, meta_path, sizeof(meta_path), p->key, o->op)) <
 	            0 ||
-	    (err = rv_sweep_load(&s, sweep_path)) < 0)
+	    (err = rv_sweep_load(&s, sweep_path)) < 0 || (err = manifest_check(meta_path)) < 0)
 		goto out;
 	if (s->op != o->op || s->purpose != o->purpose) {
 		err = rv_error_set(RV_EPARSE,
@@ -519,7 +655,18 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	begin.meter = run.meter;
 	report(o, &begin);
 	err = capture_shapes(o, r, env, jobs, shape_s, p, k, m, meter_note);
-	if (err == 0 && r->done) {
+	r->interrupted = stopped(o);
+	if (r->interrupted)
+		err = 0; /* a failure after the stop is the stop's */
+	/* The manifest records every run that kept rows: complete, interrupted
+	 * or failed; the capture's own failure stays the one reported. */
+	if (r->done) {
+		char failure[1024];
+		int merr;
+
+		(void)snprintf(failure, sizeof(failure), "%s", err < 0 ? rv_error_last() : "");
+		run.ended = err < 0 ? "failed" : r->interrupted ? "interrupted" : "complete";
+		run.failure = err < 0 ? failure : NULL;
 		run.meta_path = meta_path;
 		run.hw = p->key;
 		run.kernel = k->name;
@@ -530,11 +677,14 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		run.purpose = o->purpose;
 		run.rows = r->done;
 		run.repeat = o->repeat;
-		err = write_manifest(&run, env, o->argc, o->argv);
+		merr = write_manifest(&run, env, o->argc, o->argv);
+		if (merr < 0 && err < 0)
+			(void)rv_error_set(err, "%s; the manifest was not updated either", failure);
+		else if (merr < 0)
+			err = merr;
+		else if (err < 0)
+			(void)rv_error_set(err, "%s", failure);
 	}
-	r->interrupted = stopped(o);
-	if (r->interrupted)
-		err = 0; /* a failure after the stop is the stop's */
 out:
 	if (m)
 		m->ops->close(m);

@@ -16,6 +16,7 @@ struct probe_opts {
 	struct rv_probe_opts p;
 	int hw; /* the index in probe_targets */
 	const char *output, *hdir;
+	int force;
 };
 
 static const char *const probe_targets[] = { "host", NULL };
@@ -31,8 +32,10 @@ static const struct rv_option probe_options[] = {
 	  .type = RV_OPT_STRING, .offset = offsetof(struct probe_opts, p.key), .def = "host",
 	  .values = RV_VALUES_NONE },
 	{ .name = "output", .short_name = 'o', .metavar = "FILE",
-	  .help = "write here (default: <hardware-dir>/<key>.json)",
+	  .help = "write here, replacing what is there (default: <hardware-dir>/<key>.json)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct probe_opts, output) },
+	{ .name = "force", .help = "replace the profile of --key already in the hardware folder",
+	  .type = RV_OPT_FLAG, .offset = offsetof(struct probe_opts, force) },
 	RV_CLI_HARDWARE_DIR_OPTION(struct probe_opts, hdir),
 	{ .name = "quick", .help = "smaller problems: a rough profile in a few seconds (tests)",
 	  .type = RV_OPT_FLAG, .offset = offsetof(struct probe_opts, p.quick) },
@@ -45,10 +48,11 @@ static const struct rv_option probe_options[] = {
 /* clang-format on */
 
 const struct rv_opts_spec rv_probe_spec = {
-	"probe --hw host [--key KEY] [--output FILE]",
+	"probe --hw host [--key KEY] [--output FILE] [--force]",
 	"Measure this machine (peak FLOP/s per dtype with a large GEMM, bandwidth per memory "
 	"tier with a streaming add, per-call overhead with a tiny GEMM; caches from sysfs) "
-	"and write a hardware profile for it.",
+	"and write a hardware profile for it. A profile of --key already in the hardware "
+	"folder is kept unless --force is given; a file named with --output is replaced.",
 	probe_options, 0, 0
 };
 
@@ -81,6 +85,9 @@ int rv_cmd_probe(int argc, char **argv)
 		}
 	}
 	dirs.hardware = c.hdir;
+	/* --output names the user's own path: replacing it is what was asked.
+	 * The hardware folder's profile of the key is replaced only on --force. */
+	o->replace = c.force || c.output != NULL;
 	if (c.output) {
 		err = rv_path_fmt(path, sizeof(path), "%s", c.output);
 	} else if ((err = rv_layout_open(&l, &dirs, 0)) == 0) {

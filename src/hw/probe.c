@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/path.h"
@@ -657,13 +659,41 @@ out:
 	return err;
 }
 
+/* A profile committed is not replaced by a new one without asking. */
+static int exists_error(const char *path)
+{
+	return rv_error_set(RV_ERROR, "%s exists; give --force to replace it (or --key NEW)", path);
+}
+
+struct probe_new {
+	const char *path, *text;
+};
+
+/* rv_file_update()'s step when replacing is not allowed: writes only where
+ * nothing is, so a profile written meanwhile by another probe is kept. */
+static int probe_new_update(void *ctx, const char *old_text, size_t old_len,
+                            struct rv_buf *new_text)
+{
+	const struct probe_new *n = ctx;
+
+	(void)old_len;
+	if (old_text)
+		return exists_error(n->path);
+	rv_buf_puts(new_text, n->text);
+	return rv_buf_check(new_text) < 0 ? rv_error_set(RV_ENOMEM, "out of memory") : 1;
+}
+
 int rv_probe_write(const struct rv_probe_opts *o, const char *path)
 {
 	struct rv_probe_host h;
 	struct rv_profile *check = NULL;
+	struct stat st;
 	char *text = NULL;
 	int err;
 
+	/* Refused before the measurement, so nobody waits for nothing. */
+	if (!o->replace && strcmp(path, "-") != 0 && lstat(path, &st) == 0)
+		return exists_error(path);
 	if ((err = rv_probe_measure(&h, o)) < 0 || (err = rv_probe_render(&text, &h, o)) < 0)
 		return err;
 	if (strcmp(path, "-") == 0) {
@@ -672,8 +702,8 @@ int rv_probe_write(const struct rv_probe_opts *o, const char *path)
 
 		err = rv_path_fmt(name, sizeof(name), "%s.json", o->key ? o->key : "host");
 		if (err == 0 && (err = rv_profile_parse(&check, text, strlen(text), name)) < 0)
-			(void)rv_error_wrap(err,
-			                    "probe made a profile its own loader refuses (a bug)");
+			(void)rv_error_wrap(
+			        err, "the profile made is refused by its own loader (a bug)");
 		if (err == 0)
 			err = rv_file_write_output(path, text, strlen(text));
 		free(text);
@@ -681,11 +711,19 @@ int rv_probe_write(const struct rv_probe_opts *o, const char *path)
 		return err;
 	}
 	/* Under the lock every writer of the hardware folder's files takes. */
-	err = rv_file_replace(path, text, strlen(text));
+	if (o->replace) {
+		err = rv_file_replace(path, text, strlen(text));
+	} else {
+		struct probe_new n = { path, text };
+
+		err = rv_file_update(path, probe_new_update, &n);
+		err = err < 0 ? err : 0;
+	}
 	free(text);
 	/* What probe writes must pass the loader that will read it. */
 	if (err == 0 && (err = rv_profile_load(&check, path)) < 0)
-		(void)rv_error_wrap(err, "probe wrote a profile its own loader refuses (a bug)");
+		(void)rv_error_wrap(err,
+		                    "the profile written is refused by its own loader (a bug)");
 	rv_profile_free(check);
 	return err;
 }

@@ -99,6 +99,7 @@ struct rv_probe_opts {
 	const char *template_path; /* NULL: hardware/templates/host_cpu.json of the source tree */
 	const struct rv_env *env;  /* sysfs and procfs root; NULL: rv_env_host */
 	int quick;                 /* smaller problems: a rough profile in a few seconds */
+	int replace;               /* 1: an existing file at the path is replaced; 0: refused */
 };
 
 /* The template a probe fills when o->template_path is NULL. */
@@ -117,7 +118,10 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o);
 int rv_probe_render(char **text, const struct rv_probe_host *h, const struct rv_probe_opts *o);
 
 /* Measures, renders and writes the profile to path atomically, then loads
- * it back with rv_profile_load() (what probe writes must pass the loader). */
+ * it back with rv_profile_load() (what probe writes must pass the loader).
+ * Unless o->replace, a file already at path is kept and RV_ERROR says
+ * "PATH exists; give --force to replace it (or --key NEW)": checked before
+ * anything is measured and again under the writers' lock. */
 int rv_probe_write(const struct rv_probe_opts *o, const char *path);
 
 #endif

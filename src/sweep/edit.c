@@ -252,6 +252,57 @@ static int gen_candidates(struct gen_cand **out, size_t *n_out,
 	return 0;
 }
 
+/* Bounds that select nothing write nothing: every target has at least one
+ * shape it labels with a regime that can be scored, and each purpose at
+ * least one shape, or the sweep files (maybe committed ones) would be
+ * replaced by less. c holds the candidates with their purposes assigned. */
+static int gen_check(const struct gen_cand *c, size_t n, const struct rv_sweep_generate_opts *o,
+                     const struct rv_profile *const *t, size_t n_t)
+{
+	size_t per_purpose[RV_PURPOSE_COUNT] = { 0 };
+
+	for (size_t q = 0; q < n_t; q++) {
+		size_t fits = 0, usable = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			enum rv_regime r = c[i].regime[q];
+
+			if (r == RV_REGIME_COUNT)
+				continue; /* not of this target's dtype */
+			fits++;
+			usable += c[i].purpose >= 0 && r != RV_REGIME_AMBIGUOUS &&
+			          r != RV_REGIME_UNSUPPORTED;
+		}
+		if (fits == 0)
+			return rv_error_set(RV_ERANGE,
+			                    "no candidate shape of %s fits --max-flop %.15g and "
+			                    "--max-bytes %.15g for %s; raise the bounds",
+			                    rv_op_name(o->op), o->max_flop, o->max_working_set_B,
+			                    t[q]->key);
+		if (usable == 0)
+			return rv_error_set(
+			        RV_ERANGE,
+			        "the %zu candidate shapes of %s within --max-flop %.15g and "
+			        "--max-bytes %.15g are all ambiguous or unsupported for %s; "
+			        "raise the bounds",
+			        fits, rv_op_name(o->op), o->max_flop, o->max_working_set_B,
+			        t[q]->key);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (c[i].purpose >= 0)
+			per_purpose[c[i].purpose]++;
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+		if (per_purpose[pu] == 0)
+			return rv_error_set(
+			        RV_ERANGE,
+			        "the %zu candidate shapes of %s within --max-flop %.15g and "
+			        "--max-bytes %.15g leave none for the %s sweep; raise the "
+			        "bounds or lower --per-regime",
+			        n, rv_op_name(o->op), o->max_flop, o->max_working_set_B,
+			        rv_purpose_name((enum rv_purpose)pu));
+	return 0;
+}
+
 int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_profile *const *t,
                       size_t n_t, struct rv_sweep *out[RV_PURPOSE_COUNT])
 {
@@ -268,7 +319,7 @@ int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_pr
 	if (n_t == 0 || o->seed > INT64_MAX || o->per_regime < 1 || o->per_regime > 1000 ||
 	    !(o->max_flop > 0) || !(o->max_working_set_B > 0) || (unsigned)o->op >= RV_OP_COUNT)
 		return rv_error_set(RV_ERANGE,
-		                    "sweep generate needs an op, a seed up to 2^63-1, targets, "
+		                    "a generated sweep needs an op, a seed up to 2^63-1, targets, "
 		                    "1 to 1000 shapes per regime and positive limits");
 	if ((err = gen_candidates(&cand, &n, o, t, n_t)) < 0)
 		return err;
@@ -305,7 +356,8 @@ int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_pr
 					got[pu][q][cand[i].regime[q]]++;
 		}
 	}
-	if (n > 1)
+	err = gen_check(cand, n, o, t, n_t);
+	if (err == 0 && n > 1)
 		qsort(cand, n, sizeof(*cand), gen_cand_cmp);
 	for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++)
 		err = gen_sweep(&out[pu], cand, n, o, (enum rv_purpose)pu, t, n_t);
@@ -341,6 +393,11 @@ int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_
 		n_t += err == 0;
 	}
 	free(list);
+	if (err == 0 && n_t == 0)
+		err = rv_error_set(RV_ERANGE,
+		                   "no hardware key in the targets '%s'; give keys "
+		                   "separated by commas",
+		                   target_keys);
 	if (err == 0)
 		err = rv_sweep_generate(o, t, n_t, s);
 	for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {

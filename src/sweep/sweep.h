@@ -104,8 +104,10 @@ struct rv_sweep_generate_opts {
  * unsupported) has fewer than per_regime shapes, then to validation (3 x
  * per_regime); the rest are dropped. out[purpose] receives the two sweeps,
  * entries sorted by (dtype, shape); free them with rv_sweep_free(). The same
- * inputs give the same sweeps. RV_ERANGE for bad options or more than
- * RV_SWEEP_TARGETS_MAX targets; the classifier's errors otherwise. */
+ * inputs give the same sweeps. RV_ERANGE for bad options, more than
+ * RV_SWEEP_TARGETS_MAX targets, or limits that select nothing (a target
+ * without a scoreable shape, a purpose without any): the message says which
+ * and nothing is written; the classifier's errors otherwise. */
 int rv_sweep_generate(const struct rv_sweep_generate_opts *o,
                       const struct rv_profile *const *targets, size_t n_targets,
                       struct rv_sweep *out[RV_PURPOSE_COUNT]);

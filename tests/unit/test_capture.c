@@ -947,6 +947,183 @@ static void test_capture__session_errors(void **state)
 	assert_int_equal(seen.rows, 0);
 }
 
+/* Progress of the manifest tests: after the first row, writes text over
+ * path (a manifest that stops being one, a baseline that stops being one). */
+struct spoil {
+	const char *path, *text;
+	size_t rows;
+};
+
+static void spoil_progress(void *ctx, const struct rv_capture_progress *p)
+{
+	struct spoil *s = ctx;
+
+	if (p->event == RV_CAPTURE_ROW && ++s->rows == 1)
+		rv_spit(s->path, s->text);
+}
+
+/* A manifest that is not one is never replaced (issue 21): refused before
+ * anything is measured (no row, the file untouched); spoiled while the
+ * capture runs, the rows are kept and the message says so and that the
+ * manifest was not updated. */
+static void test_capture__session_manifest_kept(void **state)
+{
+	static const char *const not_manifests[] = {
+		"[1, 2]\n",
+		"{\"captures\": []}\n",
+		"{\"schema\": \"roofval.manifest/1\", \"captures\": {}}\n",
+		"{\"schema\": \"roofval.manifest/1\", \"captures\": [\n",
+		"",
+	};
+	static const char *const why[] = {
+		"(not a JSON object)",
+		"(no \"schema\": \"roofval.manifest/1\")",
+		"(no \"captures\" list)",
+		"is not a roofval manifest (line ",
+		"is not a roofval manifest (line ",
+	};
+	struct spoil spoil = { NULL, NULL, 0 };
+	struct rv_env env = rv_env_host;
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	struct session_seen seen = { .stop = NULL };
+	const char *dir = session_dir("session-manifest-kept");
+	char meta[4200], csv[4200], *text;
+	size_t len;
+
+	(void)state;
+	env.args.fake.power_W = "20";
+	o = session_opts(dir, &env, &seen);
+	(void)snprintf(meta, sizeof(meta), "%s/i7_12700k_matmul.meta.json", dir);
+	(void)snprintf(csv, sizeof(csv), "%s/i7_12700k_matmul.csv", dir);
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+		rv_spit(meta, not_manifests[i]);
+		rv_assert_error(rv_capture_session(&o, &r), RV_EPARSE, why[i]);
+		rv_assert_contains(rv_error_last(),
+		                   "; move it away (it is kept; nothing was captured)");
+		assert_int_equal(r.done, 0);
+		assert_int_equal(access(csv, F_OK), -1);
+		assert_int_equal(rv_file_read(&text, &len, meta), 0);
+		assert_string_equal(text, not_manifests[i]);
+		free(text);
+	}
+	assert_int_equal(seen.rows, 0);
+
+	/* Spoiled after the first row: all five rows kept, the manifest as it
+	 * was spoiled, and the message says both. */
+	assert_int_equal(unlink(meta), 0);
+	spoil.path = meta;
+	spoil.text = "not a manifest\n";
+	o.progress = spoil_progress;
+	o.ctx = &spoil;
+	rv_assert_error(rv_capture_session(&o, &r), RV_EPARSE,
+	                "the 5 rows are kept; the manifest was not updated: ");
+	rv_assert_contains(rv_error_last(), "i7_12700k_matmul.meta.json is not a roofval manifest");
+	rv_assert_contains(rv_error_last(), "; move it away (the next capture starts a new one)");
+	assert_int_equal(r.done, 5);
+	assert_int_equal(baseline_rows(r.csv_path), 5);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	assert_string_equal(text, "not a manifest\n");
+	free(text);
+}
+
+/* The manifest records every run that kept rows, how it ended: complete,
+ * interrupted by the stop flag (rows 1, no error), or failed (a store that
+ * failed after the first row: the failure is the capture's error and is in
+ * the manifest). */
+static void test_capture__session_manifest_ended(void **state)
+{
+	static volatile sig_atomic_t stop;
+	struct session_seen seen = { .stop = &stop, .stop_after = 1 };
+	struct spoil spoil = { NULL, NULL, 0 };
+	struct rv_env env = rv_env_host;
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	const char *dir = session_dir("session-manifest-ended");
+	char meta[4200], *text;
+	size_t len;
+
+	(void)state;
+	stop = 0;
+	env.args.fake.power_W = "20";
+	o = session_opts(dir, &env, &seen);
+	(void)snprintf(meta, sizeof(meta), "%s/i7_12700k_matmul.meta.json", dir);
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_true(r.interrupted);
+	assert_int_equal(r.done, 1);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	rv_assert_contains(text, "\"ended\": \"interrupted\"");
+	rv_assert_contains(text, "\"rows\": 1");
+	assert_null(strstr(text, "\"failure\""));
+	free(text);
+
+	/* Failed: the baseline spoiled after the first row, so the second
+	 * store fails; the first run stays in the manifest, the second joins. */
+	stop = 0;
+	spoil.path = r.csv_path;
+	spoil.text = "not,a,baseline\n";
+	o.stop = NULL;
+	o.progress = spoil_progress;
+	o.ctx = &spoil;
+	assert_true(rv_capture_session(&o, &r) < 0);
+	rv_assert_contains(rv_error_last(), "the 1 rows captured before this one are kept");
+	assert_null(strstr(rv_error_last(), "not updated"));
+	assert_false(r.interrupted);
+	assert_int_equal(r.done, 1);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	rv_assert_contains(text, "\"ended\": \"interrupted\"");
+	rv_assert_contains(text, "\"ended\": \"failed\"");
+	rv_assert_contains(text, "\"failure\": \"");
+	rv_assert_contains(text, "captured before this one are kept");
+	free(text);
+
+	/* Complete. */
+	assert_int_equal(unlink(spoil.path), 0);
+	o.progress = NULL;
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	assert_int_equal(r.done, 5);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	rv_assert_contains(text, "\"ended\": \"complete\"");
+	free(text);
+}
+
+/* An argument that is not UTF-8 is recorded escaped, not dropped and not
+ * failing the manifest: \xHH for each stray byte, backslashes doubled (in
+ * that argument only); a valid one, multibyte and backslashes included, as
+ * it is. */
+static void test_capture__session_manifest_escapes(void **state)
+{
+	static char a0[] = "capture", a1[] = "x\xffy", a2[] = "a\\b\xc3",
+	            a3[] = "\xc3\xa9t\xc3\xa9\\", a4[] = "\xed\xa0\x80", a5[] = "\xf4\x90\x80\x80";
+	static char *argv[] = { a0, a1, a2, a3, a4, a5 };
+	struct session_seen seen = { .stop = NULL };
+	struct rv_env env = rv_env_host;
+	struct rv_capture_session_opts o;
+	struct rv_capture_session_result r;
+	const char *dir = session_dir("session-manifest-escapes");
+	char meta[4200], *text;
+	size_t len;
+
+	(void)state;
+	env.args.fake.power_W = "20";
+	o = session_opts(dir, &env, &seen);
+	o.argc = 6;
+	o.argv = argv;
+	o.limit = 1;
+	assert_int_equal(rv_capture_session(&o, &r), 0);
+	(void)snprintf(meta, sizeof(meta), "%s/i7_12700k_matmul.meta.json", dir);
+	assert_int_equal(rv_file_read(&text, &len, meta), 0);
+	/* The file is JSON escaped to ASCII: a backslash is written \\. */
+	rv_assert_contains(text, "\"x\\\\xffy\"");
+	rv_assert_contains(text, "\"a\\\\\\\\b\\\\xc3\"");
+	rv_assert_contains(text, "\"\\u00E9t\\u00E9\\\\\"");
+	/* A surrogate and a code point above U+10FFFF are not UTF-8 either. */
+	rv_assert_contains(text, "\"\\\\xed\\\\xa0\\\\x80\"");
+	rv_assert_contains(text, "\"\\\\xf4\\\\x90\\\\x80\\\\x80\"");
+	rv_assert_contains(text, "\"ended\": \"complete\"");
+	free(text);
+}
+
 /* The env's readers: the CPU model from proc/cpuinfo under the root, and the
  * meters' root apart from the host's. */
 static void test_capture__env_readers(void **state)
@@ -1010,6 +1187,9 @@ int main(void)
 		cmocka_unit_test_setup(test_capture__session, reset_env),
 		cmocka_unit_test_setup(test_capture__session_stop, reset_env),
 		cmocka_unit_test_setup(test_capture__session_errors, reset_env),
+		cmocka_unit_test_setup(test_capture__session_manifest_kept, reset_env),
+		cmocka_unit_test_setup(test_capture__session_manifest_ended, reset_env),
+		cmocka_unit_test_setup(test_capture__session_manifest_escapes, reset_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

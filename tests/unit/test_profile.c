@@ -754,7 +754,7 @@ static void fake_host(struct rv_probe_host *h)
  * measured, the peak of the ISA table, and the template's own numbers. */
 static void test_profile__probe_template(void **state)
 {
-	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0 };
+	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0, 0 };
 	struct rv_probe_host h;
 	struct rv_profile *p = NULL, *t = NULL;
 	const struct rv_compute *c;
@@ -804,7 +804,7 @@ static void test_profile__probe_template(void **state)
 /* A template without what the probe fills is refused, naming it. */
 static void test_profile__probe_template_bad(void **state)
 {
-	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0 };
+	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0, 0 };
 	struct rv_probe_host h;
 	char path[4200], *text = NULL;
 	const char *dir = rv_scratch_dir("probe_template");

@@ -299,6 +299,54 @@ static void test_sweep__generate_keeps_its_output(void **state)
 	rv_profile_free(t[1]);
 }
 
+/* Bounds that select nothing give no sweeps and say why (issue 21: nothing
+ * committed is replaced by less): no candidate within the bounds for a
+ * target (the other one has some), candidates a target labels only
+ * ambiguous or unsupported, and a purpose left without a shape. */
+static void test_sweep__generate_selects_something(void **state)
+{
+	struct rv_profile *t[2] = { shipped("i7_12700k", 0), shipped("h200_sxm_141gb", 0) };
+	struct rv_profile *x = shipped("xeon_amx_2vcpu", 0);
+	struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 1, 4, 1, 1073741824.0 };
+	struct rv_sweep *a[RV_PURPOSE_COUNT];
+
+	(void)state;
+	rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 1, a), RV_ERANGE,
+	                "no candidate shape of matmul fits --max-flop 1 and --max-bytes "
+	                "1073741824 for i7_12700k; raise the bounds");
+	assert_null(a[0]);
+	assert_null(a[1]);
+	/* 64x64x64 takes 48 KiB in fp32, 24 KiB in fp16: only the h200 has one. */
+	o.max_flop = 17179869184.0;
+	o.max_working_set_B = 30000;
+	rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 2, a), RV_ERANGE,
+	                "no candidate shape of matmul fits --max-flop 17179869184 and --max-bytes "
+	                "30000 for i7_12700k; raise the bounds");
+	assert_null(a[0]);
+	assert_int_equal(rv_sweep_generate(&o, (const struct rv_profile *const *)t + 1, 1, a),
+	                 RV_ERANGE);
+	rv_assert_contains(rv_error_last(), "leave none for the validation sweep; raise the "
+	                                    "bounds or lower --per-regime");
+	assert_null(a[1]);
+	o.max_flop = 1e6;
+	o.max_working_set_B = 1073741824.0;
+	rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)&x, 1, a),
+	                RV_ERANGE,
+	                "are all ambiguous or unsupported for xeon_amx_2vcpu; raise the bounds");
+	rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 1, a), RV_ERANGE,
+	                "the 4 candidate shapes of matmul within --max-flop 1000000 and "
+	                "--max-bytes 1073741824 leave none for the validation sweep");
+	/* A little more and both purposes get shapes. */
+	o.max_flop = 3e6;
+	assert_int_equal(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 1, a), 0);
+	assert_true(a[0]->n_entries > 0 && a[1]->n_entries > 0);
+	rv_sweep_free(a[0]);
+	rv_sweep_free(a[1]);
+	rv_profile_free(t[0]);
+	rv_profile_free(t[1]);
+	rv_profile_free(x);
+}
+
 /* Augment labels the entries in the target's default dtype that it has no
  * label for, keeps every other label, and a second run changes nothing. */
 static void test_sweep__augment_labels_a_new_target(void **state)
@@ -535,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_sweep__bad_inputs),
 		cmocka_unit_test(test_sweep__save_is_atomic_and_reloads),
 		cmocka_unit_test(test_sweep__generate_keeps_its_output),
+		cmocka_unit_test(test_sweep__generate_selects_something),
 		cmocka_unit_test(test_sweep__augment_labels_a_new_target),
 		cmocka_unit_test(test_sweep__relabel_freezes_and_force_overrides),
 		cmocka_unit_test(test_sweep__relabel_respects_the_footprint),
