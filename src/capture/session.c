@@ -169,40 +169,6 @@ static int manifest_check(const char *path)
 	               : 0;
 }
 
-/* The length of the valid UTF-8 sequence at s (1 to 4; what jansson takes:
- * no overlong forms, surrogates or code points above U+10FFFF), 0 when the
- * byte at s does not start one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /* An argument as the manifest records it: as it is when it is valid UTF-8;
  * otherwise escaped, so that no byte is dropped: each byte outside a valid
  * UTF-8 sequence written \xHH (two lowercase hex digits) and each
@@ -215,7 +181,7 @@ static json_t *manifest_arg(const char *arg)
 	if (j)
 		return j;
 	for (const unsigned char *c = (const unsigned char *)arg; *c;) {
-		size_t n = utf8_len(c);
+		size_t n = rv_utf8_len(c);
 
 		if (n == 0)
 			rv_buf_printf(&b, "\\x%02x", *c);

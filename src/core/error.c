@@ -20,6 +20,37 @@ static int error_cont(unsigned char c)
 	return (c & 0xc0) == 0x80;
 }
 
+size_t rv_utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 size_t rv_error_escape(char *out, size_t size, const char *s)
 {
 	size_t n = 0, written = 0;
@@ -30,7 +61,10 @@ size_t rv_error_escape(char *out, size_t size, const char *s)
 		char esc[5];
 		size_t k;
 
-		if (c >= 0x20 && c != 0x7f) {
+		if (c >= 0x80 && (k = rv_utf8_len((const unsigned char *)s)) > 0) {
+			memcpy(esc, s, k); /* a character, whole */
+			s += k - 1;
+		} else if (c >= 0x20 && c < 0x7f) {
 			esc[0] = (char)c;
 			k = 1;
 		} else if (c == '\n' || c == '\r' || c == '\t') {

@@ -17,8 +17,13 @@ int rv_error_errno(int errno_value, const char *fmt, ...) __attribute__((format(
 /* Prefixes the current message with "prefix: " and returns code unchanged. */
 int rv_error_wrap(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The length of the valid UTF-8 sequence at s (1 to 4; as jansson takes
+ * it: no overlong forms, surrogates or code points above U+10FFFF), 0 when
+ * the byte at s does not start one. */
+size_t rv_utf8_len(const unsigned char *s);
 /* Text from a file as messages quote it, on one line: control characters
- * written as \n, \r, \t or \xHH, the rest as it is. Writes at most size
+ * written as \n, \r, \t or \xHH, so is each byte outside a valid UTF-8
+ * sequence, the rest as it is. Writes at most size
  * bytes into out (always terminated when size > 0, never half an escape)
  * and returns the length of the whole escaped text, as snprintf() does; out
  * may be NULL with size 0 to measure. Every message goes through it, and so

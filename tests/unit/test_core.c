@@ -252,6 +252,12 @@ static void test_core__error_middle_cut(void **state)
 	assert_string_equal(esc, "a\\n");
 	assert_int_equal(rv_error_escape(esc, 3, "a\x01"), 5);
 	assert_string_equal(esc, "a");
+	/* UTF-8 letters kept whole; a byte outside a valid sequence escaped */
+	(void)rv_error_set(RV_EPARSE, "--limit '1\xff' in caf\xc3\xa9 \xed\xa0\x80");
+	assert_string_equal(rv_error_last(), "--limit '1\\xff' in caf\xc3\xa9 \\xed\\xa0\\x80");
+	assert_int_equal(rv_utf8_len((const unsigned char *)"\xf4\x8f\xbf\xbf"), 4);
+	assert_int_equal(rv_utf8_len((const unsigned char *)"\xf4\x90\x80\x80"), 0);
+	assert_int_equal(rv_utf8_len((const unsigned char *)"\xc0\xaf"), 0);
 	/* a value cut alone: the middle out, both ends kept, never half a UTF-8 letter */
 	assert_string_equal(rv_error_cut(esc, sizeof(esc), "short"), "short");
 	assert_string_equal(rv_error_cut(esc, sizeof(esc), "abcdefghijklmnopqrstuvwxyz"),
