@@ -392,6 +392,23 @@ static void free_jobs(struct job *jobs, size_t n)
 	free(jobs);
 }
 
+/* A measured value as the progress line shows it: as the row holds it, so a
+ * value outside the schema's limits, stored empty, is shown as none (NAN). */
+static double shown(enum rv_col c, double v)
+{
+	struct rv_baseline_row row;
+	char why[256];
+
+	if (isnan(v))
+		return v;
+	rv_baseline_row_init(&row);
+	if (c == RV_COL_LATENCY_S)
+		row.latency_s = v;
+	else
+		row.energy_J = v;
+	return rv_row_check(&row, c, NULL, why, sizeof(why)) == 0 ? v : (double)NAN;
+}
+
 /* Stores the row of a shape just measured (cr): the measurement itself, or
  * with rounds > 1 the combination of its measurements so far, which
  * replaces the last round's row. */
@@ -522,8 +539,8 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 			spent_s += rv_now_s() - t0;
 			measured++;
 			p.event = RV_CAPTURE_ROW;
-			p.latency_s = cr.latency_s;
-			p.energy_J = cr.energy_J;
+			p.latency_s = shown(RV_COL_LATENCY_S, cr.latency_s);
+			p.energy_J = shown(RV_COL_ENERGY_J, cr.energy_J);
 			p.eta_s = rv_capture_eta_s(shape_s, r->total, i + 1, rounds - round,
 			                           spent_s / (double)measured, &p.eta_model);
 			report(o, &p);

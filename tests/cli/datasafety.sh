@@ -147,6 +147,8 @@ expect "capture with an absurd energy: exit $rc, $(cat absurd.err)" eval '[ $rc 
 	[ "$(grep -c "^i7_12700k,matmul,[0-9x]*,fp32,[0-9.e-]*,,[0-9]*," $csv)" = 3 ] &&
 	[ "$(grep -c "J is not a plausible energy per call (at most 1e9 J, a day at over 10 kW); check its unit; written empty" $csv)" = 3 ] &&
 	! grep -q "e+2[0-9][0-9]," $csv'
+# The progress line shows the energy as the row holds it: none.
+expect "capture's progress shows the absurd energy: $(cat absurd.err)" eval '! grep -q "EJ\|e+2[0-9][0-9]" absurd.err'
 run baseline show $csv
 expect "baseline show refuses the absurd capture: exit $rc, $(cat err)" eval '[ $rc = 0 ] && grep -q "3 rows" out'
 run baseline normalize $csv -o absurd-n.csv
