@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# LOFO on the calibration rows against the held-out validation score, per op
+# (docs/accuracy.md, "The development machine: LOFO against held-out rows").
+# usage: results/dev-epyc/score.sh [HARDWARE_DIR] [BASELINE_DIR [SECOND_BASELINE_DIR]]
+# Fits (writes HARDWARE_DIR/epyc_zen3_2vcpu.fit.json), validates, prints a table.
+set -euo pipefail
+hw=${1:-results/dev-epyc/hardware} base=${2:-results/dev-epyc/baselines} second=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+D="--hardware-dir $hw --sweep-dir results/dev-epyc/sweeps --baseline-dir $base"
+build/roofval calibrate --hw epyc_zen3_2vcpu $D --format json >"$tmp/cal.json"
+rc=0
+build/roofval validate --hw epyc_zen3_2vcpu --purpose validation $D ${second:+--baseline-dir $second} \
+	--format json >"$tmp/val.json" || rc=$?
+[ "$rc" -le 3 ] || exit "$rc"
+python3 - "$tmp/cal.json" "$tmp/val.json" <<'PY'
+import json, sys, statistics
+cal = json.load(open(sys.argv[1])); val = json.load(open(sys.argv[2]))
+noise = {n["op"]: n for n in val["noise"]}
+print("| op | cal rows | LOFO within band | LOFO median abs. | LOO within band | LOO median abs. | validation records | validation within band | validation median abs. | noise ceiling (pairs, scatter) |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+for o in cal["ops"]:
+    op = o["op"]
+    recs = [r for r in val["records"] if r["op"] == op and r["latency_error"] is not None]
+    inb = sum(1 for r in recs if r["pass_latency"])
+    med = statistics.median(abs(r["latency_error"]) for r in recs)
+    n = noise.get(op, {})
+    ceil = ("%.0f%% (%d, %.1f%%)" % (100 * n["ceiling"], n["pairs"], 100 * n["scatter"])
+            if n.get("ceiling") is not None else n.get("note") or "-")
+    print("| %s | %d | %.0f%% (%d) | %.1f%% | %.0f%% (%d) | %.1f%% | %d | %.0f%% (%d) | %.1f%% | %s |" % (
+        op, o["rows"], 100 * o["lofo_within_band"], round(o["lofo_within_band"] * o["rows"]),
+        100 * o["lofo_median_abs_error"], 100 * o["loo_within_band"], round(o["loo_within_band"] * o["rows"]),
+        100 * o["loo_median_abs_error"], len(recs), 100 * inb / len(recs), inb, 100 * med, ceil))
+PY
