@@ -40,7 +40,12 @@ static int driver_check(void)
 	                    e ? e : "libcuda.so.1 does not load");
 }
 
-#ifdef RV_CUDA_MODULE_DIR
+#ifndef RV_CUDA_MODULE_DIR /* no CUDA toolkit at configure time: no module */
+#define RV_CUDA_MODULE_DIR "."
+#define RV_CUDA_UNBUILT    "built without CUDA (no CUDA toolkit at configure time)"
+#else
+#define RV_CUDA_UNBUILT NULL
+#endif
 
 static struct rv_kernel_module cuda_module = {
 	.file = RV_CUDA_MODULE_FILE,
@@ -49,136 +54,42 @@ static struct rv_kernel_module cuda_module = {
 	.var = "ROOFVAL_CUDA_MODULE",
 	.sym = "rv_cuda_module",
 	.missing_hint = "",
+	.unbuilt = RV_CUDA_UNBUILT,
 };
 
-/* Loads the module once, from where env says (the first call decides; NULL:
- * the places searched by default); 0, or RV_ENOTSUP saying why. */
-static int module_load(const struct rv_env *env)
+static const char *want(const struct rv_env *env)
 {
-	return rv_kernel_module_load(&cuda_module, env ? env->cuda_module : NULL);
+	return env ? env->cuda_module : NULL;
 }
 
-static int carry(int err)
-{
-	return rv_kernel_module_carry(&cuda_module, err);
-}
-
+/* The driver first: without it the module cannot run whatever its state. */
 static int cuda_probe(const struct rv_env *env)
 {
 	int err = driver_check();
 
-	if (err < 0)
-		return err;
-	err = module_load(env);
-
-	return err < 0 ? err : carry(cuda_module.impl->probe(env));
+	if (err < 0 && cuda_module.unbuilt)
+		return rv_error_set(RV_ENOTSUP, "%s, and no NVIDIA driver on this machine",
+		                    cuda_module.unbuilt);
+	return err < 0 ? err : rv_kernel_fwd_probe(&cuda_module, want(env), env);
 }
 
 static int cuda_supports(enum rv_op op, enum rv_dtype d)
 {
-	return module_load(NULL) == 0 && cuda_module.impl->supports(op, d);
+	return rv_kernel_fwd_supports(&cuda_module, op, d);
 }
 
 static int cuda_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
                       const struct rv_shape *s, enum rv_dtype d, uint64_t seed)
 {
-	int err = module_load(env);
-
-	*out = NULL;
-	return err < 0 ? err : carry(cuda_module.impl->setup(out, env, op, s, d, seed));
-}
-
-/* The calls below come after a setup that succeeded: the module is loaded. */
-static int cuda_run(struct rv_kernel *k, uint64_t iters)
-{
-	return carry(cuda_module.impl->run(k, iters));
-}
-
-static int cuda_check(struct rv_kernel *k, double *max_rel_err)
-{
-	return carry(cuda_module.impl->check(k, max_rel_err));
-}
-
-static void cuda_teardown(struct rv_kernel *k)
-{
-	if (k)
-		cuda_module.impl->teardown(k);
-}
-
-static int cuda_time_run(struct rv_kernel *k, uint64_t iters, double *seconds)
-{
-	return carry(cuda_module.impl->time_run(k, iters, seconds));
-}
-
-static int cuda_flush(struct rv_kernel *k)
-{
-	return carry(cuda_module.impl->flush(k));
+	return rv_kernel_fwd_setup(&rv_kernel_cublas, want(env), out, env, op, s, d, seed);
 }
 
 static const char *cuda_provider(void)
 {
-	return module_load(NULL) == 0 ? cuda_module.impl->provider() : "none (no CUDA module)";
+	return rv_kernel_fwd_provider(&cuda_module, cuda_module.unbuilt
+	                                                    ? "none (built without CUDA)"
+	                                                    : "none (no CUDA module)");
 }
-
-#else /* no CUDA toolkit: no module */
-
-static int cuda_probe(const struct rv_env *env)
-{
-	(void)env;
-	if (driver_check() < 0)
-		return rv_error_set(RV_ENOTSUP,
-		                    "built without CUDA (no CUDA toolkit at configure time), and "
-		                    "no NVIDIA driver on this machine");
-	return rv_error_set(RV_ENOTSUP, "built without CUDA (no CUDA toolkit at configure time)");
-}
-
-static int cuda_supports(enum rv_op op, enum rv_dtype d)
-{
-	(void)op;
-	(void)d;
-	return 0;
-}
-
-static int cuda_setup(struct rv_kernel **out, const struct rv_env *env, enum rv_op op,
-                      const struct rv_shape *s, enum rv_dtype d, uint64_t seed)
-{
-	(void)env;
-	(void)op;
-	(void)s;
-	(void)d;
-	(void)seed;
-	*out = NULL;
-	return cuda_probe(NULL);
-}
-
-static int cuda_run(struct rv_kernel *k, uint64_t iters)
-{
-	(void)k;
-	(void)iters;
-	return cuda_probe(NULL);
-}
-
-static int cuda_check(struct rv_kernel *k, double *max_rel_err)
-{
-	(void)k;
-	*max_rel_err = (double)NAN;
-	return cuda_probe(NULL);
-}
-
-static void cuda_teardown(struct rv_kernel *k)
-{
-	(void)k;
-}
-
-static const char *cuda_provider(void)
-{
-	return "none (built without CUDA)";
-}
-
-#define cuda_time_run NULL
-#define cuda_flush    NULL
-
-#endif
 
 const struct rv_kernel_ops rv_kernel_cublas = {
 	.name = RV_CUBLAS_NAME,
@@ -187,10 +98,11 @@ const struct rv_kernel_ops rv_kernel_cublas = {
 	.probe = cuda_probe,
 	.supports = cuda_supports,
 	.setup = cuda_setup,
-	.run = cuda_run,
-	.check = cuda_check,
-	.teardown = cuda_teardown,
+	.run = rv_kernel_fwd_run,
+	.check = rv_kernel_fwd_check,
+	.teardown = rv_kernel_fwd_teardown,
 	.provider = cuda_provider,
-	.time_run = cuda_time_run,
-	.flush = cuda_flush,
+	.time_run = rv_kernel_fwd_time_run,
+	.flush = rv_kernel_fwd_flush,
+	.module = &cuda_module,
 };

@@ -190,6 +190,10 @@ int rv_kernel_module_load(struct rv_kernel_module *m, const char *want)
 	if (m->tried)
 		return rv_error_set(RV_ENOTSUP, "%s", m->why);
 	m->tried = 1;
+	if (m->unbuilt) {
+		(void)snprintf(m->why, sizeof(m->why), "%s", m->unbuilt);
+		return rv_error_set(RV_ENOTSUP, "%s", m->why);
+	}
 	dl = rv_kernel_module_open(&w, tried, sizeof(tried));
 	if (!dl) {
 		if (!tried[0])
@@ -219,6 +223,15 @@ int rv_kernel_module_load(struct rv_kernel_module *m, const char *want)
 		(void)dlclose(dl);
 		return rv_error_set(RV_ENOTSUP, "%s", m->why);
 	}
+	for (size_t i = 0; i < sizeof(m->extra) / sizeof(m->extra[0]) && m->extra[i]; i++)
+		if (!(m->extra_sym[i] = dlsym(dl, m->extra[i]))) {
+			(void)snprintf(m->why, sizeof(m->why),
+			               "the %s is not roofval %s's (no %s): rebuild it with this "
+			               "roofval",
+			               m->what, RV_VERSION, m->extra[i]);
+			(void)dlclose(dl);
+			return rv_error_set(RV_ENOTSUP, "%s", m->why);
+		}
 	m->dl = dl;
 	m->impl = ops_fn(); /* kept loaded for the life of the process */
 	return 0;
@@ -229,4 +242,73 @@ int rv_kernel_module_carry(const struct rv_kernel_module *m, int err)
 	if (err < 0)
 		(void)rv_error_set(err, "%s", m->error());
 	return err;
+}
+
+int rv_kernel_fwd_probe(struct rv_kernel_module *m, const char *want, const struct rv_env *env)
+{
+	int err = rv_kernel_module_load(m, want);
+
+	return err < 0 ? err : rv_kernel_module_carry(m, m->impl->probe(env));
+}
+
+int rv_kernel_fwd_supports(struct rv_kernel_module *m, enum rv_op op, enum rv_dtype d)
+{
+	return rv_kernel_module_load(m, NULL) == 0 && m->impl->supports(op, d);
+}
+
+int rv_kernel_fwd_setup(const struct rv_kernel_ops *fwd, const char *want, struct rv_kernel **out,
+                        const struct rv_env *env, enum rv_op op, const struct rv_shape *s,
+                        enum rv_dtype d, uint64_t seed)
+{
+	struct rv_kernel_module *m = fwd->module;
+	int err = rv_kernel_module_load(m, want);
+
+	*out = NULL;
+	if (err < 0)
+		return err;
+	err = rv_kernel_module_carry(m, m->impl->setup(out, env, op, s, d, seed));
+	/* Calls through the instance's ops come back here, to carry the
+	 * module's messages over (the module never reads its ops). */
+	if (err == 0)
+		(*out)->ops = fwd;
+	return err;
+}
+
+const char *rv_kernel_fwd_provider(struct rv_kernel_module *m, const char *none)
+{
+	return rv_kernel_module_load(m, NULL) == 0 ? m->impl->provider() : none;
+}
+
+int rv_kernel_fwd_run(struct rv_kernel *k, uint64_t iters)
+{
+	const struct rv_kernel_module *m = k->ops->module;
+
+	return rv_kernel_module_carry(m, m->impl->run(k, iters));
+}
+
+int rv_kernel_fwd_check(struct rv_kernel *k, double *max_rel_err)
+{
+	const struct rv_kernel_module *m = k->ops->module;
+
+	return rv_kernel_module_carry(m, m->impl->check(k, max_rel_err));
+}
+
+void rv_kernel_fwd_teardown(struct rv_kernel *k)
+{
+	if (k)
+		k->ops->module->impl->teardown(k);
+}
+
+int rv_kernel_fwd_time_run(struct rv_kernel *k, uint64_t iters, double *seconds)
+{
+	const struct rv_kernel_module *m = k->ops->module;
+
+	return rv_kernel_module_carry(m, m->impl->time_run(k, iters, seconds));
+}
+
+int rv_kernel_fwd_flush(struct rv_kernel *k)
+{
+	const struct rv_kernel_module *m = k->ops->module;
+
+	return rv_kernel_module_carry(m, m->impl->flush(k));
 }

@@ -16,11 +16,12 @@
 #include "core/env.h"
 #include "core/op.h"
 
-/* 2: struct rv_env carries the CUDA module's path and the backends'
+/* 5: the table names the module a forwarder loads (module).
+ * 2: struct rv_env carries the CUDA module's path and the backends'
  * arguments (the CUDA module is built apart and must agree on its layout).
  * 3: and the cblas module's path.
  * 4: and the torch module's path and the torch kernels' device. */
-#define RV_KERNEL_OPS_VERSION 4
+#define RV_KERNEL_OPS_VERSION 5
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {
@@ -61,6 +62,10 @@ struct rv_kernel_ops {
 	 * device's last-level cache before a trial, outside what is timed, such
 	 * as a write over a buffer twice the L2's size on the kernel's stream. */
 	int (*flush)(struct rv_kernel *k);
+	/* A forwarder's module (struct rv_kernel_module: cblas, cublas, torch),
+	 * whose table the rv_kernel_fwd_* calls below forward to; NULL for a
+	 * backend that does its own work. */
+	struct rv_kernel_module *module;
 };
 
 /* Fills the common part of a new instance: its ops, op, shape and dtype, and
@@ -91,12 +96,15 @@ struct rv_kernel_module {
 	const char *sym;                           /* "rv_cblas_module" */
 	const char *missing_hint; /* after the file's name when it is not found, or "" */
 	const char *load_hint;    /* why it may not load, or NULL: what dlopen said */
+	const char *unbuilt;      /* non-NULL: this build has no module, and why */
+	const char *extra[3];     /* more symbols it must export (NULL-ended) */
 	int extra_flags;
 	/* Set by rv_kernel_module_load(). */
 	int tried;                        /* loading was attempted */
 	void *dl;                         /* the module, kept loaded */
 	const struct rv_kernel_ops *impl; /* its table; NULL when it failed */
 	const char *(*error)(void);
+	void *extra_sym[3];             /* the addresses of extra */
 	char why[RV_KERNEL_MODULE_WHY]; /* why loading failed */
 };
 /* Loads m once from want (an env setting) or the default places (the first
@@ -105,6 +113,23 @@ int rv_kernel_module_load(struct rv_kernel_module *m, const char *want);
 /* A module call's status, with the module's message copied into ours on
  * failure. */
 int rv_kernel_module_carry(const struct rv_kernel_module *m, int err);
+
+/* The calls of a forwarder's table (one whose module is set): each loads
+ * the module from env's path want (the first call decides), calls the
+ * module's own and carries its message over. An instance set up through
+ * the module gets the forwarder's table fwd, so that its later calls come
+ * back here. The calls on an instance come after a setup that succeeded. */
+int rv_kernel_fwd_probe(struct rv_kernel_module *m, const char *want, const struct rv_env *env);
+int rv_kernel_fwd_supports(struct rv_kernel_module *m, enum rv_op op, enum rv_dtype d);
+int rv_kernel_fwd_setup(const struct rv_kernel_ops *fwd, const char *want, struct rv_kernel **out,
+                        const struct rv_env *env, enum rv_op op, const struct rv_shape *s,
+                        enum rv_dtype d, uint64_t seed);
+const char *rv_kernel_fwd_provider(struct rv_kernel_module *m, const char *none);
+int rv_kernel_fwd_run(struct rv_kernel *k, uint64_t iters);
+int rv_kernel_fwd_check(struct rv_kernel *k, double *max_rel_err);
+void rv_kernel_fwd_teardown(struct rv_kernel *k);
+int rv_kernel_fwd_time_run(struct rv_kernel *k, uint64_t iters, double *seconds);
+int rv_kernel_fwd_flush(struct rv_kernel *k);
 
 size_t rv_kernel_count(void);
 const struct rv_kernel_ops *rv_kernel_at(size_t i);

@@ -681,6 +681,7 @@ const struct rv_kernel_ops torch_module_ops = {
 	RV_TORCH_NAME,  RV_KERNEL_OPS_VERSION, RV_TORCH_SUMMARY, torch_probe,
 	torch_supports, torch_setup,           torch_run,        torch_check,
 	torch_teardown, torch_provider,        torch_time_run,   torch_flush,
+	nullptr, // module: the module's own table forwards nowhere
 };
 
 } // namespace
