@@ -89,6 +89,26 @@ static int paired_before(const struct rv_validation *v, size_t first, const stru
 	return 0;
 }
 
+/* Pairs record r with a second capture of its target, measured at b_s and
+ * scored within band_b. */
+static int push_captures(struct rv_validation *v, const struct rv_record *r, double b_s,
+                         double band_b)
+{
+	struct rv_repeat q;
+
+	memset(&q, 0, sizeof(q));
+	(void)snprintf(q.hardware, sizeof(q.hardware), "%s", r->hardware);
+	q.op = r->op;
+	q.shape = r->shape;
+	q.dtype = r->dtype;
+	q.kind = RV_REPEAT_CAPTURES;
+	q.a_s = r->latency_meas_s;
+	q.b_s = b_s;
+	q.band_a = r->band.latency;
+	q.band_b = band_b;
+	return rv_vec_push(&v->repeats, &v->n_repeats, &v->cap_repeats, &q, sizeof(q));
+}
+
 int rv_validation_add_repeats(struct rv_validation *v, const struct rv_baseline *b,
                               const char *baseline_name)
 {
@@ -101,7 +121,6 @@ int rv_validation_add_repeats(struct rv_validation *v, const struct rv_baseline 
 		const struct rv_baseline_row *row = &b->rows[i];
 		const struct rv_record *r;
 		struct rv_record e;
-		struct rv_repeat q;
 		unsigned why = 0;
 
 		memset(&e, 0, sizeof(e));
@@ -116,16 +135,7 @@ int rv_validation_add_repeats(struct rv_validation *v, const struct rv_baseline 
 		/* A baseline holds one row per key; this guards a file that does not. */
 		if (paired_before(v, first, r))
 			continue;
-		memset(&q, 0, sizeof(q));
-		(void)snprintf(q.hardware, sizeof(q.hardware), "%s", r->hardware);
-		q.op = r->op;
-		q.shape = r->shape;
-		q.dtype = r->dtype;
-		q.kind = RV_REPEAT_CAPTURES;
-		q.a_s = r->latency_meas_s;
-		q.b_s = row->latency_s;
-		q.band_a = q.band_b = r->band.latency;
-		err = rv_vec_push(&v->repeats, &v->n_repeats, &v->cap_repeats, &q, sizeof(q));
+		err = push_captures(v, r, row->latency_s, r->band.latency);
 	}
 	free(p);
 	return err;
@@ -140,22 +150,11 @@ int rv_validation_add_repeat_records(struct rv_validation *v, const struct rv_re
 
 	for (size_t i = 0; i < n && err == 0; i++) {
 		const struct rv_record *o = &recs[i], *r = find_entry(p, v->n_records, o);
-		struct rv_repeat q;
 
 		if (!r || (v->exclude_flagged && (o->suspect & RV_SUSPECT_LATENCY)) ||
 		    paired_before(v, first, r))
 			continue;
-		memset(&q, 0, sizeof(q));
-		(void)snprintf(q.hardware, sizeof(q.hardware), "%s", r->hardware);
-		q.op = r->op;
-		q.shape = r->shape;
-		q.dtype = r->dtype;
-		q.kind = RV_REPEAT_CAPTURES;
-		q.a_s = r->latency_meas_s;
-		q.b_s = o->latency_meas_s;
-		q.band_a = r->band.latency;
-		q.band_b = o->band.latency;
-		err = rv_vec_push(&v->repeats, &v->n_repeats, &v->cap_repeats, &q, sizeof(q));
+		err = push_captures(v, r, o->latency_meas_s, o->band.latency);
 	}
 	free(p);
 	return err;
