@@ -72,7 +72,8 @@ struct rv_gemm {
 		uint64_t single_unit_max_mnk;
 		uint64_t unpacked_max_mnk;
 		uint64_t unpacked_max_mn_transposed;
-		char *provenance; /* NULL when the profile has no such object */
+		double dispatch_s; /* added to a call on more than one unit; 0: none */
+		char *provenance;  /* NULL when the profile has no such object */
 	} threading;
 };
 
