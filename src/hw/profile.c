@@ -422,7 +422,8 @@ static int profile_nonneg(struct rv_json_doc *d, json_t *obj, const char *path, 
  * unit. */
 static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "grain_elements", "max_units", "provenance", NULL };
+	static const char *const keys[] = { "grain_elements", "max_units", "unit_loop_Bps",
+		                            "provenance", NULL };
 	static const char *const required[] = { "provenance", NULL };
 	struct rv_elementwise *w = &p->elementwise;
 	int64_t grain = 0, max_units = p->compute_units;
@@ -430,6 +431,7 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 
 	w->grain_elements = 0;
 	w->max_units = p->compute_units;
+	w->unit_loop_Bps = 0;
 	if (!obj)
 		return 0;
 	if ((err = rv_json_check_object(d, obj, "elementwise", keys, required)) < 0 ||
@@ -437,6 +439,9 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "elementwise", "max_units", 1, p->compute_units,
 	                           &max_units, &has)) < 0 ||
+	    (json_object_get(obj, "unit_loop_Bps") &&
+	     (err = profile_positive(d, obj, "elementwise", "unit_loop_Bps", &w->unit_loop_Bps)) <
+	             0) ||
 	    (err = profile_provenance(d, obj, "elementwise", &w->provenance)) < 0)
 		return err;
 	w->grain_elements = (uint64_t)grain;

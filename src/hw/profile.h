@@ -82,7 +82,8 @@ struct rv_gemm {
 struct rv_elementwise {
 	uint64_t grain_elements;
 	unsigned max_units;
-	char *provenance; /* NULL when the profile has no elementwise object */
+	double unit_loop_Bps; /* one unit's loop rate over its operands; 0: none */
+	char *provenance;     /* NULL when the profile has no elementwise object */
 };
 
 /* Outputs that the framework allocates afresh on every call (optional profile

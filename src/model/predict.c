@@ -693,9 +693,17 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		                                : (double)p->compute_units;
 		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
 
+		/* The loop's own rate on its units (elementwise.unit_loop_Bps): a
+		 * core issues the loads and stores of its elements at a bounded
+		 * rate, whichever tier serves them; a core limit, so compute. */
+		double loop_s = w->unit_loop_Bps > 0
+		                        ? r.footprint.working_set_B / (w->unit_loop_Bps * share *
+		                                                       (double)p->compute_units)
+		                        : 0;
+
 		first_touch(&r, p, share * p->compute_units);
-		r.compute_s =
-		        r.footprint.flop / (c->effective_flop_per_s * share) + r.first_touch_s;
+		r.compute_s = fmax(r.footprint.flop / (c->effective_flop_per_s * share), loop_s) +
+		              r.first_touch_s;
 		streaming_traffic(r.tier_B, p, &r.footprint, share);
 		body_s = body_time(&r, p, share);
 	} else {
