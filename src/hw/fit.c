@@ -100,6 +100,21 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = 4.0;
 		out->upper_what = "4 (the packed copy written and read back for each of two "
 		                  "thread groups)";
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
+	           strcmp(x[2], "dispatch_s") == 0 && p->gemm.threading.provenance) {
+		out->slot = &p->gemm.threading.dispatch_s;
+		out->allow_zero = 1;
+		out->upper = 1e-3;
+		out->upper_what = "1 ms";
+		out->unit = "s";
+	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
+	           strcmp(x[1], "unit_loop_Bps") == 0 && p->elementwise.provenance &&
+	           p->n_memory > 0) {
+		out->slot = &p->elementwise.unit_loop_Bps;
+		out->allow_zero = 1;
+		out->upper = p->memory[0].bw_Bps / p->compute_units;
+		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
+		out->unit = "B/s";
 	} else if (n == 2 && strcmp(x[0], "fresh_output") == 0 && strcmp(x[1], "page_s") == 0 &&
 	           p->fresh_output.provenance) {
 		out->slot = &p->fresh_output.page_s;

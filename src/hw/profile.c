@@ -422,7 +422,8 @@ static int profile_nonneg(struct rv_json_doc *d, json_t *obj, const char *path, 
  * unit. */
 static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "grain_elements", "max_units", "provenance", NULL };
+	static const char *const keys[] = { "grain_elements", "max_units", "unit_loop_Bps",
+		                            "provenance", NULL };
 	static const char *const required[] = { "provenance", NULL };
 	struct rv_elementwise *w = &p->elementwise;
 	int64_t grain = 0, max_units = p->compute_units;
@@ -430,6 +431,7 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 
 	w->grain_elements = 0;
 	w->max_units = p->compute_units;
+	w->unit_loop_Bps = 0;
 	if (!obj)
 		return 0;
 	if ((err = rv_json_check_object(d, obj, "elementwise", keys, required)) < 0 ||
@@ -437,6 +439,9 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "elementwise", "max_units", 1, p->compute_units,
 	                           &max_units, &has)) < 0 ||
+	    (json_object_get(obj, "unit_loop_Bps") &&
+	     (err = profile_positive(d, obj, "elementwise", "unit_loop_Bps", &w->unit_loop_Bps)) <
+	             0) ||
 	    (err = profile_provenance(d, obj, "elementwise", &w->provenance)) < 0)
 		return err;
 	w->grain_elements = (uint64_t)grain;
@@ -474,8 +479,10 @@ static int profile_fresh_output(struct rv_profile *p, struct rv_json_doc *d, jso
  * packing. */
 static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "single_unit_max_mnk", "unpacked_max_mnk",
-		                            "unpacked_max_mn_transposed", "provenance", NULL };
+	static const char *const keys[] = {
+		"single_unit_max_mnk", "unpacked_max_mnk", "unpacked_max_mn_transposed",
+		"dispatch_s",          "provenance",       NULL
+	};
 	static const char *const required[] = { "provenance", NULL };
 	int64_t single = 0, unpacked = 0, unpacked_mn = 0;
 	int err, has;
@@ -490,6 +497,8 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           &unpacked, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "unpacked_max_mn_transposed", 1,
 	                           INT64_MAX, &unpacked_mn, &has)) < 0 ||
+	    (json_object_get(obj, "dispatch_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.threading", "dispatch_s", &t->dispatch_s)) < 0) ||
 	    (err = profile_provenance(d, obj, "gemm.threading", &t->provenance)) < 0)
 		return err;
 	t->single_unit_max_mnk = (uint64_t)single;

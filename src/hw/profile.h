@@ -72,7 +72,8 @@ struct rv_gemm {
 		uint64_t single_unit_max_mnk;
 		uint64_t unpacked_max_mnk;
 		uint64_t unpacked_max_mn_transposed;
-		char *provenance; /* NULL when the profile has no such object */
+		double dispatch_s; /* added to a call on more than one unit; 0: none */
+		char *provenance;  /* NULL when the profile has no such object */
 	} threading;
 };
 
@@ -81,7 +82,8 @@ struct rv_gemm {
 struct rv_elementwise {
 	uint64_t grain_elements;
 	unsigned max_units;
-	char *provenance; /* NULL when the profile has no elementwise object */
+	double unit_loop_Bps; /* one unit's loop rate over its operands; 0: none */
+	char *provenance;     /* NULL when the profile has no elementwise object */
 };
 
 /* Outputs that the framework allocates afresh on every call (optional profile

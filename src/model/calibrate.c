@@ -440,6 +440,13 @@ static int choose_params(struct fit_ctx *x)
 	 * default 2 is not refitted. */
 	if (err == 0 && x->p->gemm.pack_passes_set && x->p->hw_class == RV_HW_CPU)
 		err = consider(x, "gemm.pack_passes", 0);
+	/* The cost of handing a call to the BLAS's other threads: only where
+	 * the profile states one (consider() skips a 0). */
+	if (err == 0)
+		err = consider(x, "gemm.threading.dispatch_s", 0);
+	/* The elementwise loop's own rate: only where the profile states one. */
+	if (err == 0)
+		err = consider(x, "elementwise.unit_loop_Bps", 0);
 	return err;
 }
 

@@ -527,6 +527,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	unsigned units = gemm_units(p, op, m, k, n, &packs);
 	double share = (double)units / (double)p->compute_units;
 	double slots = (double)units * g->tiles_per_unit;
+	/* Handing a call to the BLAS's other threads (waking them, and the
+	 * partition's synchronisation) before any of them computes: a fixed
+	 * time per call on more than one unit (gemm.threading.dispatch_s). */
+	double dispatch_s = units > 1 ? g->threading.dispatch_s : 0;
 	/* A small-matrix kernel (packs 0) works on the operands in place with
 	 * masked edges: no micro-tile quantization and no packing to amortize
 	 * over M or N; its K loop still fills and drains the pipeline. On this
@@ -621,7 +625,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	if (!pnorm) {
 		if (best)
 			*r = *best;
-		return best_s;
+		return best_s + dispatch_s;
 	}
 	/* The tiles by body time without the norm (NaN first), stably. */
 	for (size_t i = 1; i < n_kept; i++) {
@@ -653,7 +657,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	}
 	if (best_t != SIZE_MAX)
 		take_tile(r, &all[best_t]);
-	return best_s;
+	return best_s + dispatch_s;
 }
 
 int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op op,
@@ -689,9 +693,17 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 		                                : (double)p->compute_units;
 		double share = fmin(used, (double)w->max_units) / (double)p->compute_units;
 
+		/* The loop's own rate on its units (elementwise.unit_loop_Bps): a
+		 * core issues the loads and stores of its elements at a bounded
+		 * rate, whichever tier serves them; a core limit, so compute. */
+		double loop_s = w->unit_loop_Bps > 0
+		                        ? r.footprint.working_set_B / (w->unit_loop_Bps * share *
+		                                                       (double)p->compute_units)
+		                        : 0;
+
 		first_touch(&r, p, share * p->compute_units);
-		r.compute_s =
-		        r.footprint.flop / (c->effective_flop_per_s * share) + r.first_touch_s;
+		r.compute_s = fmax(r.footprint.flop / (c->effective_flop_per_s * share), loop_s) +
+		              r.first_touch_s;
 		streaming_traffic(r.tier_B, p, &r.footprint, share);
 		body_s = body_time(&r, p, share);
 	} else {

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* The CPU terms of round 6 on the development machine (docs/accuracy.md,
+ * "Round 6 on the development machine"), on the toy CPU profile of
+ * tests/data/hardware/model: gemm.threading.dispatch_s, the fixed time a CPU
+ * BLAS call pays for handing its work to more than one thread, and
+ * elementwise.unit_loop_Bps, the rate of one core's elementwise loop. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/fit.h"
+#include "io/file.h"
+#include "model/predict.h"
+#include "rv_test.h"
+
+static const char *toy_path(void)
+{
+	return rv_fixture_path("hardware/model/toy_cpu.json");
+}
+
+static struct rv_profile *toy(void)
+{
+	struct rv_profile *p;
+
+	if (rv_profile_load(&p, toy_path()) != 0)
+		fail_msg("%s", rv_error_last());
+	return p;
+}
+
+static void predict(struct rv_prediction *r, const struct rv_profile *p, enum rv_op op,
+                    const char *shape)
+{
+	struct rv_shape s;
+
+	assert_int_equal(rv_shape_parse(shape, op, &s), 0);
+	assert_int_equal(rv_predict(r, p, op, &s, RV_DTYPE_FP16), 0);
+}
+
+/* A call above single_unit_max_mnk (on all 4 units) pays dispatch_s on top
+ * of what it took without it; one at or below it (one unit) pays nothing,
+ * and neither does a vector_add. */
+static void test_predict_cpu_terms__only_calls_on_several_units(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction base_one, base_all, one, all, add0, add1;
+
+	(void)state;
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
+	predict(&base_one, p, RV_OP_MATMUL, "256x64x256");
+	predict(&base_all, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&add0, p, RV_OP_VECTOR_ADD, "1048576");
+	p->gemm.threading.dispatch_s = 1e-5;
+	predict(&one, p, RV_OP_MATMUL, "256x64x256");
+	predict(&all, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&add1, p, RV_OP_VECTOR_ADD, "1048576");
+	rv_assert_close(one.latency_s, base_one.latency_s, 0, 0);
+	rv_assert_close(all.latency_s, base_all.latency_s + 1e-5, 1e-12, 0);
+	rv_assert_close(all.compute_s, base_all.compute_s, 0, 0);
+	rv_assert_close(add1.latency_s, add0.latency_s, 0, 0);
+	rv_profile_free(p);
+}
+
+/* The profile states it inside gemm.threading (>= 0), and a fit can refit it
+ * only where that object exists. */
+static void test_predict_cpu_terms__profile_and_fit(void **state)
+{
+	static const char *const bad[] = { "-1e-5", "\"fast\"" };
+	char *text = NULL, *at;
+	size_t len = 0;
+	struct rv_profile *p = NULL;
+	struct rv_param prm;
+
+	(void)state;
+	p = toy();
+	assert_int_equal(rv_param_resolve(&prm, p, "gemm.threading.dispatch_s"), RV_ENOENT);
+	rv_profile_free(p);
+	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
+	at = strstr(text, "\"gemm\": {");
+	assert_non_null(at);
+	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		struct rv_buf b = RV_BUF_INIT;
+		int err;
+
+		rv_buf_printf(&b,
+		              "%.*s\"gemm\": {\"threading\": {\"single_unit_max_mnk\": 100, "
+		              "\"dispatch_s\": %s, \"provenance\": \"test [assumed]\"},%s",
+		              (int)(at - text), text, i < 2 ? bad[i] : "2.5e-5",
+		              at + strlen("\"gemm\": {"));
+		p = NULL;
+		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
+		rv_buf_free(&b);
+		if (i < 2) {
+			assert_true(err < 0);
+			assert_non_null(strstr(rv_error_last(), "gemm.threading.dispatch_s"));
+			continue;
+		}
+		assert_int_equal(err, 0);
+		rv_assert_close(p->gemm.threading.dispatch_s, 2.5e-5, 0, 0);
+		assert_int_equal(rv_param_resolve(&prm, p, "gemm.threading.dispatch_s"), 0);
+		assert_ptr_equal(prm.slot, &p->gemm.threading.dispatch_s);
+		rv_profile_free(p);
+	}
+	free(text);
+}
+
+/* An add of N elements takes at least its working set over unit_loop_Bps
+ * times the units it runs on, as core (compute) time; absent, nothing
+ * changes. toy_cpu: 4 units, 1e12 FLOP/s, no elementwise object (all 4
+ * units). */
+static void test_predict_cpu_terms__elementwise_loop_rate(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction base, all, one;
+
+	(void)state;
+	predict(&base, p, RV_OP_VECTOR_ADD, "1048576");
+	p->elementwise.provenance = strdup("test [assumed]");
+	p->elementwise.unit_loop_Bps = 1e9;
+	predict(&all, p, RV_OP_VECTOR_ADD, "1048576");
+	/* 3 x 2 B x 2^20 = 6 MiB over 4 x 1e9 B/s. */
+	rv_assert_close(all.compute_s, 6291456.0 / 4e9, 1e-12, 0);
+	assert_int_equal(all.binding, RV_BOUND_COMPUTE);
+	rv_assert_close(all.latency_s, all.overhead_s + all.compute_s, 1e-12, 0);
+	p->elementwise.max_units = 1;
+	predict(&one, p, RV_OP_VECTOR_ADD, "1048576");
+	rv_assert_close(one.compute_s, 6291456.0 / 1e9, 1e-12, 0);
+	/* A rate no loop reaches leaves the add where it was. */
+	p->elementwise.max_units = 4;
+	p->elementwise.unit_loop_Bps = 1e30;
+	predict(&all, p, RV_OP_VECTOR_ADD, "1048576");
+	rv_assert_close(all.latency_s, base.latency_s, 1e-12, 0);
+	rv_profile_free(p);
+}
+
+/* The profile states it inside elementwise (> 0), and a fit refits it only
+ * where that object exists, bounded by one unit's share of L1's datasheet
+ * bandwidth. */
+static void test_predict_cpu_terms__elementwise_profile_and_fit(void **state)
+{
+	static const char *const bad[] = { "0", "-1", "\"fast\"" };
+	char *text = NULL, *root;
+	size_t len = 0;
+	struct rv_profile *p = toy();
+	struct rv_param prm;
+
+	(void)state;
+	assert_int_equal(rv_param_resolve(&prm, p, "elementwise.unit_loop_Bps"), RV_ENOENT);
+	rv_profile_free(p);
+	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
+	root = strchr(text, '{');
+	assert_non_null(root);
+	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		struct rv_buf b = RV_BUF_INIT;
+		int err;
+
+		rv_buf_printf(&b,
+		              "{\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": %s, "
+		              "\"provenance\": \"test [assumed]\"},%s",
+		              i < 3 ? bad[i] : "5e10", root + 1);
+		p = NULL;
+		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
+		rv_buf_free(&b);
+		if (i < 3) {
+			assert_true(err < 0);
+			assert_non_null(strstr(rv_error_last(), "elementwise.unit_loop_Bps"));
+			continue;
+		}
+		assert_int_equal(err, 0);
+		rv_assert_close(p->elementwise.unit_loop_Bps, 5e10, 0, 0);
+		assert_int_equal(rv_param_resolve(&prm, p, "elementwise.unit_loop_Bps"), 0);
+		assert_ptr_equal(prm.slot, &p->elementwise.unit_loop_Bps);
+		rv_assert_close(prm.upper, p->memory[0].bw_Bps / p->compute_units, 0, 0);
+		rv_profile_free(p);
+	}
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
+		cmocka_unit_test(test_predict_cpu_terms__profile_and_fit),
+		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
+		cmocka_unit_test(test_predict_cpu_terms__elementwise_profile_and_fit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
