@@ -37,6 +37,12 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	if (t->single_unit_max_mnk)
 		rv_buf_printf(out, "one unit up to M*N*K %llu",
 		              (unsigned long long)t->single_unit_max_mnk);
+	if (t->dispatch_s > 0) {
+		char a[48];
+
+		rv_fmt_si(a, sizeof(a), t->dispatch_s, "s");
+		rv_buf_printf(out, "; %s to hand a call to more units", a);
+	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }
 
@@ -108,6 +114,10 @@ static void show_calls(struct rv_buf *out, const struct rv_profile *p)
 		if (p->elementwise.grain_elements)
 			rv_buf_printf(out, ", one per %llu elements",
 			              (unsigned long long)p->elementwise.grain_elements);
+		if (p->elementwise.unit_loop_Bps > 0) {
+			rv_fmt_si(a, sizeof(a), p->elementwise.unit_loop_Bps, "B/s");
+			rv_buf_printf(out, ", a unit's loop at most %s", a);
+		}
 		rv_buf_printf(out, "\n                   %s\n", p->elementwise.provenance);
 	}
 	if (p->fresh_output.provenance) {
