@@ -222,7 +222,7 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	int64_t tn_i, t_i, s_i, m_i = (int64_t)m, tm_i = tm, w, n_waves;
 	int64_t r0, c0, q, rem, q1, rem1, pr1 = -1, pcols = 0, last_r, cols_full, ov_full;
 	double cols_B, ov_B, period_B = 0, e_frac;
-	int64_t period = 0, interior = 0, dr = 0;
+	int64_t period = 0, interior = 0;
 	int prev_fits = 0, e_exp;
 
 	if (!(tiles < 0x1p40 && slots >= 1 && slots < 0x1p31 && !((double)(int64_t)slots < slots) &&
@@ -261,7 +261,6 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 			h = t;
 		}
 		period = tn_i / g;
-		dr = period * s_i / tn_i;
 	}
 	r0 = 0;
 	c0 = 0;
@@ -274,8 +273,9 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		 * Its bytes are one of eight numbers, each computed as the loop
 		 * below computes them. */
 		double full2[2], term[8], x;
-		int fits[2], bit, bp, cp;
-		int64_t r1, carry;
+		int fits[2], bit;
+		unsigned prev; /* the wave before's bit << 1 | carry << 2 */
+		int64_t carry, thr, c;
 
 		for (int b = 0; b < 2; b++) {
 			full2[b] = (double)((q1 + 1 + b) * tm_i) + cols_B;
@@ -291,39 +291,45 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		/* Wave 0: nothing before it fits. */
 		bit = c0 + rem1 >= tn_i;
 		bytes += (full2[bit] - 0.0) * k * e;
-		r1 = r0 + q1 + bit;
 		c0 += rem;
 		carry = c0 >= tn_i;
 		c0 -= carry * tn_i;
-		r0 += q + carry;
-		bp = bit;
-		cp = (int)carry;
-		for (w = 1; w < interior; w++) {
-			bit = c0 + rem1 >= tn_i;
-			x = term[bit | bp << 1 | cp << 2];
-			bytes += x;
-			if (w <= period)
+		prev = (unsigned)bit << 1 | (unsigned)carry << 2;
+		/* Wave w starts at tile w * slots: row (w * slots) / tiles_n and
+		 * column c0 = (w * slots) % tiles_n, which advances by rem and wraps
+		 * (carry); its last tile is in the next row (bit) where c0 + rem1
+		 * reaches tiles_n. Only c0 is walked; the rows are quotients. */
+		thr = tn_i - rem1;
+		w = 1;
+		if (period > 0 && period + period < interior) {
+			for (; w <= period; w++) {
+				bit = c0 >= thr;
+				x = term[(unsigned)bit | prev];
+				bytes += x;
 				period_B += x;
-			r1 = r0 + q1 + bit;
+				c0 += rem;
+				carry = c0 >= tn_i;
+				c0 -= carry * tn_i;
+				prev = (unsigned)bit << 1 | (unsigned)carry << 2;
+			}
+			/* Waves 0..period were interior; so are the next c periods,
+			 * which leave c0 (and so bit and carry) as they found it. */
+			c = (interior - 1 - period) / period;
+			bytes += (double)c * period_B;
+			w += c * period;
+		}
+		for (; w < interior; w++) {
+			bit = c0 >= thr;
+			bytes += term[(unsigned)bit | prev];
 			c0 += rem;
 			carry = c0 >= tn_i;
 			c0 -= carry * tn_i;
-			r0 += q + carry;
-			bp = bit;
-			cp = (int)carry;
-			/* Waves 0..w were interior; so are w + 1..w + c * period. */
-			if (w == period && period + period < interior) {
-				int64_t c = (interior - 1 - period) / period;
-
-				bytes += (double)c * period_B;
-				r0 += c * dr;
-				r1 += c * dr;
-				w += c * period;
-			}
+			prev = (unsigned)bit << 1 | (unsigned)carry << 2;
 		}
-		pr1 = r1;
+		r0 = interior * s_i / tn_i;
+		pr1 = (interior * s_i - 1) / tn_i; /* the last interior wave's last tile */
 		pcols = cols_full;
-		prev_fits = fits[bp];
+		prev_fits = fits[prev >> 1 & 1];
 	}
 	for (; w < n_waves; w++) {
 		int64_t a_i = w * s_i, r1, cols, rows, ov, carry;
@@ -591,13 +597,13 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
 		cand->eff_small = eff_small;
 		cand->eff_edge = eff_edge;
-		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
-		body_s = body_time(cand, p, share);
-		if (pnorm) {
-			pre[t] = body_s;
+		if (pnorm) { /* its traffic below, only if it can still win */
+			pre[t] = cand->compute_s;
 			order[n_kept++] = t;
 			continue;
 		}
+		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
+		body_s = body_time(cand, p, share);
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
 		 * operands have not arrived issues no MMAs, and with a few CTAs per
@@ -623,7 +629,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			*r = *best;
 		return best_s;
 	}
-	/* The tiles by body time without the norm (NaN first), stably. */
+	/* The tiles by compute time (NaN first), stably: a lower bound of their
+	 * body time (body_time() starts from it; it is NaN only where that is)
+	 * and so of fmax(body, norm). */
 	for (size_t i = 1; i < n_kept; i++) {
 		size_t x = order[i], j = i;
 
@@ -636,14 +644,21 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	}
 	/* The loop above without a norm picks the first tile of the least
 	 * fmax(body, norm) below HUGE_VAL: the least (time, index). A tile
-	 * whose body alone is already past the best so far cannot be it. */
+	 * whose compute time, or then body time, is already past the best so
+	 * far cannot be it: its traffic (the GPU wave walk) and norm are
+	 * skipped. */
 	for (size_t i = 0; i < n_kept; i++) {
 		size_t t = order[i];
-		double q = g->overlap_norm, dram_s = all[t].tier_s[p->memory[p->n_memory - 1].tier],
-		       f;
+		double q = g->overlap_norm, dram_s, f;
 
 		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
 			continue;
+		gemm_traffic(all[t].tier_B, p, &gt, m, k, n, e, bias_B, all[t].tile_m,
+		             all[t].tile_n, packs);
+		pre[t] = body_time(&all[t], p, share);
+		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
+			continue;
+		dram_s = all[t].tier_s[p->memory[p->n_memory - 1].tier];
 		f = fmax(pre[t], overlap_pnorm(all[t].compute_s, dram_s, q));
 		if (f < best_s ||
 		    (best_t != SIZE_MAX && f <= best_s && f >= best_s && t < best_t)) {
