@@ -213,6 +213,10 @@ static double gpu_wave_traffic_ref(double m, double k, double n, double e, unsig
  * depend only on (w * slots) mod tiles_n, as do the previous wave's rows
  * and whether it fitted. After one period (waves 1..P) the walk adds whole
  * periods at once and goes on from the first wave it did not cover. */
+/* The longest period of interior waves' bytes that gpu_wave_traffic() keeps
+ * to add again. */
+#define RV_WAVE_PERIOD_MAX 256
+
 static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
                                double slots, double l2_B)
 {
@@ -318,6 +322,40 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 			bytes += (double)c * period_B;
 			w += c * period;
 		}
+		/* Where the sum is not known exact, every wave's bytes are added
+		 * in order; but from wave 1 on they repeat with the period of c0,
+		 * tiles_n / gcd(rem, tiles_n): where two periods fit, the first
+		 * one's bytes are kept and added again, in the same order. */
+		if (interior - w > 32) {
+			int64_t g = tn_i, h = rem, np;
+
+			while (h) { /* gcd(rem, tn_i) */
+				int64_t t = g % h;
+
+				g = h;
+				h = t;
+			}
+			np = tn_i / g;
+			if (np <= RV_WAVE_PERIOD_MAX && np + np <= interior - w) {
+				double seq[RV_WAVE_PERIOD_MAX];
+				int64_t j;
+
+				for (j = 0; j < np; j++, w++) {
+					bit = c0 >= thr;
+					seq[j] = term[(unsigned)bit | prev];
+					bytes += seq[j];
+					c0 += rem;
+					carry = c0 >= tn_i;
+					c0 -= carry * tn_i;
+					prev = (unsigned)bit << 1 | (unsigned)carry << 2;
+				}
+				for (; w + np <= interior; w += np)
+					for (j = 0; j < np; j++)
+						bytes += seq[j];
+				for (j = 0; w < interior; j++, w++)
+					bytes += seq[j];
+			}
+		}
 		for (; w < interior; w++) {
 			bit = c0 >= thr;
 			bytes += term[(unsigned)bit | prev];
@@ -327,9 +365,10 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 			prev = (unsigned)bit << 1 | (unsigned)carry << 2;
 		}
 		r0 = interior * s_i / tn_i;
+		c0 = interior * s_i % tn_i;
 		pr1 = (interior * s_i - 1) / tn_i; /* the last interior wave's last tile */
 		pcols = cols_full;
-		prev_fits = fits[prev >> 1 & 1];
+		prev_fits = fits[(interior - 1) * s_i % tn_i >= thr];
 	}
 	for (; w < n_waves; w++) {
 		int64_t a_i = w * s_i, r1, cols, rows, ov, carry;
