@@ -217,8 +217,11 @@ static double gpu_wave_traffic_ref(double m, double k, double n, double e, unsig
  * to add again. */
 #define RV_WAVE_PERIOD_MAX 256
 
-static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
-                               double slots, double l2_B)
+/* Not inlined: its walk outweighs a call, and gemm_traffic(), its caller,
+ * stays small enough to inline into the tile loops of gemm_body(). */
+static __attribute__((noinline)) double gpu_wave_traffic(double m, double k, double n, double e,
+                                                         unsigned tm, unsigned tn, double slots,
+                                                         double l2_B)
 {
 	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
 	double col_B = n / tiles_n;
@@ -432,9 +435,10 @@ static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, dou
  * elements of the inner tier's capacity, at least one tile): A is re-read
  * once per block column, B once per block row. C is written once (twice
  * beyond L1 where writes allocate); the bias is read once. */
-static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p,
-                         const struct gemm_tiers *gt, double m, double k, double n, double e,
-                         double bias_B, unsigned tm, unsigned tn, int packs)
+static inline __attribute__((always_inline)) void
+gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, const struct gemm_tiers *gt,
+             double m, double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
+             int packs)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
