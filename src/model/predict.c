@@ -645,6 +645,11 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			order[n_kept++] = t;
 			continue;
 		}
+		/* Its body time is at least its compute time (or NaN with it): a
+		 * tile whose compute time does not beat the best cannot win, and
+		 * its traffic (a GPU's wave walk) is not needed. */
+		if (!(cand->compute_s < best_s))
+			continue;
 		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
 		body_s = body_time(cand, p, share);
 		/* Compute and DRAM time overlap fully (max) only when one of them
