@@ -590,9 +590,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * each candidate sets every field that a tile changes (the others stay
 	 * r's), so neither is copied per tile. */
 	struct rv_prediction buf[2], *cand = &buf[0], *best = NULL;
-	/* With a p-norm (below), each tile's fields (take_tile()) are kept and
-	 * the norm (overlap_pnorm()), computed afterwards, tiles in the order
-	 * of their body time without it, only for a tile that can still win. */
+	/* With a p-norm (below), each tile's fields (take_tile()) are kept, and
+	 * its traffic, body time and norm (overlap_pnorm()) computed afterwards,
+	 * tiles in the order of their compute time, only for a tile that can
+	 * still win. */
 	struct rv_prediction all[RV_GEMM_MAX_TILES];
 	double pre[RV_GEMM_MAX_TILES];
 	size_t order[RV_GEMM_MAX_TILES], n_kept = 0, best_t = SIZE_MAX;
