@@ -213,8 +213,15 @@ static double gpu_wave_traffic_ref(double m, double k, double n, double e, unsig
  * depend only on (w * slots) mod tiles_n, as do the previous wave's rows
  * and whether it fitted. After one period (waves 1..P) the walk adds whole
  * periods at once and goes on from the first wave it did not cover. */
-static double gpu_wave_traffic(double m, double k, double n, double e, unsigned tm, unsigned tn,
-                               double slots, double l2_B)
+/* The longest period of interior waves' bytes that gpu_wave_traffic() keeps
+ * to add again. */
+#define RV_WAVE_PERIOD_MAX 256
+
+/* Not inlined: its walk outweighs a call, and gemm_traffic(), its caller,
+ * stays small enough to inline into the tile loops of gemm_body(). */
+static __attribute__((noinline)) double gpu_wave_traffic(double m, double k, double n, double e,
+                                                         unsigned tm, unsigned tn, double slots,
+                                                         double l2_B)
 {
 	double tiles_n = ceil_div(n, tn), tiles = ceil_div(m, tm) * tiles_n;
 	double col_B = n / tiles_n;
@@ -222,7 +229,7 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 	int64_t tn_i, t_i, s_i, m_i = (int64_t)m, tm_i = tm, w, n_waves;
 	int64_t r0, c0, q, rem, q1, rem1, pr1 = -1, pcols = 0, last_r, cols_full, ov_full;
 	double cols_B, ov_B, period_B = 0, e_frac;
-	int64_t period = 0, interior = 0, dr = 0;
+	int64_t period = 0, interior = 0;
 	int prev_fits = 0, e_exp;
 
 	if (!(tiles < 0x1p40 && slots >= 1 && slots < 0x1p31 && !((double)(int64_t)slots < slots) &&
@@ -261,7 +268,6 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 			h = t;
 		}
 		period = tn_i / g;
-		dr = period * s_i / tn_i;
 	}
 	r0 = 0;
 	c0 = 0;
@@ -274,8 +280,9 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		 * Its bytes are one of eight numbers, each computed as the loop
 		 * below computes them. */
 		double full2[2], term[8], x;
-		int fits[2], bit, bp, cp;
-		int64_t r1, carry;
+		int fits[2], bit;
+		unsigned prev; /* the wave before's bit << 1 | carry << 2 */
+		int64_t carry, thr, c;
 
 		for (int b = 0; b < 2; b++) {
 			full2[b] = (double)((q1 + 1 + b) * tm_i) + cols_B;
@@ -291,39 +298,80 @@ static double gpu_wave_traffic(double m, double k, double n, double e, unsigned 
 		/* Wave 0: nothing before it fits. */
 		bit = c0 + rem1 >= tn_i;
 		bytes += (full2[bit] - 0.0) * k * e;
-		r1 = r0 + q1 + bit;
 		c0 += rem;
 		carry = c0 >= tn_i;
 		c0 -= carry * tn_i;
-		r0 += q + carry;
-		bp = bit;
-		cp = (int)carry;
-		for (w = 1; w < interior; w++) {
-			bit = c0 + rem1 >= tn_i;
-			x = term[bit | bp << 1 | cp << 2];
-			bytes += x;
-			if (w <= period)
+		prev = (unsigned)bit << 1 | (unsigned)carry << 2;
+		/* Wave w starts at tile w * slots: row (w * slots) / tiles_n and
+		 * column c0 = (w * slots) % tiles_n, which advances by rem and wraps
+		 * (carry); its last tile is in the next row (bit) where c0 + rem1
+		 * reaches tiles_n. Only c0 is walked; the rows are quotients. */
+		thr = tn_i - rem1;
+		w = 1;
+		if (period > 0 && period + period < interior) {
+			for (; w <= period; w++) {
+				bit = c0 >= thr;
+				x = term[(unsigned)bit | prev];
+				bytes += x;
 				period_B += x;
-			r1 = r0 + q1 + bit;
+				c0 += rem;
+				carry = c0 >= tn_i;
+				c0 -= carry * tn_i;
+				prev = (unsigned)bit << 1 | (unsigned)carry << 2;
+			}
+			/* Waves 0..period were interior; so are the next c periods,
+			 * which leave c0 (and so bit and carry) as they found it. */
+			c = (interior - 1 - period) / period;
+			bytes += (double)c * period_B;
+			w += c * period;
+		}
+		/* Where the sum is not known exact, every wave's bytes are added
+		 * in order; but from wave 1 on they repeat with the period of c0,
+		 * tiles_n / gcd(rem, tiles_n): where two periods fit, the first
+		 * one's bytes are kept and added again, in the same order. */
+		if (interior - w > 32) {
+			int64_t g = tn_i, h = rem, np;
+
+			while (h) { /* gcd(rem, tn_i) */
+				int64_t t = g % h;
+
+				g = h;
+				h = t;
+			}
+			np = tn_i / g;
+			if (np <= RV_WAVE_PERIOD_MAX && np + np <= interior - w) {
+				double seq[RV_WAVE_PERIOD_MAX];
+				int64_t j;
+
+				for (j = 0; j < np; j++, w++) {
+					bit = c0 >= thr;
+					seq[j] = term[(unsigned)bit | prev];
+					bytes += seq[j];
+					c0 += rem;
+					carry = c0 >= tn_i;
+					c0 -= carry * tn_i;
+					prev = (unsigned)bit << 1 | (unsigned)carry << 2;
+				}
+				for (; w + np <= interior; w += np)
+					for (j = 0; j < np; j++)
+						bytes += seq[j];
+				for (j = 0; w < interior; j++, w++)
+					bytes += seq[j];
+			}
+		}
+		for (; w < interior; w++) {
+			bit = c0 >= thr;
+			bytes += term[(unsigned)bit | prev];
 			c0 += rem;
 			carry = c0 >= tn_i;
 			c0 -= carry * tn_i;
-			r0 += q + carry;
-			bp = bit;
-			cp = (int)carry;
-			/* Waves 0..w were interior; so are w + 1..w + c * period. */
-			if (w == period && period + period < interior) {
-				int64_t c = (interior - 1 - period) / period;
-
-				bytes += (double)c * period_B;
-				r0 += c * dr;
-				r1 += c * dr;
-				w += c * period;
-			}
+			prev = (unsigned)bit << 1 | (unsigned)carry << 2;
 		}
-		pr1 = r1;
+		r0 = interior * s_i / tn_i;
+		c0 = interior * s_i % tn_i;
+		pr1 = (interior * s_i - 1) / tn_i; /* the last interior wave's last tile */
 		pcols = cols_full;
-		prev_fits = fits[bp];
+		prev_fits = fits[(interior - 1) * s_i % tn_i >= thr];
 	}
 	for (; w < n_waves; w++) {
 		int64_t a_i = w * s_i, r1, cols, rows, ov, carry;
@@ -387,9 +435,10 @@ static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, dou
  * elements of the inner tier's capacity, at least one tile): A is re-read
  * once per block column, B once per block row. C is written once (twice
  * beyond L1 where writes allocate); the bias is read once. */
-static void gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p,
-                         const struct gemm_tiers *gt, double m, double k, double n, double e,
-                         double bias_B, unsigned tm, unsigned tn, int packs)
+static inline __attribute__((always_inline)) void
+gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, const struct gemm_tiers *gt,
+             double m, double k, double n, double e, double bias_B, unsigned tm, unsigned tn,
+             int packs)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		double bm = tm, bn = tn, q;
@@ -545,9 +594,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * each candidate sets every field that a tile changes (the others stay
 	 * r's), so neither is copied per tile. */
 	struct rv_prediction buf[2], *cand = &buf[0], *best = NULL;
-	/* With a p-norm (below), each tile's fields (take_tile()) are kept and
-	 * the norm (overlap_pnorm()), computed afterwards, tiles in the order
-	 * of their body time without it, only for a tile that can still win. */
+	/* With a p-norm (below), each tile's fields (take_tile()) are kept, and
+	 * its traffic, body time and norm (overlap_pnorm()) computed afterwards,
+	 * tiles in the order of their compute time, only for a tile that can
+	 * still win. */
 	struct rv_prediction all[RV_GEMM_MAX_TILES];
 	double pre[RV_GEMM_MAX_TILES];
 	size_t order[RV_GEMM_MAX_TILES], n_kept = 0, best_t = SIZE_MAX;
@@ -595,13 +645,18 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
 		cand->eff_small = eff_small;
 		cand->eff_edge = eff_edge;
-		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
-		body_s = body_time(cand, p, share);
-		if (pnorm) {
-			pre[t] = body_s;
+		if (pnorm) { /* its traffic below, only if it can still win */
+			pre[t] = cand->compute_s;
 			order[n_kept++] = t;
 			continue;
 		}
+		/* Its body time is at least its compute time (or NaN with it): a
+		 * tile whose compute time does not beat the best cannot win, and
+		 * its traffic (a GPU's wave walk) is not needed. */
+		if (!(cand->compute_s < best_s))
+			continue;
+		gemm_traffic(cand->tier_B, p, &gt, m, k, n, e, bias_B, tm, tn, packs);
+		body_s = body_time(cand, p, share);
 		/* Compute and DRAM time overlap fully (max) only when one of them
 		 * dominates; near the balance point the two contend: a CTA whose
 		 * operands have not arrived issues no MMAs, and with a few CTAs per
@@ -627,7 +682,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			*r = *best;
 		return best_s + dispatch_s;
 	}
-	/* The tiles by body time without the norm (NaN first), stably. */
+	/* The tiles by compute time (NaN first), stably: a lower bound of their
+	 * body time (body_time() starts from it; it is NaN only where that is)
+	 * and so of fmax(body, norm). */
 	for (size_t i = 1; i < n_kept; i++) {
 		size_t x = order[i], j = i;
 
@@ -640,14 +697,21 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	}
 	/* The loop above without a norm picks the first tile of the least
 	 * fmax(body, norm) below HUGE_VAL: the least (time, index). A tile
-	 * whose body alone is already past the best so far cannot be it. */
+	 * whose compute time, or then body time, is already past the best so
+	 * far cannot be it: its traffic (the GPU wave walk) and norm are
+	 * skipped. */
 	for (size_t i = 0; i < n_kept; i++) {
 		size_t t = order[i];
-		double q = g->overlap_norm, dram_s = all[t].tier_s[p->memory[p->n_memory - 1].tier],
-		       f;
+		double q = g->overlap_norm, dram_s, f;
 
 		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
 			continue;
+		gemm_traffic(all[t].tier_B, p, &gt, m, k, n, e, bias_B, all[t].tile_m,
+		             all[t].tile_n, packs);
+		pre[t] = body_time(&all[t], p, share);
+		if (!isnan(pre[t]) && (pre[t] > best_s || (pre[t] >= best_s && t > best_t)))
+			continue;
+		dram_s = all[t].tier_s[p->memory[p->n_memory - 1].tier];
 		f = fmax(pre[t], overlap_pnorm(all[t].compute_s, dram_s, q));
 		if (f < best_s ||
 		    (best_t != SIZE_MAX && f <= best_s && f >= best_s && t < best_t)) {
