@@ -11,6 +11,7 @@
 # The checks are eval'd strings, expanded when they run.
 # shellcheck disable=SC2016
 set -u
+lib=$(cd "$(dirname "$0")" && pwd)/lib.sh
 roofval=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data=$(cd "$2" && pwd)
 scratch=$3
@@ -20,18 +21,7 @@ cd "$scratch" || exit 1
 unset ROOFVAL_FAKE_METER_POWER_W ROOFVAL_FAKE_METER_FAIL_AFTER ROOFVAL_FAKE_METER_BACKWARDS \
 	ROOFVAL_FAKE_METER_FREEZE_AFTER ROOFVAL_FAKE_METER_RANGE_J ROOFVAL_HARDWARE_DIR \
 	ROOFVAL_BASELINE_DIR
-pass=0
-fail=0
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL %s\n' "$*"
-}
-# expect NAME CONDITION...: counts the condition (a command) as a pass or a failure.
-expect() {
-	local name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); else bad "$name"; fi
-}
+. "$lib"
 # run ARGS...: roofval ARGS, stdout in out, stderr in err, the status in rc.
 run() {
 	"$roofval" "$@" >out 2>err

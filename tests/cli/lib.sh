@@ -1,7 +1,21 @@
-# Shared by the CLI test scripts (sourced): check and tally count into pass
-# and fail; the caller sets roofval (the binary) and scratch (a folder of its
-# own) first, and ends with its summary line.
+# Shared by the CLI test scripts (sourced): check, tally, expect and bad
+# count into pass and fail; the caller sets roofval (the binary) and scratch
+# (a folder of its own) first, and ends with its summary line.
 pass=0 fail=0
+
+# bad WHAT...: counts a failure and says what failed.
+bad() {
+	fail=$((fail + 1))
+	printf 'FAIL %s\n' "$*"
+}
+
+# expect NAME CONDITION...: counts the condition (a command) as a pass or a
+# failure.
+expect() {
+	local name=$1
+	shift
+	if "$@"; then pass=$((pass + 1)); else bad "$name"; fi
+}
 
 # check RC STDERR_PART STDOUT_PART -- ARGS...: runs roofval ARGS, compares the
 # exit status, and looks for the two parts ('' matches anything). A failing

@@ -9,6 +9,7 @@
 # standard output names the command (exit 1); exit 130 is documented.
 # usage: messages.sh ROOFVAL DATA_DIR SCRATCH_DIR
 set -u
+lib=$(cd "$(dirname "$0")" && pwd)/lib.sh
 roofval=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data=$(cd "$2" && pwd)
 scratch=$3
@@ -18,12 +19,7 @@ cd "$scratch" || exit 1
 scratch=$(pwd)
 unset ROOFVAL_HARDWARE_DIR ROOFVAL_BASELINE_DIR ROOFVAL_SWEEP_DIR ROOFVAL_DATA_DIR
 hw=(--hardware-dir "$repo/hardware")
-pass=0
-fail=0
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL %s\n' "$*"
-}
+. "$lib"
 # run ARGS...: runs roofval, its status in $rc, stdout in out, stderr in err
 # (every stderr kept in all.err, for the doubled-prefix check).
 run() {

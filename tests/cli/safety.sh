@@ -6,6 +6,7 @@
 # cleaned up, and writers of one file run concurrently lose nothing.
 # usage: safety.sh ROOFVAL DATA_DIR SCRATCH_DIR
 set -u
+lib=$(cd "$(dirname "$0")" && pwd)/lib.sh
 roofval=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data=$(cd "$2" && pwd)
 scratch=$3
@@ -14,18 +15,7 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 cd "$scratch" || exit 1
 unset ROOFVAL_FAKE_METER_POWER_W ROOFVAL_FAKE_METER_FAIL_AFTER ROOFVAL_FAKE_METER_BACKWARDS \
 	ROOFVAL_FAKE_METER_FREEZE_AFTER ROOFVAL_HARDWARE_DIR ROOFVAL_BASELINE_DIR
-pass=0
-fail=0
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL %s\n' "$*"
-}
-# expect NAME CONDITION...: counts the condition (a command) as a pass or a failure.
-expect() {
-	local name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); else bad "$name"; fi
-}
+. "$lib"
 
 header=hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes
 printf '%s\nh,matmul,64x64x128,fp32,1e-05,,3,\nh,matmul,16x16x16,fp32,1e-06,,3,\n' "$header" >in.csv

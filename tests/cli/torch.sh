@@ -9,23 +9,14 @@
 # checking that its probe says so.
 # usage: torch.sh ROOFVAL SCRATCH_DIR REPO
 set -u
+lib=$(cd "$(dirname "$0")" && pwd)/lib.sh
 roofval=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 scratch=$2
 repo=$(cd "$3" && pwd)
 rm -rf "$scratch" && mkdir -p "$scratch"
 cd "$scratch" || exit 1
 unset ROOFVAL_TORCH_MODULE ROOFVAL_TORCH_DEVICE ROOFVAL_HARDWARE_DIR ROOFVAL_BASELINE_DIR
-pass=0
-fail=0
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL %s\n' "$*"
-}
-expect() {
-	local name=$1
-	shift
-	if "$@"; then pass=$((pass + 1)); else bad "$name"; fi
-}
+. "$lib"
 
 "$roofval" kernels >kernels.txt 2>&1 || bad "roofval kernels: $(cat kernels.txt)"
 # cublas on a machine without an NVIDIA driver says so plainly.
