@@ -12,6 +12,23 @@
 #include "model/classify.h"
 #include "report/report.h"
 
+/* Appends root as indented JSON with a newline, and releases it (NULL:
+ * out of memory). */
+static int put_json(struct rv_buf *out, json_t *root)
+{
+	char *text =
+	        root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
+	             : NULL;
+
+	json_decref(root);
+	if (!text)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	rv_buf_puts(out, text);
+	rv_buf_putc(out, '\n');
+	free(text);
+	return rv_buf_check(out);
+}
+
 /* "<key> <op> <shape> <dtype>", without a newline. */
 static void title(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
                   const struct rv_shape *s, enum rv_dtype d)
@@ -36,7 +53,7 @@ static int classification_json(struct rv_buf *out, const struct rv_profile *p, e
 	static const char *const no_rate[4] = { "compute_s", "dram_s", "ridge_flop_per_B",
 		                                "l1_ridge_flop_per_B" };
 	json_t *root;
-	char shape[80], *text;
+	char shape[80];
 
 	(void)rv_shape_format(shape, sizeof(shape), s);
 	root = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, "
@@ -53,15 +70,7 @@ static int classification_json(struct rv_buf *out, const struct rv_profile *p, e
 	 * leaves them out too). */
 	for (size_t i = 0; root && c->regime == RV_REGIME_UNSUPPORTED && i < 4; i++)
 		(void)json_object_set_new(root, no_rate[i], json_null());
-	text = root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
-	            : NULL;
-	json_decref(root);
-	if (!text)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	rv_buf_puts(out, text);
-	rv_buf_putc(out, '\n');
-	free(text);
-	return rv_buf_check(out);
+	return put_json(out, root);
 }
 
 int rv_report_classification(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
@@ -150,7 +159,7 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
                            const struct rv_shape *s, enum rv_dtype d, const struct rv_prediction *r)
 {
 	json_t *root, *tiers = json_object();
-	char shape[80], *text;
+	char shape[80];
 
 	(void)rv_shape_format(shape, sizeof(shape), s);
 	for (size_t i = 0; tiers && i < p->n_memory; i++) {
@@ -178,15 +187,7 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
 		(void)json_object_set_new(json_object_get(root, "terms"), "first_touch",
 		                          json_pack("{s:f, s:f}", "pages", r->fresh_pages, "time_s",
 		                                    r->first_touch_s));
-	text = root ? json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
-	            : NULL;
-	json_decref(root);
-	if (!text)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	rv_buf_puts(out, text);
-	rv_buf_putc(out, '\n');
-	free(text);
-	return rv_buf_check(out);
+	return put_json(out, root);
 }
 
 int rv_report_prediction(struct rv_buf *out, const struct rv_profile *p, enum rv_op op,
