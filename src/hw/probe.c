@@ -227,16 +227,107 @@ void rv_probe_knee(double *knee_B, double *llc_Bps, const double *ws_B, const do
 	}
 }
 
+/* ---- caches from CPUID ---- */
+
+int rv_cpuid_host(unsigned leaf, unsigned sub, unsigned r[4])
+{
+#ifdef RV_HAVE_CPUID
+	return __get_cpuid_count(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
+#else
+	(void)leaf;
+	(void)sub;
+	(void)r;
+	return 0;
+#endif
+}
+
+/* A level of the deterministic cache leaf (4 or 0x8000001D: the same
+ * layout), counted like sysfs's: bytes = ways x partitions x line x sets. */
+static size_t caches_leaf(struct rv_cpu_cache out[3], unsigned leaf, unsigned ncpu,
+                          rv_cpuid_fn cpuid)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < 16 && n < 3; i++) {
+		unsigned r[4], type, sharing;
+		double bytes;
+
+		if (!cpuid(leaf, i, r) || (type = r[0] & 0x1f) == 0)
+			break;
+		if (type == 2) /* instruction */
+			continue;
+		bytes = (double)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) *
+		        ((r[1] & 0xfff) + 1) * ((double)r[2] + 1);
+		sharing = ((r[0] >> 14) & 0xfff) + 1;
+		sharing = sharing < ncpu ? sharing : ncpu;
+		out[n].level = (int)((r[0] >> 5) & 7);
+		out[n].one_B = bytes;
+		out[n].capacity_B = bytes * fmax(1.0, (double)ncpu / sharing);
+		n++;
+	}
+	return n;
+}
+
+size_t rv_cpu_caches_cpuid(struct rv_cpu_cache out[3], const char **source, unsigned ncpu,
+                           rv_cpuid_fn cpuid)
+{
+	unsigned r[4], max = 0, max_ext = 0, topoext = 0, vendor_b = 0;
+	size_t n = 0;
+
+	*source = NULL;
+	ncpu = ncpu ? ncpu : 1;
+	if (cpuid(0, 0, r)) {
+		max = r[0];
+		vendor_b = r[1]; /* "Genu", "Auth": the first four bytes of the vendor */
+	}
+	if (cpuid(0x80000000, 0, r))
+		max_ext = r[0];
+	if (max_ext >= 0x80000001 && cpuid(0x80000001, 0, r))
+		topoext = (r[2] >> 22) & 1;
+	if (vendor_b == 0x756e6547 && max >= 4 && (n = caches_leaf(out, 4, ncpu, cpuid)) > 0) {
+		*source = "CPUID leaf 4, aggregated over the CPUs sharing it";
+		return n;
+	}
+	if (topoext && max_ext >= 0x8000001d &&
+	    (n = caches_leaf(out, 0x8000001d, ncpu, cpuid)) > 0) {
+		*source = "CPUID leaf 0x8000001D, aggregated over the CPUs sharing it";
+		return n;
+	}
+	if (max_ext < 0x80000006)
+		return 0;
+	/* AMD's legacy leaves: L1d KiB in 0x80000005 ECX[31:24], L2 KiB in
+	 * 0x80000006 ECX[31:16], L3 in 512 KiB units in its EDX[31:18]; the
+	 * first two per core. */
+	if (cpuid(0x80000005, 0, r) && (r[2] >> 24)) {
+		out[n].level = 1;
+		out[n].one_B = 1024.0 * (r[2] >> 24);
+		out[n].capacity_B = out[n].one_B * ncpu;
+		n++;
+	}
+	if (cpuid(0x80000006, 0, r)) {
+		if (r[2] >> 16) {
+			out[n].level = 2;
+			out[n].one_B = 1024.0 * (r[2] >> 16);
+			out[n].capacity_B = out[n].one_B * ncpu;
+			n++;
+		}
+		if (r[3] >> 18) {
+			out[n].level = 3;
+			out[n].one_B = out[n].capacity_B = 524288.0 * (r[3] >> 18);
+			n++;
+		}
+	}
+	if (n)
+		*source = "CPUID leaves 0x80000005 and 0x80000006, L1d and L2 one per CPU, the L3 "
+		          "counted once (the leaf does not say how many CPUs share it; a guest "
+		          "may be shown the whole package's)";
+	return n;
+}
+
 /* ---- measuring ---- */
 
-struct cache_level {
-	int level;
-	double capacity_B; /* aggregate over the CPUs */
-	double one_B;      /* what one CPU sees */
-};
-
 /* Data and unified caches of cpu0, aggregated over the CPUs sharing none of them. */
-static size_t read_caches(struct cache_level out[3], unsigned ncpu, const struct rv_env *env)
+static size_t read_caches(struct rv_cpu_cache out[3], unsigned ncpu, const struct rv_env *env)
 {
 	size_t n = 0;
 
@@ -371,7 +462,7 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 {
 	const struct rv_env *env = o->env ? o->env : &rv_env_host;
 	const struct rv_kernel_ops *k = rv_kernel_find("cblas");
-	struct cache_level caches[3];
+	struct rv_cpu_cache caches[3];
 	double dram_ws = 0, knee_bw = (double)NAN;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	time_t now = time(NULL);
@@ -419,6 +510,9 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 	 * it; the profile's elementwise object tells the model that the capture's
 	 * add runs on one of them. */
 	n_cache = read_caches(caches, (unsigned)h->n_cpus, env);
+	if (n_cache == 0) /* a guest without sysfs's cache index */
+		n_cache = rv_cpu_caches_cpuid(caches, &h->cache_source, (unsigned)h->n_cpus,
+		                              rv_cpuid_host);
 	for (size_t i = 0; err == 0 && i <= n_cache; i++) {
 		double ws = i < n_cache ? caches[i].one_B / 2
 		                        : fmax(8 * (n_cache ? caches[n_cache - 1].capacity_B : 0),
@@ -442,7 +536,7 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 	 * level, then aggregated like the capacity); its bandwidth is then
 	 * measured inside the knee rather than at half the datasheet size. */
 	if (err == 0 && n_cache >= 1) {
-		struct cache_level *llc = &caches[n_cache - 1];
+		struct rv_cpu_cache *llc = &caches[n_cache - 1];
 		double lo = n_cache >= 2 ? 2 * caches[n_cache - 2].one_B : llc->one_B / 16;
 
 		err = llc_knee(&h->knee_B, &knee_bw, k, env, lo, dram_ws,
@@ -577,10 +671,16 @@ static int fill_memory(json_t *root, json_t *ebyte, const struct rv_probe_host *
 		(void)json_object_set(keep, tn, e);
 		(void)snprintf(
 		        prov, sizeof(prov),
-		        "capacity from sysfs cache index, aggregated over the CPUs sharing it "
-		        "[measured]%s; effective = a one-thread streaming add %s, counting the "
-		        "write-allocate read [measured]%s; bw = %s",
-		        i == n - 1 ? " (dram: physical memory)" : "",
+		        "capacity %s%s [measured]; effective = a one-thread streaming add %s, "
+		        "counting the write-allocate read [measured]%s; bw = %s",
+		        i == n - 1        ? "of the physical memory (sysconf)"
+		        : h->cache_source ? "from "
+		                          : "from sysfs cache index",
+		        i == n - 1 ? (n == 1 ? " (no cache level was found, in sysfs or CPUID: "
+		                               "DRAM serves every working set [uncertain])"
+		                             : "")
+		        : h->cache_source ? h->cache_source
+		                          : ", aggregated over the CPUs sharing it",
 		        knee ? "inside the knee below" : "over half of one CPU's share",
 		        i + 2 < n ? ", times the CPUs sharing none of it (a port per core)"
 		        : knee ? "; effective_capacity_B = the knee of a stream over working sets "

@@ -2,7 +2,8 @@
 /* Probing the host: what its vector ISA and FMA units can do (CPUID, a table
  * per vendor and ISA), what it measures (a large GEMM per dtype, a streaming
  * add per memory tier and the knee of the last cache level, a tiny GEMM for
- * the per-call overhead; caches from sysfs, the clock from /proc/cpuinfo),
+ * the per-call overhead; caches from sysfs, else CPUID, the clock from
+ * /proc/cpuinfo),
  * and the hardware profile written from a template filled with what was
  * measured (docs/hardware-profile.md, "Probing a host"). */
 #ifndef RV_HW_PROBE_H
@@ -56,6 +57,32 @@ struct rv_isa_rate {
  * any CPU (f->known = 0 included), marked assumed. */
 const struct rv_isa_rate *rv_isa_rate(const struct rv_cpu_features *f);
 
+/* ---- caches from CPUID ---- */
+
+/* One CPUID query: r = eax, ebx, ecx, edx of (leaf, subleaf); 0 when the
+ * CPU cannot answer it (beyond its maximum leaf, or not x86-64). The probe
+ * passes rv_cpuid_host; tests pass the registers of a CPU they describe. */
+typedef int (*rv_cpuid_fn)(unsigned leaf, unsigned sub, unsigned r[4]);
+int rv_cpuid_host(unsigned leaf, unsigned sub, unsigned r[4]);
+
+/* A data or unified cache level as the probe sees it. */
+struct rv_cpu_cache {
+	int level;
+	double capacity_B; /* aggregate over the CPUs: one_B x the CPUs sharing none of it */
+	double one_B;      /* what one CPU sees */
+};
+
+/* The data and unified caches from CPUID, for a guest whose sysfs has no
+ * cache index: the deterministic cache leaf (4 on Intel, 0x8000001D on AMD
+ * with topology extensions), else AMD's 0x80000005 (L1d) and 0x80000006 (L2,
+ * L3), whose L3 is counted once, shared by all ncpu CPUs (the leaf does not
+ * say how many share it; a hypervisor may report the whole package's). A
+ * level's sharing is the leaf's count of logical CPUs, at most ncpu. *source
+ * names the leaves used (NULL when none answered). Returns the levels found,
+ * 0 to 3, innermost first. */
+size_t rv_cpu_caches_cpuid(struct rv_cpu_cache out[3], const char **source, unsigned ncpu,
+                           rv_cpuid_fn cpuid);
+
 /* ---- the knee of the last cache level ---- */
 
 /* The knee of the last cache level: a shared cache keeps less than its
@@ -90,7 +117,8 @@ struct rv_probe_host {
 	size_t n_tiers; /* cache levels read + DRAM; the last is DRAM */
 	double capacity_B[RV_PROBE_TIERS];
 	double effective_bw_Bps[RV_PROBE_TIERS];
-	double knee_B; /* effective capacity of the last cache level; NAN: none seen */
+	double knee_B;            /* effective capacity of the last cache level; NAN: none seen */
+	const char *cache_source; /* where the capacities come from; NULL: sysfs */
 	double call_overhead_s;
 };
 

@@ -720,6 +720,84 @@ static void test_profile__cpu_features_match_cpuinfo(void **state)
 		assert_int_equal(f.vendor, RV_CPU_INTEL);
 }
 
+/* The CPUID registers of a described CPU, leaf by leaf (subleaf 0 unless
+ * given), for rv_cpu_caches_cpuid(). */
+struct cpuid_row {
+	unsigned leaf, sub, r[4];
+};
+static const struct cpuid_row *cpuid_rows;
+
+static int cpuid_fake(unsigned leaf, unsigned sub, unsigned r[4])
+{
+	for (const struct cpuid_row *c = cpuid_rows; c && c->leaf != ~0u; c++)
+		if (c->leaf == leaf && c->sub == sub) {
+			memcpy(r, c->r, sizeof(c->r));
+			return 1;
+		}
+	return 0;
+}
+
+/* Caches from CPUID where sysfs has none: the 2-vCPU Zen 5 guest this was
+ * written on (topology extensions set, but leaf 0x8000001D empty: the legacy
+ * leaves, its L3 the package's 508 MiB, counted once), an Intel with leaf 4
+ * (the instruction cache skipped, sharing capped at the CPUs online), and a
+ * CPU that answers nothing. */
+static void assert_cache(const struct rv_cpu_cache *c, int level, long long one_B,
+                         long long capacity_B)
+{
+	assert_int_equal(c->level, level);
+	assert_int_equal((long long)c->one_B, one_B);
+	assert_int_equal((long long)c->capacity_B, capacity_B);
+}
+
+static void test_profile__caches_cpuid(void **state)
+{
+	static const struct cpuid_row zen5_guest[] = {
+		{ 0, 0, { 0x0d, 0x68747541, 0x444d4163, 0x69746e65 } },
+		{ 0x80000000, 0, { 0x80000021, 0x68747541, 0x444d4163, 0x69746e65 } },
+		{ 0x80000001, 0, { 0x00b00f21, 0x40000000, 0x440001f1, 0x25d3fbff } },
+		{ 0x80000005, 0, { 0xff60ff40, 0xff60ff40, 0x300c0140, 0x20080140 } },
+		{ 0x80000006, 0, { 0x40802040, 0x60804040, 0x04006140, 0x0fe09140 } },
+		{ 0x8000001d, 0, { 0, 0, 0, 0 } },
+		{ ~0u, 0, { 0 } },
+	};
+	static const struct cpuid_row intel[] = {
+		{ 0, 0, { 0x1b, 0x756e6547, 0x6c65746e, 0x49656e69 } },
+		/* L1d 48 KiB: 12 ways x 64 B x 64 sets, 2 threads */
+		{ 4, 0, { 1 | 1 << 5 | 1 << 14, 11u << 22 | 63, 63, 0 } },
+		/* L1i: skipped */
+		{ 4, 1, { 2 | 1 << 5 | 1 << 14, 7u << 22 | 63, 63, 0 } },
+		/* L2 2 MiB: 16 ways x 64 B x 2048 sets, 2 threads */
+		{ 4, 2, { 3 | 2 << 5 | 1 << 14, 15u << 22 | 63, 2047, 0 } },
+		/* L3 48 MiB: 12 ways x 64 B x 65536 sets, 128 threads */
+		{ 4, 3, { 3 | 3 << 5 | 127u << 14, 11u << 22 | 63, 65535, 0 } },
+		{ 4, 4, { 0, 0, 0, 0 } },
+		{ ~0u, 0, { 0 } },
+	};
+	struct rv_cpu_cache c[3];
+	const char *source = "";
+
+	(void)state;
+	cpuid_rows = zen5_guest;
+	assert_int_equal(rv_cpu_caches_cpuid(c, &source, 2, cpuid_fake), 3);
+	assert_non_null(source);
+	assert_non_null(strstr(source, "0x80000006"));
+	assert_cache(&c[0], 1, 48 * 1024, 2 * 48 * 1024);
+	assert_cache(&c[1], 2, 1048576, 2 * 1048576);
+	assert_cache(&c[2], 3, 1016LL * 524288, 1016LL * 524288);
+
+	cpuid_rows = intel;
+	assert_int_equal(rv_cpu_caches_cpuid(c, &source, 4, cpuid_fake), 3);
+	assert_non_null(strstr(source, "leaf 4"));
+	assert_cache(&c[0], 1, 49152, 2 * 49152);
+	assert_cache(&c[1], 2, 2097152, 2 * 2097152);
+	assert_cache(&c[2], 3, 48LL * 1048576, 48LL * 1048576);
+
+	cpuid_rows = NULL;
+	assert_int_equal(rv_cpu_caches_cpuid(c, &source, 2, cpuid_fake), 0);
+	assert_null(source);
+}
+
 /* A made-up measurement of a Zen 4 host, rendered from the shipped template. */
 static void fake_host(struct rv_probe_host *h)
 {
@@ -852,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_profile__probe_knee),
 		cmocka_unit_test(test_profile__isa_table),
 		cmocka_unit_test(test_profile__cpu_features_match_cpuinfo),
+		cmocka_unit_test(test_profile__caches_cpuid),
 		cmocka_unit_test(test_profile__probe_template),
 		cmocka_unit_test(test_profile__probe_template_bad),
 	};
