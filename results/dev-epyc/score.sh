@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # LOFO on the calibration rows against the held-out validation score, per op
 # (docs/accuracy.md, "The development machine: LOFO against held-out rows").
-# usage: results/dev-epyc/score.sh [HARDWARE_DIR] [BASELINE_DIR [SECOND_BASELINE_DIR]]
-# Fits (writes HARDWARE_DIR/epyc_zen3_2vcpu.fit.json), validates, prints a table.
+# usage: [KEY=k ROOT=dir] results/dev-epyc/score.sh [HARDWARE_DIR] [BASELINE_DIR [SECOND_BASELINE_DIR]]
+# (KEY defaults to epyc_zen3_2vcpu; ROOT, holding hardware/, sweeps/ and baselines/, to results/dev-epyc)
+# Fits (writes HARDWARE_DIR/KEY.fit.json), validates, prints a table.
 set -euo pipefail
-hw=${1:-results/dev-epyc/hardware} base=${2:-results/dev-epyc/baselines} second=${3:-}
+key=${KEY:-epyc_zen3_2vcpu} root=${ROOT:-results/dev-epyc}
+hw=${1:-$root/hardware} base=${2:-$root/baselines} second=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-D="--hardware-dir $hw --sweep-dir results/dev-epyc/sweeps --baseline-dir $base"
-build/roofval calibrate --hw epyc_zen3_2vcpu $D --format json >"$tmp/cal.json"
+D="--hardware-dir $hw --sweep-dir $root/sweeps --baseline-dir $base"
+build/roofval calibrate --hw "$key" $D --format json >"$tmp/cal.json"
 rc=0
-build/roofval validate --hw epyc_zen3_2vcpu --purpose validation $D ${second:+--baseline-dir $second} \
+build/roofval validate --hw "$key" --purpose validation $D ${second:+--baseline-dir $second} \
 	--format json >"$tmp/val.json" || rc=$?
 [ "$rc" -le 3 ] || exit "$rc"
 python3 - "$tmp/cal.json" "$tmp/val.json" <<'PY'
