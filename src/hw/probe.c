@@ -629,6 +629,15 @@ static int fill_compute(json_t *compute, const struct rv_probe_host *h, double h
 	return 0;
 }
 
+/* A count of bytes as an exact integer: the profile's other numbers are
+ * written to 6 digits (what a measurement means), which would turn a 2 MiB
+ * cache into 2097150 bytes. */
+static json_t *byte_count(double bytes)
+{
+	return bytes >= 0 && bytes < 9007199254740992.0 ? json_integer((json_int_t)llround(bytes))
+	                                                : json_real(bytes);
+}
+
 static int fill_memory(json_t *root, json_t *ebyte, const struct rv_probe_host *h, double hz,
                        const char *tpl)
 {
@@ -690,11 +699,12 @@ static int fill_memory(json_t *root, json_t *ebyte, const struct rv_probe_host *
 		               : "",
 		        i + 1 < n ? "CPUs x bytes loaded per cycle x clock [derived]"
 		                  : "1.25 x the measured stream [assumed]");
-		tier = json_pack("{s:s, s:f, s:f, s:f}", "name", tn, "capacity_B", h->capacity_B[i],
-		                 "bw_Bps", peak_bw[i], "effective_bw_Bps", bw[i]);
+		tier = json_pack("{s:s, s:o, s:f, s:f}", "name", tn, "capacity_B",
+		                 byte_count(h->capacity_B[i]), "bw_Bps", peak_bw[i],
+		                 "effective_bw_Bps", bw[i]);
 		if (knee)
 			(void)json_object_set_new(tier, "effective_capacity_B",
-			                          json_real(fmin(h->knee_B, h->capacity_B[i])));
+			                          byte_count(fmin(h->knee_B, h->capacity_B[i])));
 		set_prov(tier, prov);
 		(void)json_array_append_new(memory, tier);
 	}

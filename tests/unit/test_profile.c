@@ -863,6 +863,8 @@ static void test_profile__probe_template(void **state)
 	assert_int_equal(p->memory[1].tier, RV_TIER_L2);
 	assert_int_equal(p->memory[2].tier, RV_TIER_DRAM);
 	rv_assert_close(p->memory[1].effective_capacity_B, 3e6, 1e-5, 0);
+	/* Byte counts exactly, not to the 6 digits of the measurements. */
+	rv_assert_close(p->memory[1].capacity_B, 4 * 1048576.0, 0, 0);
 	rv_assert_close(p->memory[2].bw_Bps, 1.25 * 2e10, 1e-5, 0);
 	rv_assert_close(p->memory[2].energy_per_byte_J,
 	                rv_profile_tier(t, RV_TIER_DRAM)->energy_per_byte_J, 1e-5, 0);
