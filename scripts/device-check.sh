@@ -1,31 +1,42 @@
 #!/usr/bin/env bash
 # The GPU check, for a session that is lent the device machine (one H200):
 #   run: bash scripts/device-check.sh      (with $OUT set by the device tool)
-# It builds roofval with CUDA, runs the unit tests, checks the cuBLAS
-# workloads against a host reference, measures the NVML energy counter's
-# update period, and captures the h200_sxm_141gb baselines (matmul, linear,
-# vector_add; every shape's latency first, then energy, calibration rows
-# before validation rows) into $OUT/baselines, well
-# inside one 10-minute command: it starts no new capture after
-# DEVICE_CHECK_BUDGET_S seconds (default 420), and every finished row is kept.
-# It also builds the torch module against the machine's pip PyTorch and
-# captures the same sweeps through it (latency only) into
-# $OUT/baselines-torch, beside cuBLAS's.
-# Everything it learns goes to $OUT/report.txt; the session copies
-# $OUT/baselines/* to results/baselines/, then calibrates and validates.
+# It builds roofval with CUDA (or takes the carried build-device/ bundle when
+# the machine lacks the Debian packages), runs the unit tests, checks the
+# cuBLAS workloads against a host reference, measures the NVML energy
+# counter's update period, and captures the h200_sxm_141gb baselines
+# (matmul, linear, vector_add; every shape's latency first, then energy,
+# calibration rows before validation rows) into baselines/. It also builds
+# the torch module against the machine's pip PyTorch and captures the same
+# sweeps through it (latency only) into baselines-torch/, beside cuBLAS's.
+# Everything happens in a work folder (DEVICE_CHECK_WORK); after every stage
+# the folder is packed into $OUT/device-check.tar.gz and the report copied to
+# $OUT/report.txt (the device tool returns at most 8 files), so a run cut off
+# at its limit still returns what it finished. No capture starts after
+# DEVICE_CHECK_BUDGET_S seconds (default 420) and none runs past it: every
+# finished row is kept. The session unpacks the archive, copies
+# baselines/* to results/baselines/ (and baselines-torch/* to
+# results/torch-h200/), then calibrates and validates.
 # On a machine without a GPU it runs the same steps with the null kernel and
 # the fake meter (ROOFVAL_DEVICE_DRY=1 forces that), so it can be tried here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/roofval-device-check}
+W=${DEVICE_CHECK_WORK:-/tmp/roofval-device-work}
 budget_s=${DEVICE_CHECK_BUDGET_S:-420}
 hw=${DEVICE_CHECK_HW:-h200_sxm_141gb}
 start=$(date +%s)
-mkdir -p "$OUT/baselines"
-report=$OUT/report.txt
+rm -rf "$W"
+mkdir -p "$OUT" "$W/baselines"
+report=$W/report.txt
 : >"$report"
 say() { printf '%s\n' "$*" | tee -a "$report"; }
 elapsed() { echo $(($(date +%s) - start)); }
+left() { echo $((budget_s - $(elapsed))); }
+pack() {
+	tar czf "$OUT/device-check.tar.gz.tmp" -C "$W" . && mv "$OUT/device-check.tar.gz.tmp" "$OUT/device-check.tar.gz"
+	cp "$report" "$OUT/report.txt"
+}
 
 say "== device check $(date -u +%FT%TZ) on $(hostname)"
 {
@@ -33,24 +44,24 @@ say "== device check $(date -u +%FT%TZ) on $(hostname)"
 		--format=csv 2>&1 || echo "nvidia-smi: not found"
 	nvidia-smi -q -d PERFORMANCE,CLOCK 2>&1 | head -60
 	command -v nvcc >/dev/null && nvcc --version | tail -1 || echo "nvcc: not found"
-	for t in gcc cmake pkg-config; do command -v $t >/dev/null && echo "$t: $($t --version | head -1)" || echo "$t: not found"; done
+	for t in gcc g++ cmake pkg-config; do command -v $t >/dev/null && echo "$t: $($t --version | head -1)" || echo "$t: not found"; done
 	for p in jansson cmocka gsl openblas; do pkg-config --exists $p && echo "$p: $(pkg-config --modversion $p)" || echo "$p: missing"; done
 } >>"$report" 2>&1
 
 # 1. Build. The device machine reaches no package registry: the build uses
-# what it has. scripts/build.sh installs nothing when everything is there.
-# When it cannot build (no jansson, GSL, OpenBLAS or cmocka there), the
-# bundle that scripts/device-bundle.sh made on a Debian machine and the run
-# carried (build-device/) is used instead, with CUDA's libraries from the
-# device itself.
+# what it has. When the Debian packages the build needs are not there (no
+# jansson, GSL, OpenBLAS or cmocka), the bundle that scripts/device-bundle.sh
+# made on a Debian machine and the run carried (build-device/) is used
+# instead, with CUDA's libraries from the device itself.
 say "== build ($(elapsed) s)"
 roofval=build/roofval
 test_cuda=build/tests/test_cuda
 bundle=0
 # ROOFVAL_DEVICE_BUNDLE=1 takes the bundle without trying to build (to try it).
-if [ "${ROOFVAL_DEVICE_BUNDLE:-0}" = 1 ] || ! scripts/build.sh >>"$OUT/build.log" 2>&1; then
+if [ "${ROOFVAL_DEVICE_BUNDLE:-0}" = 1 ] || ! pkg-config --exists jansson gsl openblas cmocka 2>/dev/null ||
+	! scripts/build.sh >>"$W/build.log" 2>&1; then
 	if [ -x build-device/roofval ]; then
-		say "build failed (see build.log): using the carried build-device/ bundle"
+		say "no build here (packages missing, or see build.log): using the carried build-device/ bundle"
 		cuda_libs=$(find /usr/local/cuda*/lib* /usr/local/cuda*/targets/*/lib /opt /usr/lib \
 			-maxdepth 8 -name 'libcublasLt.so.*' -printf '%h\n' 2>/dev/null | sort -u | tr '\n' :)
 		export LD_LIBRARY_PATH="$PWD/build-device/lib:${cuda_libs}${LD_LIBRARY_PATH:-}"
@@ -61,7 +72,8 @@ if [ "${ROOFVAL_DEVICE_BUNDLE:-0}" = 1 ] || ! scripts/build.sh >>"$OUT/build.log
 	else
 		say "build failed: see build.log (missing Debian packages cannot be installed there:"
 		say "run scripts/device-bundle.sh here and carry build-device/)"
-		cp -r build/CMakeFiles/CMakeOutput.log "$OUT/" 2>/dev/null
+		cp -r build/CMakeFiles/CMakeOutput.log "$W/" 2>/dev/null
+		pack
 		exit 1
 	fi
 fi
@@ -83,32 +95,46 @@ fi
 # whose tests name folders of the machine that built it).
 if [ "$bundle" = 0 ]; then
 	say "== tests ($(elapsed) s)"
-	ctest --test-dir build -j"$(nproc)" --output-on-failure >"$OUT/ctest.log" 2>&1
-	tail -3 "$OUT/ctest.log" | tee -a "$report"
+	ctest --test-dir build -j"$(nproc)" --output-on-failure >"$W/ctest.log" 2>&1
+	tail -3 "$W/ctest.log" | tee -a "$report"
 fi
+pack
 
 # 3. cuBLAS results against the host reference, small shapes of every op and dtype.
 say "== kernel check ($(elapsed) s)"
-"$test_cuda" >>"$report" 2>&1; rc=$?
+timeout 120 "$test_cuda" >>"$report" 2>&1; rc=$?
 [ $rc = 0 ] && say "kernel check: passed" || say "kernel check: exit $rc (77: skipped, no GPU; else FAILED, see above)"
 
 # 4. NVML: the energy counter's update period (measured when the meter opens).
 say "== nvml ($(elapsed) s)"
 "$roofval" meters >>"$report" 2>&1
+pack
 
 # 5. Captures. First every shape without energy (seconds in all), so that
 # complete latency baselines exist whatever happens next; then the same
 # shapes again with the NVML energy window (about 2-3 s a shape: idle power
 # and a window of at least 1 s), calibration rows first, until the budget is
-# spent. A row measured again replaces the first one.
+# spent. A row measured again replaces the first one. Each capture runs
+# under what is left of the budget (rows are written as they are measured,
+# so one stopped there keeps its finished rows).
 say "== latency captures ($(elapsed) s)"
+run_capture() { # dir log command... (a roofval capture without its --baseline-dir)
+	local dir=$1 log=$2
+	shift 2
+	if [ "$(left)" -le 5 ]; then
+		say "time budget spent: capture $* not started"
+		return
+	fi
+	timeout "$(left)" "$@" --baseline-dir "$dir" 2>>"$log" | tee -a "$report"
+	[ "${PIPESTATUS[0]}" = 124 ] && say "time budget spent: capture $* stopped"
+	tail -1 "$log" | tee -a "$report"
+	pack
+}
 capture() { # purpose op meter-options...
 	local purpose=$1 op=$2
 	shift 2
-	# shellcheck disable=SC2086
-	"$roofval" capture --hw "$hw" --op "$op" --purpose "$purpose" --kernel "$kernel" \
-		"$@" --baseline-dir "$OUT/baselines" 2>>"$OUT/capture.log" | tee -a "$report"
-	tail -1 "$OUT/capture.log" | tee -a "$report"
+	run_capture "$W/baselines" "$W/capture.log" "$roofval" capture --hw "$hw" --op "$op" \
+		--purpose "$purpose" --kernel "$kernel" "$@"
 }
 for purpose in calibration validation; do
 	for op in matmul linear vector_add; do
@@ -116,32 +142,42 @@ for purpose in calibration validation; do
 	done
 done
 # The L2 flush path, on three shapes, into a scratch folder.
-mkdir -p "$OUT/flush"
-"$roofval" capture --hw "$hw" --op matmul --purpose calibration --kernel "$kernel" --meter none \
-	--flush-l2 --limit 3 --baseline-dir "$OUT/flush" 2>>"$OUT/capture.log"
-tail -1 "$OUT/capture.log" | tee -a "$report"
+mkdir -p "$W/flush"
+run_capture "$W/flush" "$W/capture.log" "$roofval" capture --hw "$hw" --op matmul --purpose calibration \
+	--kernel "$kernel" --meter none --flush-l2 --limit 3
+
 # 6. Through PyTorch: the torch module built against the machine's pip
-# PyTorch (its CMake package, in torch.utils.cmake_prefix_path) into
-# build-torch/, the same sweeps captured through it on the GPU (latency only)
-# into $OUT/baselines-torch, beside cuBLAS's (the same file names: never
-# mixed). Without a PyTorch there, the build's own torch module when it has
-# one (Debian's libtorch-dev, CPU). In a dry run, on the CPU, one shape of
-# each op of the host profile.
+# PyTorch, the same sweeps captured through it on the GPU (latency only)
+# into baselines-torch/, beside cuBLAS's (the same file names: never mixed).
+# With the build, through CMake (its Torch package, from
+# torch.utils.cmake_prefix_path) into build-torch/; with the bundle, by
+# scripts/torch-module.sh against the bundle's core. Without a PyTorch
+# there, the build's own torch module when it has one (Debian's
+# libtorch-dev, CPU). In a dry run, on the CPU, one shape of each op of a
+# CPU profile.
 say "== torch ($(elapsed) s)"
 troofval=""
+tenv=()
 torch_prefix=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)' 2>/dev/null)
 if [ -n "$torch_prefix" ]; then
 	say "PyTorch $(python3 -c 'import torch;print(torch.__version__, "CUDA", torch.version.cuda)' 2>&1) at $torch_prefix"
-	if cmake -S . -B build-torch -DCMAKE_PREFIX_PATH="$torch_prefix" -DRV_TORCH=ON -DRV_CUDA=OFF \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$OUT/build-torch.log" 2>&1 &&
+	if [ "$bundle" = 1 ]; then
+		if timeout 240 scripts/torch-module.sh "$W/libroofval-torch.so" >"$W/build-torch.log" 2>&1; then
+			troofval=$roofval
+			# torch finds its own CUDA libraries (pip's nvidia packages): not the toolkit's.
+			tenv=(LD_LIBRARY_PATH="$PWD/build-device/lib" ROOFVAL_TORCH_MODULE="$W/libroofval-torch.so")
+		fi
+	elif cmake -S . -B build-torch -DCMAKE_PREFIX_PATH="$torch_prefix" -DRV_TORCH=ON -DRV_CUDA=OFF \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"$W/build-torch.log" 2>&1 &&
 		timeout 240 cmake --build build-torch -j"$(nproc)" --target roofval roofval_torch test_torch \
-			>>"$OUT/build-torch.log" 2>&1; then
+			>>"$W/build-torch.log" 2>&1; then
 		troofval=build-torch/roofval
 		build-torch/tests/test_torch >>"$report" 2>&1
 		say "torch unit tests: exit $?"
-	else
+	fi
+	if [ -z "$troofval" ]; then
 		say "torch module build failed: see build-torch.log"
-		grep -E "torch module|Error|error" "$OUT/build-torch.log" | head -5 | tee -a "$report"
+		grep -E "torch module|Error|error" "$W/build-torch.log" | head -8 | tee -a "$report"
 	fi
 elif "$roofval" kernels | grep -q '^torch *ok'; then
 	say "no PyTorch for python3 here: the build's own torch module"
@@ -149,23 +185,19 @@ elif "$roofval" kernels | grep -q '^torch *ok'; then
 else
 	say "no PyTorch for python3 and no torch module in the build: torch captures skipped"
 fi
+pack
 if [ -n "$troofval" ]; then
-	"$troofval" kernels 2>&1 | grep -A1 '^torch ' | tee -a "$report"
+	env "${tenv[@]}" "$troofval" kernels 2>&1 | grep -A1 '^torch ' | tee -a "$report"
 	thw=$hw tdev=cuda tlimit=()
 	if [ "$kernel" = null ]; then
 		thw=${DEVICE_CHECK_DRY_HW:-xeon_amx_2vcpu} tdev=cpu tlimit=(--limit 1)
 	fi
-	mkdir -p "$OUT/baselines-torch"
+	mkdir -p "$W/baselines-torch"
 	for purpose in calibration validation; do
 		for op in matmul linear vector_add; do
-			if [ "$(elapsed)" -ge "$budget_s" ]; then
-				say "time budget spent: torch $op $purpose not started"
-				continue
-			fi
-			ROOFVAL_TORCH_DEVICE=$tdev "$troofval" capture --hw "$thw" --op "$op" \
-				--purpose "$purpose" --kernel torch --meter none "${tlimit[@]}" \
-				--baseline-dir "$OUT/baselines-torch" 2>>"$OUT/capture-torch.log" | tee -a "$report"
-			tail -1 "$OUT/capture-torch.log" | tee -a "$report"
+			run_capture "$W/baselines-torch" "$W/capture-torch.log" \
+				env "${tenv[@]}" ROOFVAL_TORCH_DEVICE=$tdev "$troofval" capture \
+				--hw "$thw" --op "$op" --purpose "$purpose" --kernel torch --meter none "${tlimit[@]}"
 		done
 	done
 fi
@@ -173,12 +205,9 @@ fi
 say "== energy captures ($(elapsed) s)"
 for purpose in calibration validation; do
 	for op in matmul linear vector_add; do
-		if [ "$(elapsed)" -ge "$budget_s" ]; then
-			say "time budget spent: $op $purpose energy not started"
-			continue
-		fi
 		# shellcheck disable=SC2086
 		capture "$purpose" "$op" $meter
 	done
 done
-say "== done in $(elapsed) s; baselines in $OUT/baselines"
+say "== done in $(elapsed) s; baselines in $W/baselines, all in $OUT/device-check.tar.gz"
+pack
