@@ -16,7 +16,7 @@
 # DEVICE_CHECK_BUDGET_S seconds (default 420) and none runs past it: every
 # finished row is kept. The session unpacks the archive, copies
 # baselines/* to results/baselines/ (and baselines-torch/* to
-# results/torch-h200/), then calibrates and validates.
+# results/h200/torch/), then calibrates and validates.
 # On a machine without a GPU it runs the same steps with the null kernel and
 # the fake meter (ROOFVAL_DEVICE_DRY=1 forces that), so it can be tried here.
 set -uo pipefail

@@ -480,7 +480,7 @@ if [ -d "$ref/baselines" ]; then
 	rb=(--baseline-dir "$ref/baselines" --sweep-dir "$ref/sweeps")
 	check 0 "" "wrote $scratch/plot/i7.svg" -- plot roofline --hw i7_12700k "${rb[@]}" -o "$scratch/plot/i7.svg"
 	check 0 "" "wrote $scratch/plot/cmp.svg" -- plot compare --hw xeon_amx_2vcpu --hw i7_12700k --baseline-dir "$repo/results/baselines" --sweep-dir "$repo/sweeps" "${rb[@]}" -o "$scratch/plot/cmp.svg"
-	check 0 "" "pictures of 3 targets" -- report --output "$scratch/report1" "${rb[@]}"
+	check 0 "" "pictures of 4 targets" -- report --output "$scratch/report1" "${rb[@]}"
 	check 0 "" "" -- report --output "$scratch/report2" "${rb[@]}"
 	[ -f "$scratch/report1/index.html" ] && diff -r "$scratch/report1" "$scratch/report2" >/dev/null &&
 		grep -q '<img src="i7_12700k_roofline.svg"' "$scratch/report1/index.html" &&
