@@ -70,7 +70,7 @@ if [ "${ROOFVAL_DEVICE_BUNDLE:-0}" = 1 ] || ! pkg-config --exists jansson gsl op
 		test_cuda=build-device/tests/test_cuda
 		bundle=1
 	else
-		say "build failed: see build.log (missing Debian packages cannot be installed there:"
+		say "no build: Debian packages missing, or the build failed (build.log); they cannot be installed there:"
 		say "run scripts/device-bundle.sh here and carry build-device/)"
 		cp -r build/CMakeFiles/CMakeOutput.log "$W/" 2>/dev/null
 		pack

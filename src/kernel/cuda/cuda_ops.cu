@@ -8,8 +8,7 @@
 #include "core/dtype.h"
 #include "kernel/cuda/cuda_ops.h"
 
-namespace
-{
+namespace {
 
 // The add as a framework's elementwise kernel does it (PyTorch's vectorized
 // elementwise loop): 16-byte loads and stores, 16 / sizeof(T) elements per
@@ -65,32 +64,33 @@ unsigned blocks_for(size_t n)
 	return (unsigned)(b < 65535 ? (b ? b : 1) : 65535);
 }
 
+// One thread per 16-byte vector of T.
+template <typename T>
+int launch_add(void *c, const void *a, const void *b, size_t n, cudaStream_t s)
+{
+	add_kernel<<<blocks_for((n * sizeof(T) + 15) / 16), 256, 0, s>>>(
+		(T *)c, (const T *)a, (const T *)b, n);
+	return (int)cudaGetLastError();
+}
+
 } // namespace
 
-// One thread per 16-byte vector (cudaMalloc aligns every buffer to 256 bytes).
-extern "C" int rv_cuda_add(int dtype, void *c, const void *a, const void *b, size_t n, void *stream)
+// cudaMalloc aligns every buffer to 256 bytes: the 16-byte accesses need 16.
+extern "C" int rv_cuda_add(int dtype, void *c, const void *a, const void *b, size_t n,
+                           void *stream)
 {
 	cudaStream_t s = (cudaStream_t)stream;
-	size_t e = dtype == RV_DTYPE_FP16 || dtype == RV_DTYPE_BF16 ? 2 : 4;
-	unsigned blocks = blocks_for((n * e + 15) / 16);
 
 	if (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) % 16)
 		return (int)cudaErrorMisalignedAddress;
 	switch (dtype) {
 	case RV_DTYPE_FP16:
-		add_kernel<<<blocks, 256, 0, s>>>((__half *)c, (const __half *)a, (const __half *)b,
-		                                  n);
-		break;
+		return launch_add<__half>(c, a, b, n, s);
 	case RV_DTYPE_BF16:
-		add_kernel<<<blocks, 256, 0, s>>>((__nv_bfloat16 *)c, (const __nv_bfloat16 *)a,
-		                                  (const __nv_bfloat16 *)b, n);
-		break;
+		return launch_add<__nv_bfloat16>(c, a, b, n, s);
 	default:
-		add_kernel<<<blocks, 256, 0, s>>>((float *)c, (const float *)a, (const float *)b,
-		                                  n);
-		break;
+		return launch_add<float>(c, a, b, n, s);
 	}
-	return (int)cudaGetLastError();
 }
 
 extern "C" int rv_cuda_fill(int dtype, void *p, size_t n, uint64_t seed, void *stream)
