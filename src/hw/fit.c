@@ -100,6 +100,13 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = 4.0;
 		out->upper_what = "4 (the packed copy written and read back for each of two "
 		                  "thread groups)";
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_row_s") == 0 &&
+	           p->gemm.bias_row_s > 0) {
+		out->slot = &p->gemm.bias_row_s;
+		out->allow_zero = 1;
+		out->upper = 1e-5;
+		out->upper_what = "10 us per row";
+		out->unit = "s";
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "dispatch_s") == 0 && p->gemm.threading.provenance) {
 		out->slot = &p->gemm.threading.dispatch_s;

@@ -516,6 +516,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "half_efficiency_k",
 		                            "tile_edge_overhead",
 		                            "pack_passes",
+		                            "bias_row_s",
 		                            "overlap_norm",
 		                            "threading",
 		                            "provenance",
@@ -554,6 +555,10 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 			                     "to 64 (their max)",
 			                     num(g->overlap_norm));
 	}
+	g->bias_row_s = 0;
+	if (json_object_get(obj, "bias_row_s") &&
+	    (err = profile_positive(d, obj, "gemm", "bias_row_s", &g->bias_row_s)) < 0)
+		return err;
 	g->pack_passes = 2;
 	g->pack_passes_set = json_object_get(obj, "pack_passes") != NULL;
 	if (g->pack_passes_set) {

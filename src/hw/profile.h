@@ -57,6 +57,9 @@ struct rv_gemm {
 	 * the profile states it (pack_passes_set). */
 	double pack_passes;
 	int pack_passes_set;
+	/* Core time per row of the output for copying the bias into it before
+	 * a linear's GEMM (beta 1), on the calling thread; 0 when absent. */
+	double bias_row_s;
 	/* p of the p-norm (compute^p + dram^p)^(1/p) that bounds a GEMM's body
 	 * time from below, in [1, 64]; 0 when absent: max(compute, tiers). */
 	double overlap_norm;

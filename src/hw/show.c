@@ -10,6 +10,7 @@
 static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 {
 	const struct rv_gemm_threading *t = &g->threading;
+	char a[48];
 
 	rv_buf_puts(out, "  gemm             tiles");
 	for (size_t i = 0; i < g->n_tiles; i++)
@@ -18,6 +19,10 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	              g->tiles_per_unit, g->half_m, g->half_n, g->half_k);
 	if (g->pack_passes_set)
 		rv_buf_printf(out, "; %.3g packing passes over B", g->pack_passes);
+	if (g->bias_row_s > 0) {
+		rv_fmt_si(a, sizeof(a), g->bias_row_s, "s");
+		rv_buf_printf(out, "; %s per row to copy a bias", a);
+	}
 	if (g->overlap_norm > 0)
 		rv_buf_printf(out, "; compute and memory combine as a %g-norm", g->overlap_norm);
 	rv_buf_printf(out, "\n                   %s\n", g->provenance);
@@ -38,8 +43,6 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 		rv_buf_printf(out, "one unit up to M*N*K %llu",
 		              (unsigned long long)t->single_unit_max_mnk);
 	if (t->dispatch_s > 0) {
-		char a[48];
-
 		rv_fmt_si(a, sizeof(a), t->dispatch_s, "s");
 		rv_buf_printf(out, "; %s to hand a call to more units", a);
 	}

@@ -444,6 +444,9 @@ static int choose_params(struct fit_ctx *x)
 	 * the profile states one (consider() skips a 0). */
 	if (err == 0)
 		err = consider(x, "gemm.threading.dispatch_s", 0);
+	/* A linear's bias copy per row: only where the profile states one. */
+	if (err == 0)
+		err = consider(x, "gemm.bias_row_s", 0);
 	/* The elementwise loop's own rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "elementwise.unit_loop_Bps", 0);

@@ -606,6 +606,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
+	/* A linear's bias copied into each of the M rows of C before the call,
+	 * row by row on the calling thread (gemm.bias_row_s): core time. */
+	r->bias_s = op == RV_OP_LINEAR ? m * g->bias_row_s : 0;
 	buf[0] = *r;
 	buf[1] = *r;
 
@@ -635,7 +638,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		                         (c->effective_flop_per_s * share / slots) /
 		                         (eff_small * eff_edge)
 		               : 2.0 * m * n * k / (c->effective_flop_per_s * share) / eff_small) +
-		        r->first_touch_s;
+		        r->first_touch_s + r->bias_s;
 		cand->tile_m = tm;
 		cand->tile_n = tn;
 		cand->tiles = (uint64_t)tiles;

@@ -43,6 +43,9 @@ struct rv_prediction {
 	/* New pages of the output faulted and zeroed on this call (fresh_output),
 	 * and the core time they add to compute_s. */
 	double fresh_pages, first_touch_s;
+	/* Core time of copying a linear's bias into every row of its output
+	 * before the GEMM (gemm.bias_row_s), also in compute_s. */
+	double bias_s;
 	/* Terms of the energy. */
 	double static_J, flop_J, bytes_J;
 	struct rv_footprint footprint;

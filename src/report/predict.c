@@ -137,6 +137,10 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 		rv_buf_printf(out, "; with %s of first touch: %.0f fresh pages of the output", y,
 		              r->fresh_pages);
 	}
+	if (r->bias_s > 0) {
+		rv_fmt_si(y, sizeof(y), r->bias_s, "s");
+		rv_buf_printf(out, "; with %s of copying the bias into each row", y);
+	}
 	rv_buf_putc(out, '\n');
 	for (size_t i = 0; i < p->n_memory; i++) {
 		enum rv_tier t = p->memory[i].tier;
@@ -183,10 +187,14 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
 	                 r->bytes_J, "footprint", "flop", r->footprint.flop, "working_set_B",
 	                 r->footprint.working_set_B, "intensity_flop_per_B",
 	                 r->footprint.intensity_flop_per_B, "weight_B", r->footprint.weight_B);
-	if (root)
-		(void)json_object_set_new(json_object_get(root, "terms"), "first_touch",
+	if (root) {
+		json_t *terms = json_object_get(root, "terms");
+
+		(void)json_object_set_new(terms, "first_touch",
 		                          json_pack("{s:f, s:f}", "pages", r->fresh_pages, "time_s",
 		                                    r->first_touch_s));
+		(void)json_object_set_new(terms, "bias_copy_s", json_real(r->bias_s));
+	}
 	return put_json(out, root);
 }
 

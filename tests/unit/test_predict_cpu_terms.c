@@ -3,7 +3,9 @@
  * "Round 6 on the development machine"), on the toy CPU profile of
  * tests/data/hardware/model: gemm.threading.dispatch_s, the fixed time a CPU
  * BLAS call pays for handing its work to more than one thread, and
- * elementwise.unit_loop_Bps, the rate of one core's elementwise loop. */
+ * elementwise.unit_loop_Bps, the rate of one core's elementwise loop; and of
+ * round 7: gemm.bias_row_s, the time per row of copying a linear's bias into
+ * its output before the GEMM. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +177,69 @@ static void test_predict_cpu_terms__elementwise_profile_and_fit(void **state)
 	free(text);
 }
 
+/* A linear of M rows spends M x bias_row_s of core time (compute) copying
+ * its bias, on the calling thread whatever the units; a matmul has no bias,
+ * and without the term nothing changes. */
+static void test_predict_cpu_terms__bias_rows(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction lin0, lin1, mm0, mm1;
+
+	(void)state;
+	predict(&lin0, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&mm0, p, RV_OP_MATMUL, "512x1024x1024");
+	rv_assert_close(lin0.bias_s, 0, 0, 0);
+	p->gemm.bias_row_s = 1e-8;
+	predict(&lin1, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&mm1, p, RV_OP_MATMUL, "512x1024x1024");
+	rv_assert_close(lin1.bias_s, 512 * 1e-8, 1e-12, 0);
+	rv_assert_close(lin1.compute_s, lin0.compute_s + 512 * 1e-8, 1e-12, 0);
+	assert_true(lin1.latency_s > lin0.latency_s);
+	assert_true(lin1.latency_s <= lin0.latency_s + 512 * 1e-8 * (1 + 1e-12));
+	rv_assert_close(mm1.latency_s, mm0.latency_s, 0, 0);
+	rv_assert_close(mm1.bias_s, 0, 0, 0);
+	rv_profile_free(p);
+}
+
+/* The profile states it inside gemm (> 0), and a fit refits it only where
+ * the profile states it. */
+static void test_predict_cpu_terms__bias_rows_profile_and_fit(void **state)
+{
+	static const char *const bad[] = { "0", "-2e-9", "\"fast\"" };
+	char *text = NULL, *at;
+	size_t len = 0;
+	struct rv_profile *p = toy();
+	struct rv_param prm;
+
+	(void)state;
+	assert_int_equal(rv_param_resolve(&prm, p, "gemm.bias_row_s"), RV_ENOENT);
+	rv_profile_free(p);
+	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
+	at = strstr(text, "\"gemm\": {");
+	assert_non_null(at);
+	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		struct rv_buf b = RV_BUF_INIT;
+		int err;
+
+		rv_buf_printf(&b, "%.*s\"gemm\": {\"bias_row_s\": %s,%s", (int)(at - text), text,
+		              i < 3 ? bad[i] : "2.3e-9", at + strlen("\"gemm\": {"));
+		p = NULL;
+		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
+		rv_buf_free(&b);
+		if (i < 3) {
+			assert_true(err < 0);
+			assert_non_null(strstr(rv_error_last(), "gemm.bias_row_s"));
+			continue;
+		}
+		assert_int_equal(err, 0);
+		rv_assert_close(p->gemm.bias_row_s, 2.3e-9, 0, 0);
+		assert_int_equal(rv_param_resolve(&prm, p, "gemm.bias_row_s"), 0);
+		assert_ptr_equal(prm.slot, &p->gemm.bias_row_s);
+		rv_profile_free(p);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -182,6 +247,8 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_profile_and_fit),
+		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
+		cmocka_unit_test(test_predict_cpu_terms__bias_rows_profile_and_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
