@@ -517,6 +517,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "tile_edge_overhead",
 		                            "pack_passes",
 		                            "bias_row_s",
+		                            "edge_kernels",
 		                            "overlap_norm",
 		                            "threading",
 		                            "provenance",
@@ -559,6 +560,15 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	if (json_object_get(obj, "bias_row_s") &&
 	    (err = profile_positive(d, obj, "gemm", "bias_row_s", &g->bias_row_s)) < 0)
 		return err;
+	g->edges = RV_EDGES_PAD;
+	if (json_object_get(obj, "edge_kernels")) {
+		static const char *const edges[] = { "pad", "halving" };
+		int v;
+
+		if ((err = profile_enum(d, obj, "gemm", "edge_kernels", edges, 2, &v)) < 0)
+			return err;
+		g->edges = (enum rv_gemm_edges)v;
+	}
 	g->pack_passes = 2;
 	g->pack_passes_set = json_object_get(obj, "pack_passes") != NULL;
 	if (g->pack_passes_set) {

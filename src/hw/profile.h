@@ -57,6 +57,11 @@ struct rv_gemm {
 	 * the profile states it (pack_passes_set). */
 	double pack_passes;
 	int pack_passes_set;
+	/* How the BLAS covers a partial tile (gemm.edge_kernels): as a whole
+	 * tile (RV_EDGES_PAD, the default), or with kernels of halving width,
+	 * one per set bit of the remainder, each at a whole tile's time
+	 * (RV_EDGES_HALVING: OpenBLAS's edge kernels). */
+	enum rv_gemm_edges { RV_EDGES_PAD, RV_EDGES_HALVING } edges;
 	/* Core time per row of the output for copying the bias into it before
 	 * a linear's GEMM (beta 1), on the calling thread; 0 when absent. */
 	double bias_row_s;

@@ -544,6 +544,23 @@ static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, 
 	return p->compute_units;
 }
 
+/* The tiles of width t a BLAS runs along a dimension d (>= 1): whole ones,
+ * and for a remainder r one more (RV_EDGES_PAD), or one per set bit of r,
+ * its kernels of halving width (RV_EDGES_HALVING: OpenBLAS covers 7 columns
+ * of a 16-wide kernel with its 4-, 2- and 1-wide ones, and each takes about
+ * a whole tile's time: its rate grows in proportion to the width). */
+static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges)
+{
+	double whole = floor_of(d / t), r = d - whole * t;
+	unsigned bits = 0;
+
+	if (edges == RV_EDGES_PAD || !(r > 0))
+		return ceil_div(d, t);
+	for (unsigned w = 1; w < t; w <<= 1)
+		bits += ((unsigned)r & w) != 0;
+	return whole + bits;
+}
+
 /* The fields of c that gemm_body() sets for a tile, into r. */
 static void take_tile(struct rv_prediction *r, const struct rv_prediction *c)
 {
@@ -614,7 +631,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
-		double tiles = ceil_div(m, tm) * ceil_div(n, tn);
+		double tiles = edge_tiles(m, tm, g->edges) * edge_tiles(n, tn, g->edges);
 		double waves = ceil_div(tiles, slots);
 		double body_s;
 
@@ -644,7 +661,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand->tiles = (uint64_t)tiles;
 		cand->waves = (uint64_t)waves;
 		cand->eff_tile =
-		        packs ? m * n / (ceil_div(m, tm) * tm * ceil_div(n, tn) * tn) : 1.0;
+		        packs ? m * n / (tiles * tm * tn) : 1.0;
 		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
 		cand->eff_small = eff_small;
 		cand->eff_edge = eff_edge;

@@ -5,7 +5,8 @@
  * BLAS call pays for handing its work to more than one thread, and
  * elementwise.unit_loop_Bps, the rate of one core's elementwise loop; and of
  * round 7: gemm.bias_row_s, the time per row of copying a linear's bias into
- * its output before the GEMM. */
+ * its output before the GEMM, and gemm.edge_kernels, how the BLAS covers a
+ * partial tile. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,6 +241,77 @@ static void test_predict_cpu_terms__bias_rows_profile_and_fit(void **state)
 	free(text);
 }
 
+/* With one 8x8 tile on one unit, a dimension of d runs floor(d / 8) whole
+ * tiles and then one more (pad) or one per set bit of d mod 8 (halving):
+ * 7 = 4 + 2 + 1 is three tiles' time, 8 one, 20 = 16 + 4 three either way,
+ * 23 = 16 + 4 + 2 + 1 five against three. Along M as along N. */
+static void test_predict_cpu_terms__edge_kernels(void **state)
+{
+	static const struct {
+		const char *shape;
+		double pad, halving; /* tiles */
+	} cases[] = {
+		{ "8x64x7", 1, 3 },  { "8x64x8", 1, 1 },  { "8x64x20", 3, 3 },
+		{ "8x64x23", 3, 5 }, { "23x64x8", 3, 5 }, { "7x64x7", 1, 9 },
+	};
+	struct rv_profile *p = toy();
+	struct rv_prediction pad, halving;
+
+	(void)state;
+	assert_int_equal(p->gemm.edges, RV_EDGES_PAD);
+	p->gemm.n_tiles = 1;
+	p->gemm.tile_m[0] = 8;
+	p->gemm.tile_n[0] = 8;
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 1u << 30;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p->gemm.edges = RV_EDGES_PAD;
+		predict(&pad, p, RV_OP_MATMUL, cases[i].shape);
+		p->gemm.edges = RV_EDGES_HALVING;
+		predict(&halving, p, RV_OP_MATMUL, cases[i].shape);
+		assert_int_equal(pad.tiles, (uint64_t)cases[i].pad);
+		assert_int_equal(halving.tiles, (uint64_t)cases[i].halving);
+		rv_assert_close(halving.compute_s / pad.compute_s, cases[i].halving / cases[i].pad,
+		                1e-12, 0);
+		rv_assert_close(halving.eff_tile * cases[i].halving, pad.eff_tile * cases[i].pad,
+		                1e-12, 0);
+	}
+	rv_profile_free(p);
+}
+
+/* gemm.edge_kernels is "pad" or "halving"; anything else names the key and
+ * the two values. */
+static void test_predict_cpu_terms__edge_kernels_profile(void **state)
+{
+	static const char *const values[] = { "\"halving\"", "\"pad\"", "\"binary\"", "2" };
+	char *text = NULL, *at;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
+	at = strstr(text, "\"gemm\": {");
+	assert_non_null(at);
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		struct rv_buf b = RV_BUF_INIT;
+		struct rv_profile *p = NULL;
+		int err;
+
+		rv_buf_printf(&b, "%.*s\"gemm\": {\"edge_kernels\": %s,%s", (int)(at - text), text,
+		              values[i], at + strlen("\"gemm\": {"));
+		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
+		rv_buf_free(&b);
+		if (i >= 2) {
+			assert_true(err < 0);
+			assert_non_null(strstr(rv_error_last(), "gemm.edge_kernels"));
+			continue;
+		}
+		assert_int_equal(err, 0);
+		assert_int_equal(p->gemm.edges, i == 0 ? RV_EDGES_HALVING : RV_EDGES_PAD);
+		rv_profile_free(p);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows_profile_and_fit),
+		cmocka_unit_test(test_predict_cpu_terms__edge_kernels),
+		cmocka_unit_test(test_predict_cpu_terms__edge_kernels_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
