@@ -660,8 +660,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand->tile_n = tn;
 		cand->tiles = (uint64_t)tiles;
 		cand->waves = (uint64_t)waves;
-		cand->eff_tile =
-		        packs ? m * n / (tiles * tm * tn) : 1.0;
+		cand->eff_tile = packs ? m * n / (tiles * tm * tn) : 1.0;
 		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
 		cand->eff_small = eff_small;
 		cand->eff_edge = eff_edge;
