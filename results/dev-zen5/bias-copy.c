@@ -20,7 +20,8 @@ static void copy_rows(float *y, const float *bias, size_t m, size_t n)
 int main(int argc, char **argv)
 {
 	static const size_t ms[] = { 192, 1024, 6144, 16384 }, ns[] = { 1, 3, 8, 32, 96, 384 };
-	volatile size_t scale = argc > 1 ? (size_t)atoi(argv[1]) : 1; /* sizes unknown at compile time */
+	volatile size_t scale =
+	        argc > 1 ? (size_t)atoi(argv[1]) : 1; /* sizes unknown at compile time */
 	printf("%6s %6s %10s %10s\n", "M", "N", "ns/row", "GB/s");
 	for (size_t a = 0; a < sizeof(ms) / sizeof(ms[0]); a++)
 		for (size_t b = 0; b < sizeof(ns) / sizeof(ns[0]); b++) {

@@ -18,7 +18,8 @@ static double now(void)
 }
 static double rate(int m, int k, int n)
 {
-	float *a = calloc((size_t)m * k, 4), *b = calloc((size_t)k * n, 4), *c = calloc((size_t)m * n, 4);
+	float *a = calloc((size_t)m * k, 4), *b = calloc((size_t)k * n, 4),
+	      *c = calloc((size_t)m * n, 4);
 	double best = 1e9;
 	for (long i = 0; i < (long)m * k; i++)
 		a[i] = 1e-3f * (i % 7);
@@ -26,7 +27,8 @@ static double rate(int m, int k, int n)
 		b[i] = 1e-3f * (i % 5);
 	for (int r = 0; r < 25; r++) {
 		double t0 = now();
-		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n,
+		            0.0f, c, n);
 		double t = now() - t0;
 		if (r > 2 && t < best)
 			best = t;
