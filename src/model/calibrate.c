@@ -362,19 +362,58 @@ static size_t sensitive_rows(struct fit_ctx *x, struct rv_param *prm, double min
 }
 
 /* Adds candidate name to the fit when the rows determine it. */
+/* Records prm, which too few rows move to be fitted, as kept at its profile
+ * value (once; a later round may still fit it: prune_kept()). */
+static void note_kept(struct rv_calibration *c, const struct rv_param *prm, size_t rows)
+{
+	struct rv_cal_kept *k = NULL;
+
+	for (size_t j = 0; j < c->n_kept && !k; j++)
+		if (strcmp(c->kept[j].name, prm->name) == 0)
+			k = &c->kept[j];
+	if (!k) {
+		if (c->n_kept == RV_CAL_MAX_PARAMS)
+			return;
+		k = &c->kept[c->n_kept++];
+		(void)snprintf(k->name, sizeof(k->name), "%s", prm->name);
+		k->unit = prm->unit;
+		k->value = *prm->slot;
+	}
+	k->sensitive_rows = rows;
+}
+
+/* Drops from the kept list what a later round fitted after all. */
+static void prune_kept(struct rv_calibration *c)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < c->n_kept; j++) {
+		int fitted = 0;
+
+		for (size_t i = 0; i < c->n_params && !fitted; i++)
+			fitted = strcmp(c->params[i].prm.name, c->kept[j].name) == 0;
+		if (!fitted)
+			c->kept[n++] = c->kept[j];
+	}
+	c->n_kept = n;
+}
+
 static int consider(struct fit_ctx *x, const char *name, int energy)
 {
 	struct rv_calibration *c = x->c;
 	struct rv_param prm;
 	double min_s = energy ? CAL_MIN_SENSITIVITY_ENERGY : CAL_MIN_SENSITIVITY_LATENCY;
+	size_t rows;
 
 	if (rv_param_resolve(&prm, x->p, name) < 0 || !(*prm.slot > 0))
 		return 0; /* not a parameter here, or a penalty turned off */
 	for (size_t j = 0; j < c->n_params; j++)
 		if (strcmp(c->params[j].prm.name, name) == 0)
 			return 0;
-	if (sensitive_rows(x, &prm, min_s) < CAL_MIN_SENSITIVE_ROWS)
+	if ((rows = sensitive_rows(x, &prm, min_s)) < CAL_MIN_SENSITIVE_ROWS) {
+		note_kept(c, &prm, rows);
 		return 0;
+	}
 	if (c->n_params == RV_CAL_MAX_PARAMS)
 		return rv_error_set(RV_ERANGE, "more than %d parameters", RV_CAL_MAX_PARAMS);
 	c->params[c->n_params].prm = prm;
@@ -1033,6 +1072,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 			goto restore;
 		}
 	}
+	prune_kept(c);
 	summarize_all(c);
 	goto out;
 restore:
@@ -1159,9 +1199,9 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
                                const struct rv_profile *p)
 {
 	json_t *root = json_object(), *rows = json_array(), *params = json_array();
-	json_t *ops = json_array(), *fams = json_array();
+	json_t *ops = json_array(), *fams = json_array(), *kept = json_array();
 	char shape[80], *text = NULL;
-	int bad = !root || !rows || !params || !ops || !fams;
+	int bad = !root || !rows || !params || !ops || !fams || !kept;
 
 	for (size_t i = 0; !bad && i < c->n_rows; i++) {
 		const struct rv_cal_row *r = &c->rows[i];
@@ -1213,6 +1253,14 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 			               json_string(c->params[cp->tied_to - 1].prm.name)) != 0;
 		bad |= !o || json_array_append_new(params, o) != 0;
 	}
+	for (size_t j = 0; !bad && j < c->n_kept; j++) {
+		const struct rv_cal_kept *k = &c->kept[j];
+
+		bad = json_array_append_new(kept, json_pack("{s:s, s:s, s:f, s:I}", "name", k->name,
+		                                            "unit", k->unit, "profile", k->value,
+		                                            "sensitive_rows",
+		                                            (json_int_t)k->sensitive_rows)) != 0;
+	}
 	for (size_t f = 0; !bad && f < c->n_families; f++) {
 		const struct rv_cal_family *fam = &c->families[f];
 
@@ -1253,11 +1301,13 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 		      json_object_set_new(root, "hardware", json_string(p->key)) ||
 		      json_object_set(root, "rows", rows) ||
 		      json_object_set(root, "parameters", params) ||
+		      json_object_set(root, "kept", kept) ||
 		      json_object_set(root, "families", fams) || json_object_set(root, "ops", ops);
 	if (!bad)
 		text = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	json_decref(rows);
 	json_decref(params);
+	json_decref(kept);
 	json_decref(fams);
 	json_decref(ops);
 	json_decref(root);

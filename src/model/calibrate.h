@@ -100,11 +100,22 @@ struct rv_cal_source {
 	double en_lofo_median_ape, en_lofo_within_band;
 };
 
+/* A parameter of the profile that calibration considered and did not fit:
+ * fewer than two rows move it, so it keeps its profile value. */
+struct rv_cal_kept {
+	char name[80];
+	const char *unit;
+	double value;          /* the profile's */
+	size_t sensitive_rows; /* rows it moves */
+};
+
 struct rv_calibration {
 	struct rv_cal_row *rows;
 	size_t n_rows, cap_rows, n_energy_rows;
 	struct rv_cal_param params[RV_CAL_MAX_PARAMS];
 	size_t n_params;
+	struct rv_cal_kept kept[RV_CAL_MAX_PARAMS];
+	size_t n_kept;
 	struct rv_cal_source sources[RV_OP_COUNT];
 	size_t n_sources;
 	struct rv_cal_family families[RV_CAL_MAX_FAMILIES];

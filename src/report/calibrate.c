@@ -15,15 +15,20 @@
 #include "core/units.h"
 #include "report/report.h"
 
-static void print_value(struct rv_buf *b, const struct rv_cal_param *cp, double v)
+static void print_in(struct rv_buf *b, const char *unit, double v)
 {
 	char x[48];
 
-	if (*cp->prm.unit && strcmp(cp->prm.unit, "J") != 0)
-		rv_fmt_si(x, sizeof(x), v, cp->prm.unit);
+	if (*unit && strcmp(unit, "J") != 0)
+		rv_fmt_si(x, sizeof(x), v, unit);
 	else
-		(void)snprintf(x, sizeof(x), "%.4g%s%s", v, *cp->prm.unit ? " " : "", cp->prm.unit);
+		(void)snprintf(x, sizeof(x), "%.4g%s%s", v, *unit ? " " : "", unit);
 	rv_buf_printf(b, " %-16s", x);
+}
+
+static void print_value(struct rv_buf *b, const struct rv_cal_param *cp, double v)
+{
+	print_in(b, cp->prm.unit, v);
 }
 
 static void print_params(struct rv_buf *b, const struct rv_calibration *c)
@@ -54,6 +59,16 @@ static void print_params(struct rv_buf *b, const struct rv_calibration *c)
 		}
 		print_value(b, cp, cp->value);
 		rv_buf_printf(b, " %.1f%%\n", 100 * cp->uncertainty);
+	}
+	for (size_t j = 0; j < c->n_kept; j++) {
+		const struct rv_cal_kept *k = &c->kept[j];
+
+		rv_buf_printf(b, "  %-40s", k->name);
+		print_in(b, k->unit, k->value);
+		rv_buf_printf(b, " %-16s %s: keeps its profile value\n", "-",
+		              k->sensitive_rows == 0   ? "no row moves it"
+		              : k->sensitive_rows == 1 ? "one row moves it"
+		                                       : "too few rows move it");
 	}
 }
 

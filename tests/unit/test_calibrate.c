@@ -10,6 +10,7 @@
 #include "layout/layout.h"
 #include "model/calibrate.h"
 #include "model/predict.h"
+#include "report/report.h"
 #include "rv_test.h"
 
 static struct rv_profile *toy(void)
@@ -588,6 +589,55 @@ static void test_calibrate__fitted_is_predicted(void **state)
 	rv_profile_free(q);
 }
 
+/* A parameter the profile has and too few rows move (fewer than two) is not
+ * fitted: it keeps its profile value, is listed as kept with the rows that
+ * move it (text and JSON), and is not in the fit file. */
+static void test_calibrate__kept_says_so(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_kept");
+	struct rv_profile *p = toy(), *fresh = toy();
+	struct rv_calibration c;
+	struct rv_buf fit = RV_BUF_INIT, text = RV_BUF_INIT, report = RV_BUF_INIT;
+	json_t *doc, *kept;
+	json_error_t jerr;
+
+	(void)state;
+	write_data(dir, 0);
+	if (calibrate_into(dir, &c, p) != 0)
+		fail_msg("%s", rv_error_last());
+	assert_true(c.n_kept > 0);
+	for (size_t j = 0; j < c.n_kept; j++) {
+		struct rv_param prm;
+
+		assert_true(c.kept[j].sensitive_rows < 2);
+		for (size_t i = 0; i < c.n_params; i++)
+			assert_string_not_equal(c.params[i].prm.name, c.kept[j].name);
+		assert_int_equal(rv_param_resolve(&prm, fresh, c.kept[j].name), 0);
+		rv_assert_close(c.kept[j].value, *prm.slot, 0, 0);
+		assert_int_equal(rv_param_resolve(&prm, p, c.kept[j].name), 0);
+		rv_assert_close(*prm.slot, c.kept[j].value, 0, 0);
+	}
+	assert_int_equal(rv_calibrate_render(&fit, &c, p, "2026-12-04"), 0);
+	assert_null(strstr(fit.data, c.kept[0].name));
+	assert_int_equal(rv_report_calibration_params(&text, &c), 0);
+	assert_non_null(strstr(text.data, c.kept[0].name));
+	assert_non_null(strstr(text.data, "keeps its profile value"));
+	assert_int_equal(rv_calibrate_render_report(&report, &c, p), 0);
+	doc = json_loads(report.data, 0, &jerr);
+	assert_non_null(doc);
+	kept = json_object_get(doc, "kept");
+	assert_int_equal(json_array_size(kept), c.n_kept);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(kept, 0), "name")),
+	                    c.kept[0].name);
+	json_decref(doc);
+	rv_buf_free(&fit);
+	rv_buf_free(&text);
+	rv_buf_free(&report);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+	rv_profile_free(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__refuses_out_of_order),
 		cmocka_unit_test(test_calibrate__ties_bandwidths_in_order),
 		cmocka_unit_test(test_calibrate__fitted_is_predicted),
+		cmocka_unit_test(test_calibrate__kept_says_so),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
