@@ -185,7 +185,8 @@ int rv_param_check_order(const struct rv_profile *p)
 			                    "memory.%s.effective_bw_Bps = %.6g B/s; effective "
 			                    "bandwidths must not grow outwards",
 			                    a, in->effective_bw_Bps, b, out->effective_bw_Bps);
-		if (in->effective_capacity_B > out->effective_capacity_B)
+		if (rv_profile_tier_persists(p, i) &&
+		    in->effective_capacity_B > out->effective_capacity_B)
 			return rv_error_set(RV_ERANGE,
 			                    "memory.%s.effective_capacity_B = %.6g B is above "
 			                    "memory.%s.effective_capacity_B = %.6g B; effective "

@@ -518,6 +518,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "pack_passes",
 		                            "bias_row_s",
 		                            "edge_kernels",
+		                            "last_wave",
 		                            "overlap_norm",
 		                            "threading",
 		                            "provenance",
@@ -568,6 +569,15 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		if ((err = profile_enum(d, obj, "gemm", "edge_kernels", edges, 2, &v)) < 0)
 			return err;
 		g->edges = (enum rv_gemm_edges)v;
+	}
+	g->last_wave = RV_LAST_WAVE_WHOLE;
+	if (json_object_get(obj, "last_wave")) {
+		static const char *const waves[] = { "whole", "balanced" };
+		int v;
+
+		if ((err = profile_enum(d, obj, "gemm", "last_wave", waves, 2, &v)) < 0)
+			return err;
+		g->last_wave = (enum rv_gemm_last_wave)v;
 	}
 	g->pack_passes = 2;
 	g->pack_passes_set = json_object_get(obj, "pack_passes") != NULL;
@@ -943,4 +953,9 @@ const struct rv_memory_tier *rv_profile_tier(const struct rv_profile *p, enum rv
 		if (p->memory[i].tier == t)
 			return &p->memory[i];
 	return NULL;
+}
+
+int rv_profile_tier_persists(const struct rv_profile *p, size_t i)
+{
+	return i > 0 || p->hw_class == RV_HW_CPU;
 }

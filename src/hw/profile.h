@@ -62,6 +62,11 @@ struct rv_gemm {
 	 * one per set bit of the remainder, each at a whole tile's time
 	 * (RV_EDGES_HALVING: OpenBLAS's edge kernels). */
 	enum rv_gemm_edges { RV_EDGES_PAD, RV_EDGES_HALVING } edges;
+	/* How long a partly filled last wave of tiles takes (gemm.last_wave): a
+	 * whole wave's time (RV_LAST_WAVE_WHOLE, the default), or its share, as
+	 * a library that splits the last wave's K loops over every unit
+	 * (stream-K) runs it (RV_LAST_WAVE_BALANCED). */
+	enum rv_gemm_last_wave { RV_LAST_WAVE_WHOLE, RV_LAST_WAVE_BALANCED } last_wave;
 	/* Core time per row of the output for copying the bias into it before
 	 * a linear's GEMM (beta 1), on the calling thread; 0 when absent. */
 	double bias_row_s;
@@ -172,6 +177,10 @@ int rv_profile_lint(struct rv_profile **out, const char *path);
 const struct rv_compute *rv_profile_compute(const struct rv_profile *p, enum rv_dtype d);
 /* The memory tier, or NULL when the profile has none of that name. */
 const struct rv_memory_tier *rv_profile_tier(const struct rv_profile *p, enum rv_tier t);
+/* Whether tier i keeps a call's data for the next call: every tier but a
+ * GPU's L1, which is invalidated at each kernel launch (the model serves a
+ * GPU's L2 traffic in full, and its effective capacity is not ordered). */
+int rv_profile_tier_persists(const struct rv_profile *p, size_t i);
 
 const char *rv_hw_class_name(enum rv_hw_class c);
 const char *rv_backend_name(enum rv_backend b);

@@ -125,7 +125,7 @@ static double miss_share(const struct rv_profile *p, size_t i, double working_se
 {
 	double inner_B;
 
-	if (i == 0 || (i == 1 && p->hw_class != RV_HW_CPU))
+	if (i == 0 || !rv_profile_tier_persists(p, i - 1))
 		return 1.0;
 	inner_B = p->memory[i - 1].effective_capacity_B;
 	/* An op on share of the units holds data only in their private caches. */
@@ -633,6 +633,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
 		double tiles = edge_tiles(m, tm, g->edges) * edge_tiles(n, tn, g->edges);
 		double waves = ceil_div(tiles, slots);
+		/* A partial last wave takes a whole wave's time, unless the library
+		 * balances it over every slot (gemm.last_wave). */
+		double wave_time = g->last_wave == RV_LAST_WAVE_BALANCED ? tiles / slots : waves;
 		double body_s;
 
 		/* A single-row tile is a matrix-vector kernel: libraries use it for a
@@ -651,7 +654,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			memcpy(cand->tier_s, r->tier_s, sizeof(r->tier_s));
 		}
 		cand->compute_s =
-		        (packs ? waves * (2.0 * tm * tn * k) /
+		        (packs ? wave_time * (2.0 * tm * tn * k) /
 		                         (c->effective_flop_per_s * share / slots) /
 		                         (eff_small * eff_edge)
 		               : 2.0 * m * n * k / (c->effective_flop_per_s * share) / eff_small) +
@@ -661,7 +664,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		cand->tiles = (uint64_t)tiles;
 		cand->waves = (uint64_t)waves;
 		cand->eff_tile = packs ? m * n / (tiles * tm * tn) : 1.0;
-		cand->eff_wave = packs ? tiles / (waves * slots) : 1.0;
+		cand->eff_wave = packs ? tiles / (wave_time * slots) : 1.0;
 		cand->eff_small = eff_small;
 		cand->eff_edge = eff_edge;
 		if (pnorm) { /* its traffic below, only if it can still win */

@@ -477,9 +477,15 @@ static void test_calibrate__refuses_out_of_order(void **state)
 	write_data(dir, 0);
 	assert_int_equal(rv_param_check_order(p), 0);
 	p->memory[1].effective_capacity_B = 0.5e6;
+	/* A GPU's L1 keeps nothing for the next call: its capacity is not in
+	 * the order; a CPU's is. */
+	assert_int_equal(p->hw_class, RV_HW_GPU);
+	assert_int_equal(rv_param_check_order(p), 0);
+	p->hw_class = RV_HW_CPU;
 	rv_assert_error(rv_param_check_order(p), RV_ERANGE,
 	                "memory.l1.effective_capacity_B = 1.04858e+06 B is above "
 	                "memory.l2.effective_capacity_B = 500000 B");
+	p->hw_class = RV_HW_GPU;
 	p->memory[1].effective_capacity_B = p->memory[1].capacity_B;
 	/* An L1 slower than the L2 it feeds: no fit can order that. */
 	p->memory[0].effective_bw_Bps = 1.5e11;

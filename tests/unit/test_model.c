@@ -272,6 +272,37 @@ static void test_model__predict_pack_passes(void **state)
 	rv_profile_free(cpu);
 }
 
+/* gemm.last_wave: toy_gpu (4 SMs, one 64x64 tile each) runs 320x64x64 as 5
+ * tiles, two waves; a whole last wave takes a wave's time (compute of 2
+ * waves), a balanced one its share (1.25 waves); 256x64x64 (4 tiles, one
+ * full wave) is the same either way. */
+static void test_model__predict_last_wave(void **state)
+{
+	struct rv_profile *gpu = toy("toy_gpu");
+	struct rv_prediction whole, balanced;
+	struct rv_shape s;
+
+	(void)state;
+	assert_int_equal(gpu->gemm.last_wave, RV_LAST_WAVE_WHOLE);
+	shape_of(&s, RV_OP_MATMUL, "320x64x64");
+	assert_int_equal(rv_predict(&whole, gpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	gpu->gemm.last_wave = RV_LAST_WAVE_BALANCED;
+	assert_int_equal(rv_predict(&balanced, gpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(whole.tiles, 5);
+	assert_int_equal(whole.waves, 2);
+	assert_int_equal(balanced.waves, 2);
+	rv_assert_close(whole.compute_s, 2 * 2.0 * 64 * 64 * 64 / (1e12 / 4), 1e-12, 0);
+	rv_assert_close(balanced.compute_s / whole.compute_s, 1.25 / 2, 1e-12, 0);
+	rv_assert_close(whole.eff_wave, 5.0 / 8, 1e-12, 0);
+	rv_assert_close(balanced.eff_wave, 1, 1e-12, 0);
+	shape_of(&s, RV_OP_MATMUL, "256x64x64");
+	assert_int_equal(rv_predict(&balanced, gpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	gpu->gemm.last_wave = RV_LAST_WAVE_WHOLE;
+	assert_int_equal(rv_predict(&whole, gpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(balanced.compute_s, whole.compute_s, 0, 0);
+	rv_profile_free(gpu);
+}
+
 /* gemm.threading: a call of at most single_unit_max_mnk multiply-adds runs on
  * one unit (its share of the FLOP rate and of the private tiers); one of at
  * most unpacked_max_mnk runs the small-matrix kernel: one unit, no packing
@@ -456,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_model__predict_llc_capacity_and_elementwise_units),
 		cmocka_unit_test(test_model__predict_fresh_output),
 		cmocka_unit_test(test_model__predict_pack_passes),
+		cmocka_unit_test(test_model__predict_last_wave),
 		cmocka_unit_test(test_model__predict_threading),
 		cmocka_unit_test(test_model__predict_gpu_waves_and_overlap),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),

@@ -279,11 +279,22 @@ static void test_predict_cpu_terms__edge_kernels(void **state)
 	rv_profile_free(p);
 }
 
-/* gemm.edge_kernels is "pad" or "halving"; anything else names the key and
- * the two values. */
-static void test_predict_cpu_terms__edge_kernels_profile(void **state)
+/* gemm.edge_kernels is "pad" or "halving", gemm.last_wave "whole" or
+ * "balanced"; anything else names the key and its two values. */
+static void test_predict_cpu_terms__gemm_enums_profile(void **state)
 {
-	static const char *const values[] = { "\"halving\"", "\"pad\"", "\"binary\"", "2" };
+	static const struct {
+		const char *key, *value;
+		int ok, edges, last_wave;
+	} cases[] = {
+		{ "edge_kernels", "\"halving\"", 1, RV_EDGES_HALVING, RV_LAST_WAVE_WHOLE },
+		{ "edge_kernels", "\"pad\"", 1, RV_EDGES_PAD, RV_LAST_WAVE_WHOLE },
+		{ "edge_kernels", "\"binary\"", 0, 0, 0 },
+		{ "edge_kernels", "2", 0, 0, 0 },
+		{ "last_wave", "\"balanced\"", 1, RV_EDGES_PAD, RV_LAST_WAVE_BALANCED },
+		{ "last_wave", "\"whole\"", 1, RV_EDGES_PAD, RV_LAST_WAVE_WHOLE },
+		{ "last_wave", "\"stream-k\"", 0, 0, 0 },
+	};
 	char *text = NULL, *at;
 	size_t len = 0;
 
@@ -291,22 +302,25 @@ static void test_predict_cpu_terms__edge_kernels_profile(void **state)
 	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
 	at = strstr(text, "\"gemm\": {");
 	assert_non_null(at);
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rv_buf b = RV_BUF_INIT;
 		struct rv_profile *p = NULL;
+		char path[64];
 		int err;
 
-		rv_buf_printf(&b, "%.*s\"gemm\": {\"edge_kernels\": %s,%s", (int)(at - text), text,
-		              values[i], at + strlen("\"gemm\": {"));
+		rv_buf_printf(&b, "%.*s\"gemm\": {\"%s\": %s,%s", (int)(at - text), text,
+		              cases[i].key, cases[i].value, at + strlen("\"gemm\": {"));
 		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
 		rv_buf_free(&b);
-		if (i >= 2) {
+		if (!cases[i].ok) {
 			assert_true(err < 0);
-			assert_non_null(strstr(rv_error_last(), "gemm.edge_kernels"));
+			(void)snprintf(path, sizeof(path), "gemm.%s", cases[i].key);
+			assert_non_null(strstr(rv_error_last(), path));
 			continue;
 		}
 		assert_int_equal(err, 0);
-		assert_int_equal(p->gemm.edges, i == 0 ? RV_EDGES_HALVING : RV_EDGES_PAD);
+		assert_int_equal(p->gemm.edges, cases[i].edges);
+		assert_int_equal(p->gemm.last_wave, cases[i].last_wave);
 		rv_profile_free(p);
 	}
 	free(text);
@@ -322,7 +336,7 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__edge_kernels),
-		cmocka_unit_test(test_predict_cpu_terms__edge_kernels_profile),
+		cmocka_unit_test(test_predict_cpu_terms__gemm_enums_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
