@@ -173,6 +173,14 @@ static int profile_enum(struct rv_json_doc *d, json_t *obj, const char *path, co
 	                     list);
 }
 
+/* profile_enum() of an optional member: dflt when it is absent. */
+static int profile_enum_or(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
+                           const char *const *names, int n, int dflt, int *out)
+{
+	*out = dflt;
+	return json_object_get(obj, key) ? profile_enum(d, obj, path, key, names, n, out) : 0;
+}
+
 static int profile_dtype(struct rv_json_doc *d, json_t *obj, const char *path, const char *key,
                          enum rv_dtype *out)
 {
@@ -509,6 +517,8 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 
 static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
+	static const char *const edges[] = { "pad", "halving" };
+	static const char *const waves[] = { "whole", "balanced" };
 	static const char *const keys[] = { "tiles",
 		                            "tiles_per_unit",
 		                            "half_efficiency_m",
@@ -534,7 +544,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	json_t *tiles, *t;
 	int64_t tpu;
 	size_t i;
-	int err;
+	int err, v;
 
 	if ((err = rv_json_check_object(d, obj, "gemm", keys, required)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm", "tiles_per_unit", 1, 64, &tpu, NULL)) < 0 ||
@@ -561,24 +571,13 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	if (json_object_get(obj, "bias_row_s") &&
 	    (err = profile_positive(d, obj, "gemm", "bias_row_s", &g->bias_row_s)) < 0)
 		return err;
-	g->edges = RV_EDGES_PAD;
-	if (json_object_get(obj, "edge_kernels")) {
-		static const char *const edges[] = { "pad", "halving" };
-		int v;
-
-		if ((err = profile_enum(d, obj, "gemm", "edge_kernels", edges, 2, &v)) < 0)
-			return err;
-		g->edges = (enum rv_gemm_edges)v;
-	}
-	g->last_wave = RV_LAST_WAVE_WHOLE;
-	if (json_object_get(obj, "last_wave")) {
-		static const char *const waves[] = { "whole", "balanced" };
-		int v;
-
-		if ((err = profile_enum(d, obj, "gemm", "last_wave", waves, 2, &v)) < 0)
-			return err;
-		g->last_wave = (enum rv_gemm_last_wave)v;
-	}
+	if ((err = profile_enum_or(d, obj, "gemm", "edge_kernels", edges, 2, RV_EDGES_PAD, &v)) < 0)
+		return err;
+	g->edges = (enum rv_gemm_edges)v;
+	if ((err = profile_enum_or(d, obj, "gemm", "last_wave", waves, 2, RV_LAST_WAVE_WHOLE, &v)) <
+	    0)
+		return err;
+	g->last_wave = (enum rv_gemm_last_wave)v;
 	g->pack_passes = 2;
 	g->pack_passes_set = json_object_get(obj, "pack_passes") != NULL;
 	if (g->pack_passes_set) {

@@ -63,47 +63,70 @@ static void test_predict_cpu_terms__only_calls_on_several_units(void **state)
 	rv_profile_free(p);
 }
 
+/* Parses toy_cpu with insert written just after the first `after` of its
+ * text; rv_profile_parse()'s code. */
+static int parse_with(struct rv_profile **p, const char *after, const char *insert)
+{
+	char *text = NULL, *at;
+	size_t len = 0;
+	struct rv_buf b = RV_BUF_INIT;
+	int err;
+
+	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
+	at = strstr(text, after);
+	assert_non_null(at);
+	at += strlen(after);
+	rv_buf_printf(&b, "%.*s%s%s", (int)(at - text), text, insert, at);
+	*p = NULL;
+	err = rv_profile_parse(p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
+	rv_buf_free(&b);
+	free(text);
+	return err;
+}
+
+/* A term of the profile, the parameter name, written as pre, its value and
+ * post after `after`: absent from toy_cpu, not a parameter; each of the
+ * n_bad values refused naming it; good parsed and resolved by the fit as the
+ * parameter of that value. The good profile (free it), its parameter in
+ * *prm. */
+static struct rv_profile *check_term(const char *name, const char *after, const char *pre,
+                                     const char *post, const char *const *bad, size_t n_bad,
+                                     const char *good, struct rv_param *prm)
+{
+	struct rv_profile *p = toy();
+	char insert[256];
+
+	assert_int_equal(rv_param_resolve(prm, p, name), RV_ENOENT);
+	rv_profile_free(p);
+	for (size_t i = 0; i <= n_bad; i++) {
+		(void)snprintf(insert, sizeof(insert), "%s%s%s", pre, i < n_bad ? bad[i] : good,
+		               post);
+		if (i < n_bad) {
+			assert_true(parse_with(&p, after, insert) < 0);
+			assert_non_null(strstr(rv_error_last(), name));
+			continue;
+		}
+		assert_int_equal(parse_with(&p, after, insert), 0);
+		assert_int_equal(rv_param_resolve(prm, p, name), 0);
+		rv_assert_close(*prm->slot, strtod(good, NULL), 0, 0);
+	}
+	return p;
+}
+
 /* The profile states it inside gemm.threading (>= 0), and a fit can refit it
  * only where that object exists. */
 static void test_predict_cpu_terms__profile_and_fit(void **state)
 {
 	static const char *const bad[] = { "-1e-5", "\"fast\"" };
-	char *text = NULL, *at;
-	size_t len = 0;
-	struct rv_profile *p = NULL;
 	struct rv_param prm;
+	struct rv_profile *p;
 
 	(void)state;
-	p = toy();
-	assert_int_equal(rv_param_resolve(&prm, p, "gemm.threading.dispatch_s"), RV_ENOENT);
+	p = check_term("gemm.threading.dispatch_s", "\"gemm\": {",
+	               "\"threading\": {\"single_unit_max_mnk\": 100, \"dispatch_s\": ",
+	               ", \"provenance\": \"test [assumed]\"},", bad, 2, "2.5e-5", &prm);
+	assert_ptr_equal(prm.slot, &p->gemm.threading.dispatch_s);
 	rv_profile_free(p);
-	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
-	at = strstr(text, "\"gemm\": {");
-	assert_non_null(at);
-	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
-		struct rv_buf b = RV_BUF_INIT;
-		int err;
-
-		rv_buf_printf(&b,
-		              "%.*s\"gemm\": {\"threading\": {\"single_unit_max_mnk\": 100, "
-		              "\"dispatch_s\": %s, \"provenance\": \"test [assumed]\"},%s",
-		              (int)(at - text), text, i < 2 ? bad[i] : "2.5e-5",
-		              at + strlen("\"gemm\": {"));
-		p = NULL;
-		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
-		rv_buf_free(&b);
-		if (i < 2) {
-			assert_true(err < 0);
-			assert_non_null(strstr(rv_error_last(), "gemm.threading.dispatch_s"));
-			continue;
-		}
-		assert_int_equal(err, 0);
-		rv_assert_close(p->gemm.threading.dispatch_s, 2.5e-5, 0, 0);
-		assert_int_equal(rv_param_resolve(&prm, p, "gemm.threading.dispatch_s"), 0);
-		assert_ptr_equal(prm.slot, &p->gemm.threading.dispatch_s);
-		rv_profile_free(p);
-	}
-	free(text);
 }
 
 /* An add of N elements takes at least its working set over unit_loop_Bps
@@ -141,41 +164,16 @@ static void test_predict_cpu_terms__elementwise_loop_rate(void **state)
 static void test_predict_cpu_terms__elementwise_profile_and_fit(void **state)
 {
 	static const char *const bad[] = { "0", "-1", "\"fast\"" };
-	char *text = NULL, *root;
-	size_t len = 0;
-	struct rv_profile *p = toy();
 	struct rv_param prm;
+	struct rv_profile *p;
 
 	(void)state;
-	assert_int_equal(rv_param_resolve(&prm, p, "elementwise.unit_loop_Bps"), RV_ENOENT);
+	p = check_term("elementwise.unit_loop_Bps", "{",
+	               "\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": ",
+	               ", \"provenance\": \"test [assumed]\"},", bad, 3, "5e10", &prm);
+	assert_ptr_equal(prm.slot, &p->elementwise.unit_loop_Bps);
+	rv_assert_close(prm.upper, p->memory[0].bw_Bps / p->compute_units, 0, 0);
 	rv_profile_free(p);
-	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
-	root = strchr(text, '{');
-	assert_non_null(root);
-	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
-		struct rv_buf b = RV_BUF_INIT;
-		int err;
-
-		rv_buf_printf(&b,
-		              "{\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": %s, "
-		              "\"provenance\": \"test [assumed]\"},%s",
-		              i < 3 ? bad[i] : "5e10", root + 1);
-		p = NULL;
-		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
-		rv_buf_free(&b);
-		if (i < 3) {
-			assert_true(err < 0);
-			assert_non_null(strstr(rv_error_last(), "elementwise.unit_loop_Bps"));
-			continue;
-		}
-		assert_int_equal(err, 0);
-		rv_assert_close(p->elementwise.unit_loop_Bps, 5e10, 0, 0);
-		assert_int_equal(rv_param_resolve(&prm, p, "elementwise.unit_loop_Bps"), 0);
-		assert_ptr_equal(prm.slot, &p->elementwise.unit_loop_Bps);
-		rv_assert_close(prm.upper, p->memory[0].bw_Bps / p->compute_units, 0, 0);
-		rv_profile_free(p);
-	}
-	free(text);
 }
 
 /* A linear of M rows spends M x bias_row_s of core time (compute) copying
@@ -207,38 +205,14 @@ static void test_predict_cpu_terms__bias_rows(void **state)
 static void test_predict_cpu_terms__bias_rows_profile_and_fit(void **state)
 {
 	static const char *const bad[] = { "0", "-2e-9", "\"fast\"" };
-	char *text = NULL, *at;
-	size_t len = 0;
-	struct rv_profile *p = toy();
 	struct rv_param prm;
+	struct rv_profile *p;
 
 	(void)state;
-	assert_int_equal(rv_param_resolve(&prm, p, "gemm.bias_row_s"), RV_ENOENT);
+	p = check_term("gemm.bias_row_s", "\"gemm\": {", "\"bias_row_s\": ", ",", bad, 3, "2.3e-9",
+	               &prm);
+	assert_ptr_equal(prm.slot, &p->gemm.bias_row_s);
 	rv_profile_free(p);
-	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
-	at = strstr(text, "\"gemm\": {");
-	assert_non_null(at);
-	for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
-		struct rv_buf b = RV_BUF_INIT;
-		int err;
-
-		rv_buf_printf(&b, "%.*s\"gemm\": {\"bias_row_s\": %s,%s", (int)(at - text), text,
-		              i < 3 ? bad[i] : "2.3e-9", at + strlen("\"gemm\": {"));
-		p = NULL;
-		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
-		rv_buf_free(&b);
-		if (i < 3) {
-			assert_true(err < 0);
-			assert_non_null(strstr(rv_error_last(), "gemm.bias_row_s"));
-			continue;
-		}
-		assert_int_equal(err, 0);
-		rv_assert_close(p->gemm.bias_row_s, 2.3e-9, 0, 0);
-		assert_int_equal(rv_param_resolve(&prm, p, "gemm.bias_row_s"), 0);
-		assert_ptr_equal(prm.slot, &p->gemm.bias_row_s);
-		rv_profile_free(p);
-	}
-	free(text);
 }
 
 /* With one 8x8 tile on one unit, a dimension of d runs floor(d / 8) whole
@@ -295,23 +269,15 @@ static void test_predict_cpu_terms__gemm_enums_profile(void **state)
 		{ "last_wave", "\"whole\"", 1, RV_EDGES_PAD, RV_LAST_WAVE_WHOLE },
 		{ "last_wave", "\"stream-k\"", 0, 0, 0 },
 	};
-	char *text = NULL, *at;
-	size_t len = 0;
 
 	(void)state;
-	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
-	at = strstr(text, "\"gemm\": {");
-	assert_non_null(at);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rv_buf b = RV_BUF_INIT;
-		struct rv_profile *p = NULL;
-		char path[64];
+		struct rv_profile *p;
+		char insert[64], path[64];
 		int err;
 
-		rv_buf_printf(&b, "%.*s\"gemm\": {\"%s\": %s,%s", (int)(at - text), text,
-		              cases[i].key, cases[i].value, at + strlen("\"gemm\": {"));
-		err = rv_profile_parse(&p, rv_buf_str(&b), strlen(rv_buf_str(&b)), toy_path());
-		rv_buf_free(&b);
+		(void)snprintf(insert, sizeof(insert), "\"%s\": %s,", cases[i].key, cases[i].value);
+		err = parse_with(&p, "\"gemm\": {", insert);
 		if (!cases[i].ok) {
 			assert_true(err < 0);
 			(void)snprintf(path, sizeof(path), "gemm.%s", cases[i].key);
@@ -323,7 +289,6 @@ static void test_predict_cpu_terms__gemm_enums_profile(void **state)
 		assert_int_equal(p->gemm.last_wave, cases[i].last_wave);
 		rv_profile_free(p);
 	}
-	free(text);
 }
 
 int main(void)
