@@ -487,10 +487,13 @@ static int profile_fresh_output(struct rv_profile *p, struct rv_json_doc *d, jso
  * packing. */
 static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = {
-		"single_unit_max_mnk", "unpacked_max_mnk", "unpacked_max_mn_transposed",
-		"dispatch_s",          "provenance",       NULL
-	};
+	static const char *const keys[] = { "single_unit_max_mnk",
+		                            "unpacked_max_mnk",
+		                            "unpacked_max_mn_transposed",
+		                            "dispatch_s",
+		                            "shared_pack_Bps",
+		                            "provenance",
+		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
 	int64_t single = 0, unpacked = 0, unpacked_mn = 0;
 	int err, has;
@@ -507,6 +510,9 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           INT64_MAX, &unpacked_mn, &has)) < 0 ||
 	    (json_object_get(obj, "dispatch_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.threading", "dispatch_s", &t->dispatch_s)) < 0) ||
+	    (json_object_get(obj, "shared_pack_Bps") &&
+	     (err = profile_positive(d, obj, "gemm.threading", "shared_pack_Bps",
+	                             &t->shared_pack_Bps)) < 0) ||
 	    (err = profile_provenance(d, obj, "gemm.threading", &t->provenance)) < 0)
 		return err;
 	t->single_unit_max_mnk = (uint64_t)single;

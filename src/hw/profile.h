@@ -86,7 +86,11 @@ struct rv_gemm {
 		uint64_t unpacked_max_mnk;
 		uint64_t unpacked_max_mn_transposed;
 		double dispatch_s; /* added to a call on more than one unit; 0: none */
-		char *provenance;  /* NULL when the profile has no such object */
+		/* A call on more than one unit also adds the bytes of our A (M x
+		 * K, the BLAS's B, whose packed panels its threads share) over
+		 * this rate: packing them and waiting for each other's; 0: none. */
+		double shared_pack_Bps;
+		char *provenance; /* NULL when the profile has no such object */
 	} threading;
 };
 

@@ -50,6 +50,10 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 		rv_fmt_si(a, sizeof(a), t->dispatch_s, "s");
 		rv_buf_printf(out, "; %s to hand a call to more units", a);
 	}
+	if (t->shared_pack_Bps > 0) {
+		rv_fmt_si(a, sizeof(a), t->shared_pack_Bps, "B/s");
+		rv_buf_printf(out, "; their shared panels of A at %s", a);
+	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }
 

@@ -483,6 +483,8 @@ static int choose_params(struct fit_ctx *x)
 	 * the profile states one (consider() skips a 0). */
 	if (err == 0)
 		err = consider(x, "gemm.threading.dispatch_s", 0);
+	if (err == 0)
+		err = consider(x, "gemm.threading.shared_pack_Bps", 0);
 	/* A linear's bias copy per row: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.bias_row_s", 0);

@@ -595,8 +595,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	double slots = (double)units * g->tiles_per_unit;
 	/* Handing a call to the BLAS's other threads (waking them, and the
 	 * partition's synchronisation) before any of them computes: a fixed
-	 * time per call on more than one unit (gemm.threading.dispatch_s). */
-	double dispatch_s = units > 1 ? g->threading.dispatch_s : 0;
+	 * time per call on more than one unit (gemm.threading.dispatch_s), and
+	 * the panels of our A that they share, packed and waited for, at
+	 * gemm.threading.shared_pack_Bps. */
+	double dispatch_s = 0;
 	/* A small-matrix kernel (packs 0) works on the operands in place with
 	 * masked edges: no micro-tile quantization and no packing to amortize
 	 * over M or N; its K loop still fills and drains the pipeline. On this
@@ -621,6 +623,11 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	int pnorm = g->overlap_norm > 0 && g->n_tiles <= RV_GEMM_MAX_TILES;
 	struct gemm_tiers gt;
 
+	if (units > 1) {
+		dispatch_s = g->threading.dispatch_s;
+		if (g->threading.shared_pack_Bps > 0)
+			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
+	}
 	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
 	/* A linear's bias copied into each of the M rows of C before the call,

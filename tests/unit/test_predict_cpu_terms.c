@@ -4,7 +4,8 @@
  * tests/data/hardware/model: gemm.threading.dispatch_s, the fixed time a CPU
  * BLAS call pays for handing its work to more than one thread, and
  * elementwise.unit_loop_Bps, the rate of one core's elementwise loop; and of
- * round 7: gemm.bias_row_s, the time per row of copying a linear's bias into
+ * round 7: gemm.threading.shared_pack_Bps, the panels of A the threads of a
+ * call share, gemm.bias_row_s, the time per row of copying a linear's bias into
  * its output before the GEMM, and gemm.edge_kernels, how the BLAS covers a
  * partial tile. */
 #include <stdlib.h>
@@ -111,6 +112,44 @@ static struct rv_profile *check_term(const char *name, const char *after, const 
 		rv_assert_close(*prm->slot, strtod(good, NULL), 0, 0);
 	}
 	return p;
+}
+
+/* A call on more than one unit also adds our A's bytes over shared_pack_Bps
+ * (the panels its threads share); one on a single unit does not. */
+static void test_predict_cpu_terms__shared_pack(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction one0, all0, one1, all1;
+
+	(void)state;
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
+	predict(&one0, p, RV_OP_MATMUL, "256x64x256");
+	predict(&all0, p, RV_OP_LINEAR, "512x1024x1024");
+	p->gemm.threading.shared_pack_Bps = 1e9;
+	predict(&one1, p, RV_OP_MATMUL, "256x64x256");
+	predict(&all1, p, RV_OP_LINEAR, "512x1024x1024");
+	rv_assert_close(one1.latency_s, one0.latency_s, 0, 0);
+	/* fp16: 2 B x 512 x 1024 over 1e9 B/s. */
+	rv_assert_close(all1.latency_s, all0.latency_s + 2.0 * 512 * 1024 / 1e9, 1e-12, 0);
+	rv_assert_close(all1.compute_s, all0.compute_s, 0, 0);
+	rv_profile_free(p);
+}
+
+/* The profile states it inside gemm.threading (> 0), and a fit refits it
+ * only where the profile states it. */
+static void test_predict_cpu_terms__shared_pack_profile_and_fit(void **state)
+{
+	static const char *const bad[] = { "0", "-1e9", "\"fast\"" };
+	struct rv_param prm;
+	struct rv_profile *p;
+
+	(void)state;
+	p = check_term("gemm.threading.shared_pack_Bps", "\"gemm\": {",
+	               "\"threading\": {\"single_unit_max_mnk\": 100, \"shared_pack_Bps\": ",
+	               ", \"provenance\": \"test [assumed]\"},", bad, 3, "1.07e10", &prm);
+	assert_ptr_equal(prm.slot, &p->gemm.threading.shared_pack_Bps);
+	rv_profile_free(p);
 }
 
 /* The profile states it inside gemm.threading (>= 0), and a fit can refit it
@@ -296,6 +335,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
 		cmocka_unit_test(test_predict_cpu_terms__profile_and_fit),
+		cmocka_unit_test(test_predict_cpu_terms__shared_pack),
+		cmocka_unit_test(test_predict_cpu_terms__shared_pack_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
