@@ -17,6 +17,10 @@
 # finished row is kept. The session unpacks the archive, copies
 # baselines/* to results/baselines/ (and baselines-torch/* to
 # results/h200/torch/), then calibrates and validates.
+# DEVICE_CHECK_MISSING=1 starts baselines/ from the committed
+# results/baselines/<hw>_*.csv and captures with --missing: only the shapes
+# without a row or without energy (a follow-up run that fills what an earlier
+# one left, in a fraction of the time).
 # On a machine without a GPU it runs the same steps with the null kernel and
 # the fake meter (ROOFVAL_DEVICE_DRY=1 forces that), so it can be tried here.
 set -uo pipefail
@@ -30,6 +34,11 @@ rm -rf "$W"
 mkdir -p "$OUT" "$W/baselines"
 report=$W/report.txt
 : >"$report"
+missing=()
+if [ "${DEVICE_CHECK_MISSING:-0}" = 1 ]; then
+	cp results/baselines/"$hw"_*.csv results/baselines/"$hw"_*.meta.json "$W/baselines/" 2>/dev/null
+	missing=(--missing)
+fi
 say() { printf '%s\n' "$*" | tee -a "$report"; }
 elapsed() { echo $(($(date +%s) - start)); }
 left() { echo $((budget_s - $(elapsed))); }
@@ -134,7 +143,7 @@ capture() { # purpose op meter-options...
 	local purpose=$1 op=$2
 	shift 2
 	run_capture "$W/baselines" "$W/capture.log" "$roofval" capture --hw "$hw" --op "$op" \
-		--purpose "$purpose" --kernel "$kernel" "$@"
+		--purpose "$purpose" --kernel "$kernel" "${missing[@]}" "$@"
 }
 for purpose in calibration validation; do
 	for op in matmul linear vector_add; do

@@ -175,6 +175,10 @@ struct rv_capture_session_opts {
 	const char *meter;
 	struct rv_capture_opts capture; /* trials, windows, seed, cache flush */
 	unsigned repeat;                /* rounds over the shapes (0 or 1: once) */
+	/* Only the shapes whose row is missing from the baseline, or, with a
+	 * meter, lacks energy (finishing a capture that stopped); the limit
+	 * applies to those. */
+	int missing;
 	/* The command line recorded in the manifest (argc strings; may be 0). */
 	int argc;
 	char *const *argv;
@@ -190,6 +194,7 @@ struct rv_capture_session_result {
 	char csv_path[RV_PATH_MAX]; /* the baseline written (set once it is known) */
 	size_t total;               /* shapes to capture (after limit) */
 	size_t ambiguous;           /* of them, labelled ambiguous */
+	size_t present;             /* with missing: shapes left out, their rows complete */
 	unsigned rounds;            /* rounds begun (--repeat) */
 	size_t done;                /* rows stored */
 	size_t skipped;             /* shapes skipped */
@@ -199,7 +204,8 @@ struct rv_capture_session_result {
 };
 
 /* Runs a capture session. 0 when it finished or was interrupted (see
- * r->interrupted; a failure after the stop is not reported); else a negative
+ * r->interrupted; a failure after the stop is not reported), or, with
+ * missing, found every row complete (r->total 0, nothing measured); else a negative
  * RV_E* code with rv_error_last() saying why: no profile, no capture
  * backend, a kernel or named meter that cannot run here, a sweep that is
  * not what its name says or labels nothing to capture for hw, --flush-l2 without a

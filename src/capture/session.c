@@ -385,6 +385,37 @@ static int collect_jobs(struct job **out, struct rv_capture_session_result *r,
 	return 0;
 }
 
+/* capture --missing: leaves out of jobs the shapes whose row the baseline at
+ * csv_path holds with all this capture measures (its latency, and its energy
+ * when with_energy), counted in r->present, and keeps the first limit of
+ * the rest. No baseline yet: nothing is left out. */
+static int keep_missing(struct job *jobs, struct rv_capture_session_result *r, const char *csv_path,
+                        const char *hw, enum rv_op op, int with_energy, size_t limit)
+{
+	struct rv_baseline *b = NULL;
+	size_t n = 0;
+	int err = rv_baseline_load(&b, csv_path);
+
+	if (err < 0 && err != RV_ENOENT)
+		return err;
+	r->ambiguous = 0;
+	for (size_t i = 0; i < r->total; i++) {
+		long at = b ? rv_baseline_find(b, hw, op, &jobs[i].e->shape, jobs[i].e->dtype) : -1;
+
+		if (at >= 0 && (!with_energy || !isnan(b->rows[at].energy_J))) {
+			r->present++;
+			continue;
+		}
+		if (n < limit) {
+			r->ambiguous += (size_t)jobs[i].ambiguous;
+			jobs[n++] = jobs[i];
+		}
+	}
+	r->total = n;
+	rv_baseline_free(b);
+	return 0;
+}
+
 static void free_jobs(struct job *jobs, size_t n)
 {
 	for (size_t i = 0; jobs && i < n; i++)
@@ -593,7 +624,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		                   rv_op_name(o->op), rv_purpose_name(o->purpose));
 		goto out;
 	}
-	if ((err = collect_jobs(&jobs, r, s, p->key, o->limit)) < 0)
+	if ((err = collect_jobs(&jobs, r, s, p->key, o->missing ? SIZE_MAX : o->limit)) < 0)
 		goto out;
 	if (r->total == 0) {
 		err = rv_error_set(RV_ENOENT,
@@ -612,6 +643,10 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	if ((err = open_meter(&m, &run.meter, meter_note, sizeof(meter_note), &meter_env, o->meter,
 	                      p->capture_backend)) < 0)
 		goto out;
+	if (o->missing &&
+	    ((err = keep_missing(jobs, r, r->csv_path, p->key, o->op, m != NULL, o->limit)) < 0 ||
+	     r->total == 0))
+		goto out; /* an error, or every row complete: nothing to measure */
 	/* The ETA: each shape's expected time from the model's prediction. */
 	if (!(shape_s = malloc(r->total * sizeof(*shape_s)))) {
 		err = rv_error_set(RV_ENOMEM, "out of memory");

@@ -70,6 +70,10 @@ static const struct rv_option capture_options[] = {
 	  .help = "measure every shape N times, in N rounds over the shapes (default 1); the row "
 	          "keeps the median of the N medians and their spread",
 	  .type = RV_OPT_UINT, .offset = CAP(s.repeat), .umin = 1, .umax = 100 },
+	{ .name = "missing",
+	  .help = "only the shapes with no row in the baseline yet or, when a meter measures "
+	          "energy, a row without it (to finish a capture that stopped)",
+	  .type = RV_OPT_FLAG, .offset = CAP(s.missing) },
 	{ .name = "precision", .metavar = "P",
 	  .help = "add trials until the median's standard error is under P of it (default 0.01; "
 	          "0: exactly --trials)",
@@ -197,6 +201,14 @@ int rv_cmd_capture(int argc, char **argv)
 	(void)sigaction(SIGTERM, &old_term, NULL);
 	if (err < 0)
 		return rv_cli_fail("capture");
+	if (o->missing && r.total == 0) {
+		fprintf(stderr, "%s: all %zu shapes have their rows; nothing to measure\n",
+		        r.csv_path, r.present);
+		return RV_EXIT_OK;
+	}
+	if (o->missing)
+		fprintf(stderr, "%s: %zu shapes left out, their rows complete (--missing)\n",
+		        r.csv_path, r.present);
 	fprintf(stderr,
 	        "%s: %zu rows written (%zu shapes, of which %zu ambiguous), %zu shapes skipped, in "
 	        "%.2f s (%.2f s inside the kernels)\n",

@@ -369,6 +369,17 @@ fi
 check 1 "kpu_t64 has no capture backend (predictions only)" "" -- capture --hw kpu_t64 --op matmul --purpose calibration --sweep-dir "$scratch/cap"
 check 1 "kernel cublas cannot run here" "" -- capture --hw h200_sxm_141gb --op matmul --purpose calibration --sweep-dir "$scratch/cap"
 check 1 "labels no shape for jetson_orin_nano_8gb" "" -- capture --hw jetson_orin_nano_8gb --op matmul --purpose calibration --sweep-dir "$scratch/cap" --kernel null
+# --missing finishes a capture that stopped: only the shapes with no row or,
+# with a meter, no energy; with every row complete it measures nothing.
+rm -f "$scratch/cap/i7_12700k_matmul.csv"
+check 0 "rows written" "" -- capture "${cap[@]}" --kernel null --meter none --limit 1
+check 0 "1 shapes left out, their rows complete (--missing)" "" -- capture "${cap[@]}" --kernel null --meter none --missing
+check 0 "all 4 shapes have their rows; nothing to measure" "" -- capture "${cap[@]}" --kernel null --meter none --missing
+check 0 "0 shapes left out" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --missing --limit 2
+[ "$(grep -c '^i7_12700k,matmul,[^,]*,[^,]*,[^,]*,[0-9]' "$scratch/cap/i7_12700k_matmul.csv")" = 2 ] &&
+	[ "$(grep -c '^i7_12700k,matmul,' "$scratch/cap/i7_12700k_matmul.csv")" = 4 ]
+tally $? "--missing --limit 2 with a meter did not give two rows their energy" "$scratch/cap/i7_12700k_matmul.csv"
+check 0 "2 shapes left out, their rows complete (--missing)" "" -- capture "${cap[@]}" --kernel null --meter fake --min-window 0.02 --missing
 check 1 "meter rapl" "" -- capture "${cap[@]}" --kernel null --meter rapl
 check 1 "meter ina: no INA3221/INA238 power monitor under /sys" "" -- capture "${cap[@]}" --kernel null --meter ina --rails VDD_IN
 check 0 "" "cblas" -- kernels
