@@ -8,6 +8,7 @@
  * call share, gemm.bias_row_s, the time per row of copying a linear's bias into
  * its output before the GEMM, and gemm.edge_kernels, how the BLAS covers a
  * partial tile. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,38 +137,6 @@ static void test_predict_cpu_terms__shared_pack(void **state)
 	rv_profile_free(p);
 }
 
-/* The profile states it inside gemm.threading (> 0), and a fit refits it
- * only where the profile states it. */
-static void test_predict_cpu_terms__shared_pack_profile_and_fit(void **state)
-{
-	static const char *const bad[] = { "0", "-1e9", "\"fast\"" };
-	struct rv_param prm;
-	struct rv_profile *p;
-
-	(void)state;
-	p = check_term("gemm.threading.shared_pack_Bps", "\"gemm\": {",
-	               "\"threading\": {\"single_unit_max_mnk\": 100, \"shared_pack_Bps\": ",
-	               ", \"provenance\": \"test [assumed]\"},", bad, 3, "1.07e10", &prm);
-	assert_ptr_equal(prm.slot, &p->gemm.threading.shared_pack_Bps);
-	rv_profile_free(p);
-}
-
-/* The profile states it inside gemm.threading (>= 0), and a fit can refit it
- * only where that object exists. */
-static void test_predict_cpu_terms__profile_and_fit(void **state)
-{
-	static const char *const bad[] = { "-1e-5", "\"fast\"" };
-	struct rv_param prm;
-	struct rv_profile *p;
-
-	(void)state;
-	p = check_term("gemm.threading.dispatch_s", "\"gemm\": {",
-	               "\"threading\": {\"single_unit_max_mnk\": 100, \"dispatch_s\": ",
-	               ", \"provenance\": \"test [assumed]\"},", bad, 2, "2.5e-5", &prm);
-	assert_ptr_equal(prm.slot, &p->gemm.threading.dispatch_s);
-	rv_profile_free(p);
-}
-
 /* An add of N elements takes at least its working set over unit_loop_Bps
  * times the units it runs on, as core (compute) time; absent, nothing
  * changes. toy_cpu: 4 units, 1e12 FLOP/s, no elementwise object (all 4
@@ -197,24 +166,6 @@ static void test_predict_cpu_terms__elementwise_loop_rate(void **state)
 	rv_profile_free(p);
 }
 
-/* The profile states it inside elementwise (> 0), and a fit refits it only
- * where that object exists, bounded by one unit's share of L1's datasheet
- * bandwidth. */
-static void test_predict_cpu_terms__elementwise_profile_and_fit(void **state)
-{
-	static const char *const bad[] = { "0", "-1", "\"fast\"" };
-	struct rv_param prm;
-	struct rv_profile *p;
-
-	(void)state;
-	p = check_term("elementwise.unit_loop_Bps", "{",
-	               "\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": ",
-	               ", \"provenance\": \"test [assumed]\"},", bad, 3, "5e10", &prm);
-	assert_ptr_equal(prm.slot, &p->elementwise.unit_loop_Bps);
-	rv_assert_close(prm.upper, p->memory[0].bw_Bps / p->compute_units, 0, 0);
-	rv_profile_free(p);
-}
-
 /* A linear of M rows spends M x bias_row_s of core time (compute) copying
  * its bias, on the calling thread whatever the units; a matmul has no bias,
  * and without the term nothing changes. */
@@ -239,19 +190,71 @@ static void test_predict_cpu_terms__bias_rows(void **state)
 	rv_profile_free(p);
 }
 
-/* The profile states it inside gemm (> 0), and a fit refits it only where
- * the profile states it. */
-static void test_predict_cpu_terms__bias_rows_profile_and_fit(void **state)
+/* Each numeric term is stated inside its object (dispatch_s >= 0, the others
+ * > 0), and a fit refits it only where the profile states it (dispatch_s:
+ * where gemm.threading exists), at that field; unit_loop_Bps is bounded by
+ * one unit's share of L1's datasheet bandwidth. */
+static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
 {
-	static const char *const bad[] = { "0", "-2e-9", "\"fast\"" };
-	struct rv_param prm;
-	struct rv_profile *p;
+	static const char *const threading = "\"threading\": {\"single_unit_max_mnk\": 100, ",
+	                         *end = ", \"provenance\": \"test [assumed]\"},";
+	static const struct {
+		const char *name, *after, *pre, *post, *bad[3];
+		size_t n_bad;
+		const char *good;
+		size_t field; /* offsetof in struct rv_profile */
+	} terms[] = {
+		{ "gemm.threading.dispatch_s",
+		  "\"gemm\": {",
+		  "\"dispatch_s\": ",
+		  NULL,
+		  { "-1e-5", "\"fast\"" },
+		  2,
+		  "2.5e-5",
+		  offsetof(struct rv_profile, gemm.threading.dispatch_s) },
+		{ "gemm.threading.shared_pack_Bps",
+		  "\"gemm\": {",
+		  "\"shared_pack_Bps\": ",
+		  NULL,
+		  { "0", "-1e9", "\"fast\"" },
+		  3,
+		  "1.07e10",
+		  offsetof(struct rv_profile, gemm.threading.shared_pack_Bps) },
+		{ "elementwise.unit_loop_Bps",
+		  "{",
+		  "\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": ",
+		  ", \"provenance\": \"test [assumed]\"},",
+		  { "0", "-1", "\"fast\"" },
+		  3,
+		  "5e10",
+		  offsetof(struct rv_profile, elementwise.unit_loop_Bps) },
+		{ "gemm.bias_row_s",
+		  "\"gemm\": {",
+		  "\"bias_row_s\": ",
+		  ",",
+		  { "0", "-2e-9", "\"fast\"" },
+		  3,
+		  "2.3e-9",
+		  offsetof(struct rv_profile, gemm.bias_row_s) },
+	};
 
 	(void)state;
-	p = check_term("gemm.bias_row_s", "\"gemm\": {", "\"bias_row_s\": ", ",", bad, 3, "2.3e-9",
-	               &prm);
-	assert_ptr_equal(prm.slot, &p->gemm.bias_row_s);
-	rv_profile_free(p);
+	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
+		char pre[128];
+		struct rv_param prm;
+		struct rv_profile *p;
+
+		/* The two threading terms go inside a gemm.threading object. */
+		(void)snprintf(pre, sizeof(pre), "%s%s", terms[i].post ? "" : threading,
+		               terms[i].pre);
+		p = check_term(terms[i].name, terms[i].after, pre,
+		               terms[i].post ? terms[i].post : end, terms[i].bad, terms[i].n_bad,
+		               terms[i].good, &prm);
+		assert_ptr_equal(prm.slot, (double *)((char *)p + terms[i].field));
+		if (strcmp(terms[i].name, "elementwise.unit_loop_Bps") == 0)
+			rv_assert_close(prm.upper, p->memory[0].bw_Bps / p->compute_units, 0, 0);
+		rv_profile_free(p);
+	}
 }
 
 /* With one 8x8 tile on one unit, a dimension of d runs floor(d / 8) whole
@@ -334,13 +337,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
-		cmocka_unit_test(test_predict_cpu_terms__profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__shared_pack),
-		cmocka_unit_test(test_predict_cpu_terms__shared_pack_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
-		cmocka_unit_test(test_predict_cpu_terms__elementwise_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
-		cmocka_unit_test(test_predict_cpu_terms__bias_rows_profile_and_fit),
+		cmocka_unit_test(test_predict_cpu_terms__terms_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__edge_kernels),
 		cmocka_unit_test(test_predict_cpu_terms__gemm_enums_profile),
 	};
