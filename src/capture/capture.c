@@ -792,8 +792,9 @@ size_t rv_capture_extra(struct rv_baseline_row *row, const struct rv_capture_res
 int rv_capture_combine(struct rv_capture_result *out, double *spread,
                        const struct rv_capture_result *rounds, unsigned n)
 {
-	double *med, best = HUGE_VAL, median;
-	unsigned pick = 0;
+	double *med, median;
+	size_t pick;
+	int err;
 
 	if (n == 0)
 		return rv_error_set(RV_ERANGE, "no measurement to combine");
@@ -808,14 +809,10 @@ int rv_capture_combine(struct rv_capture_result *out, double *spread,
 			                    i + 1, rounds[i].latency_s);
 		}
 	}
-	median = rv_median(med, n); /* sorts med */
-	*spread = (med[n - 1] - med[0]) / median;
+	err = rv_median_nearest(med, n, &median, spread, &pick);
 	free(med);
-	for (unsigned i = 0; i < n; i++)
-		if (fabs(rounds[i].latency_s - median) < best) {
-			best = fabs(rounds[i].latency_s - median);
-			pick = i;
-		}
+	if (err < 0)
+		return err;
 	*out = rounds[pick];
 	out->latency_s = median;
 	return 0;

@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "io/baseline.h"
 #include "io/file.h"
+#include "layout/layout.h"
 
 static const struct rv_opts_spec show_spec = {
 	"baseline show FILE", "Print a baseline as a table, with its rows in file order.", NULL, 1,
@@ -170,10 +171,50 @@ static int baseline_normalize(int argc, char **argv)
 	return err < 0 ? rv_cli_fail("baseline normalize") : RV_EXIT_OK;
 }
 
+struct merge_opts {
+	const char *output;
+};
+
+static const struct rv_option merge_options[] = {
+	{ .name = "output",
+	  .short_name = 'o',
+	  .metavar = "DIR",
+	  .help = "the folder to write the merged baselines to (required; none of the inputs)",
+	  .type = RV_OPT_STRING,
+	  .flags = RV_OPT_REQUIRED,
+	  .offset = offsetof(struct merge_opts, output) },
+	{ .name = NULL },
+};
+
+static const struct rv_opts_spec merge_spec = {
+	"baseline merge -o DIR DIR DIR...",
+	"Merge captures of one machine taken at different times: per row the median latency of "
+	"the folders that have it, the rest of the row from the one nearest it, and their "
+	"spread.",
+	merge_options, 2, -1
+};
+
+static int baseline_merge(int argc, char **argv)
+{
+	struct merge_opts o = { 0 };
+	struct rv_args args;
+	struct rv_merge_result res;
+	int rc = rv_opts_parse(&merge_spec, argc, argv, &o, &args);
+
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (rv_layout_merge(o.output, (const char *const *)args.v, (size_t)args.n, &res) < 0)
+		return rv_cli_fail("baseline merge");
+	printf("%s: %zu baselines, %zu rows, %zu of them merged from more than one folder\n",
+	       o.output, res.files, res.rows, res.merged_rows);
+	return RV_EXIT_OK;
+}
+
 /* clang-format off */
 const struct rv_cmd rv_baseline_cmds[] = {
 	{ "show",      baseline_show,      "Print a baseline as a table", &show_spec, NULL },
 	{ "normalize", baseline_normalize, "Sort a baseline and rewrite it in canonical form", &normalize_spec, NULL },
+	{ "merge",     baseline_merge,     "Merge captures of one machine into one baseline folder", &merge_spec, NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */

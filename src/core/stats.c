@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+
 int rv_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -29,6 +31,25 @@ double rv_median(double *x, size_t n)
 {
 	rv_sort_doubles(x, n);
 	return rv_median_sorted(x, n);
+}
+
+int rv_median_nearest(const double *x, size_t n, double *median, double *spread, size_t *pick)
+{
+	double *s = malloc(n * sizeof(*s)), best = HUGE_VAL;
+
+	if (!s)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	memcpy(s, x, n * sizeof(*s));
+	*median = rv_median(s, n);
+	*spread = (s[n - 1] - s[0]) / *median;
+	free(s);
+	*pick = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(x[i] - *median) < best) {
+			best = fabs(x[i] - *median);
+			*pick = i;
+		}
+	return 0;
 }
 
 double rv_rank_sorted(const double *x, size_t n, double p)

@@ -17,6 +17,12 @@ void rv_sort_doubles(double *x, size_t n);
 double rv_median_sorted(const double *x, size_t n);
 /* Median of x (sorted in place); NAN when n == 0. */
 double rv_median(double *x, size_t n);
+/* The rule that combines repeated measurements of one thing (capture
+ * --repeat, baseline merge): their median, their spread (max - min) /
+ * median, and the index of the first one nearest the median, whose other
+ * figures stand for the set. x is not changed; n >= 1 and every x > 0.
+ * RV_ENOMEM. */
+int rv_median_nearest(const double *x, size_t n, double *median, double *spread, size_t *pick);
 /* Nearest-rank percentile (p in [0, 1]) of sorted x, n >= 1. */
 double rv_rank_sorted(const double *x, size_t n, double p);
 

@@ -218,6 +218,17 @@ long rv_baseline_find(const struct rv_baseline *b, const char *hardware, enum rv
  * hardware key) is RV_ERANGE and b is unchanged. RV_ENOMEM. */
 int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row);
 
+/* Baselines of one target captured at different times merged into one
+ * (src/data/merge.c): for each (hardware, op, shape, dtype), the median
+ * latency_s of the inputs that have it; the rest of the row from the input
+ * nearest that median (rv_median_nearest(), the rule of capture --repeat),
+ * with repeats the number of inputs and repeat_spread their spread, and the
+ * notes naming them (labels[i] names in[i]); a key only one input has is
+ * kept as it is. Rows sorted; the line ends of in[0]. RV_ENOMEM, or the
+ * errors of rv_baseline_upsert(). */
+int rv_baseline_merge(struct rv_baseline **out, struct rv_baseline *const *in,
+                      const char *const *labels, size_t n);
+
 /* Suspect rows (src/data/suspect.c): measurements validate shows as doubtful
  * and `validate --exclude-flagged` leaves out. The one definition, of capture
  * (which notes a busy machine) and validate alike. */

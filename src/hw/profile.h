@@ -88,8 +88,10 @@ struct rv_gemm {
 		double dispatch_s; /* added to a call on more than one unit; 0: none */
 		/* A call on more than one unit also adds the bytes of our A (M x
 		 * K, the BLAS's B, whose packed panels its threads share) over
-		 * this rate: packing them and waiting for each other's; 0: none. */
+		 * this rate: packing them and waiting for each other's; 0: none;
+		 * only where N is at least shared_pack_min_n (0: any N). */
 		double shared_pack_Bps;
+		uint64_t shared_pack_min_n;
 		char *provenance; /* NULL when the profile has no such object */
 	} threading;
 };

@@ -53,6 +53,9 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	if (t->shared_pack_Bps > 0) {
 		rv_fmt_si(a, sizeof(a), t->shared_pack_Bps, "B/s");
 		rv_buf_printf(out, "; their shared panels of A at %s", a);
+		if (t->shared_pack_min_n > 1)
+			rv_buf_printf(out, " (N from %llu)",
+			              (unsigned long long)t->shared_pack_min_n);
 	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }

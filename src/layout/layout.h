@@ -77,6 +77,21 @@ int rv_job_of_name(struct rv_job *j, const char *name);
 int rv_layout_jobs(const struct rv_layout *l, struct rv_job **out, size_t *n, const char *hw,
                    int op);
 
+/* What rv_layout_merge() wrote: baseline files, their rows, and the rows
+ * merged from more than one folder. */
+struct rv_merge_result {
+	size_t files, rows, merged_rows;
+};
+/* Merges the baseline folders dirs[0..n-1] (n >= 2) into the folder out_dir
+ * (src/layout/merge.c): each <hw>_<op>.csv that any of them holds, by
+ * rv_baseline_merge() with each input labelled by its folder, replaced
+ * atomically under the folder's lock, and beside it <hw>_<op>.meta.json
+ * with every input's capture records (each with its folder) and how they
+ * were merged. out_dir must be none of dirs; a manifest that is not one is
+ * refused. RV_ENOENT when no folder holds a baseline. */
+int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
+                    struct rv_merge_result *res);
+
 /* The profile of key hw (or the profile file hw names: a path with '/' or
  * ending in .json), with its fit when the layout has RV_PROFILE_FIT; loaded
  * at the first call. Borrowed: valid until rv_layout_close(). */

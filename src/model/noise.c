@@ -245,6 +245,39 @@ static int gemm_pairs(struct acc *accs, size_t n_accs, const struct rv_record *c
 	return err;
 }
 
+/* Whether record r is within its latency band of the median of its other
+ * captures (v->repeats), into a; nothing with fewer than two. */
+static int agree(struct acc *a, const struct rv_validation *v, const struct rv_record *r,
+                 double **b, size_t *cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < v->n_repeats; i++) {
+		const struct rv_repeat *q = &v->repeats[i];
+
+		if (q->kind != RV_REPEAT_CAPTURES || q->op != r->op || q->dtype != r->dtype ||
+		    rv_shape_cmp(&q->shape, &r->shape) != 0 ||
+		    strcmp(q->hardware, r->hardware) != 0)
+			continue;
+		if (k == *cap) {
+			double *nb = realloc(*b, (2 * k + 4) * sizeof(**b));
+
+			if (!nb)
+				return rv_error_set(RV_ENOMEM, "out of memory");
+			*b = nb;
+			*cap = 2 * k + 4;
+		}
+		(*b)[k++] = q->b_s;
+	}
+	if (k >= 2 && r->latency_meas_s > 0) {
+		double med = rv_median(*b, k);
+
+		a->n.agree_records++;
+		a->n.agree_within += fabs(r->latency_meas_s / med - 1) <= r->band.latency;
+	}
+	return 0;
+}
+
 int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, size_t *n_out)
 {
 	struct rv_cell *cells = NULL;
@@ -252,6 +285,8 @@ int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, si
 	struct acc *accs = NULL;
 	struct rv_noise *res = NULL;
 	const struct rv_record **p = NULL;
+	double *others = NULL; /* one record's other captures */
+	size_t cap_others = 0;
 	int err;
 
 	*out = NULL;
@@ -280,7 +315,10 @@ int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, si
 		a->n.records++;
 		a->n.within_band += (size_t)r->pass_latency;
 		a->n.passed += (size_t)rv_record_passed(r);
+		if (v->n_repeats > 0)
+			err = agree(a, v, r, &others, &cap_others);
 	}
+	free(others);
 	/* Two captures: the same pairs bound every model's records. */
 	for (size_t k = 0; k < n && err == 0; k++)
 		for (size_t i = 0; i < v->n_repeats && err == 0; i++) {

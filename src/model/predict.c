@@ -625,7 +625,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	if (units > 1) {
 		dispatch_s = g->threading.dispatch_s;
-		if (g->threading.shared_pack_Bps > 0)
+		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
 	}
 	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);

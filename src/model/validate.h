@@ -286,12 +286,17 @@ struct rv_noise {
 	double scatter;                      /* median max/min - 1; NAN without pairs */
 	double ceiling;                      /* share of the pairs passable; NAN without pairs */
 	size_t records, within_band, passed; /* the model's records and how they fared */
+	/* Records with two other captures or more (repeat baseline folders),
+	 * and of them those within their latency band of the others' median:
+	 * how often this capture agrees with what the machine usually does. */
+	size_t agree_records, agree_within;
 };
 
 /* The noise ceiling of every (model, hardware, op) with records in v, in
  * the order of the heatmap cells (model, hardware, op): pairs of two
  * captures from v->repeats, and matmul/linear pairs of v's records of one
- * model (rv_bias_negligible()). free() *out. RV_ENOMEM. */
+ * model (rv_bias_negligible()); and each record against the median of its
+ * other captures. free() *out. RV_ENOMEM. */
 int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, size_t *n);
 
 #endif

@@ -199,6 +199,8 @@ static json_t *noise(const struct rv_report__ctx *c, int *bad)
 		put(o, "records", count(n->records), bad);
 		put(o, "within_band", count(n->within_band), bad);
 		put(o, "passed", count(n->passed), bad);
+		put(o, "agree_records", count(n->agree_records), bad);
+		put(o, "agree_within", count(n->agree_within), bad);
 		put(o, "note", n->n_pairs ? json_null() : string("no repeat measurements"), bad);
 		append(a, o, bad);
 	}

@@ -43,6 +43,10 @@ check 0 "" "xeon_amx_2vcpu matmul: ceiling 83.3% of 6 pairs (3 repeat captures, 
 check 0 "" "| roofval | xeon_amx_2vcpu | matmul | 83.3% of 6 pairs (3 repeat captures, 3 matmul/linear), scatter 3.2% | 3 of 3 (100.0%) |" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b" --format markdown
 # Left out with --exclude-flagged: the suspect matmuls pair with nothing.
 check 0 "" "xeon_amx_2vcpu matmul: ceiling 100.0% of 2 pairs (1 repeat captures, 1 matmul/linear)" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b" --exclude-flagged
+# Three folders: each record against the median of its other two captures.
+# 512x2048x512 is 4.0 ms in a, 7.0 and 4.1 in b and c: a is 28% under their
+# 5.55 ms; the other two agree: 2 of 3.
+check 0 "" "ceiling 88.9% of 9 pairs (6 repeat captures, 3 matmul/linear), scatter 2.5%; within band of its other captures' median: 2 of 3 records" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/b" --baseline-dir "$f/c"
 # A second folder with none of the targets is an error, not a silent nothing.
 check 1 "gives no repeat measurements" "" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$f/empty"
 
@@ -81,6 +85,29 @@ tally $? "the JSON reports' suspect and noise fields"
 rc=0
 out=$(bash "$(dirname "$0")/schema.sh" "$repo/docs/report.schema.json" "$scratch/two.json" "$scratch/excl.json") || rc=$?
 if [ "$rc" = 77 ]; then echo "$out"; else tally "$rc" "$out"; fi
+
+# baseline merge: per row the median of the folders that have it, the rest
+# of the row from the nearest; a row of one folder kept as it is.
+m=$scratch/merged
+check 0 "" "$m: 2 baselines, 6 rows, 3 of them merged from more than one folder" -- baseline merge -o "$m" "$f/a" "$f/b" "$f/c"
+grep -q '^xeon_amx_2vcpu,matmul,512x2048x512,fp32,0.0041,,11,"median of 3 captures (.*verdicts/a, .*verdicts/b, .*verdicts/c), 73.2% apart (the row is .*verdicts/c.s)",1e-05,0.05,3,0.7317' "$m/xeon_amx_2vcpu_matmul.csv"
+tally $? "merged 512x2048x512: $(grep 512x2048 "$m/xeon_amx_2vcpu_matmul.csv")"
+cmp -s <(tail -n +2 "$f/a/xeon_amx_2vcpu_linear.csv" | tr -d '\r') <(tail -n +2 "$m/xeon_amx_2vcpu_linear.csv" | tr -d '\r' | cut -d, -f1-10)
+tally $? "the linear of one folder is not kept as it is"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["schema"]=="roofval.manifest/1" and len(m["merged"]["baseline_dirs"])==3 and m["merged"]["rows"]==3, m' "$m/xeon_amx_2vcpu_matmul.meta.json"
+tally $? "the merged manifest"
+# The merged folder is a baseline folder like any other.
+check 0 "" "  xeon_amx_2vcpu  matmul  3OK" -- "${c[@]}" --baseline-dir "$m"
+# Refused: the output among the inputs, one input, no output, nothing to
+# merge, an input's manifest that is not one; the output a file.
+check 1 "is an input and the output: merge into another folder" "" -- baseline merge -o "$f/b" "$f/a" "$f/b"
+check 2 "" "" -- baseline merge -o "$m" "$f/a"
+check 2 "" "" -- baseline merge "$f/a" "$f/b"
+check 1 "no baseline (<hw>_<op>.csv) in any of the 2 folders" "" -- baseline merge -o "$scratch/none" "$f/empty" "$f/empty"
+mkdir -p "$scratch/badmeta" && cp "$f/b/xeon_amx_2vcpu_matmul.csv" "$scratch/badmeta/" && echo '{"schema": 1}' >"$scratch/badmeta/xeon_amx_2vcpu_matmul.meta.json"
+check 1 "xeon_amx_2vcpu_matmul.meta.json is not a roofval manifest (no \"captures\" list)" "" -- baseline merge -o "$scratch/m2" "$f/a" "$scratch/badmeta"
+echo x >"$scratch/afile"
+check 1 "" "" -- baseline merge -o "$scratch/afile" "$f/a" "$f/b"
 
 # HTML: the report's second folder of the same target is its repeat capture.
 ROOFVAL_BASELINE_DIR=$f/a ROOFVAL_SWEEP_DIR=$f/sweeps "$roofval" report -o "$scratch/html" --baseline-dir "$f/b" --sweep-dir "$f/sweeps" --no-fit --hardware-dir "$repo/hardware" >/dev/null 2>"$scratch/stderr"

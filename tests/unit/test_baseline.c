@@ -219,6 +219,62 @@ static void test_baseline__store_merges_rows(void **state)
 	free(text);
 }
 
+static void test_baseline__merge_captures(void **state)
+{
+	/* Three captures of one machine. 64x64x64: 1.0, 1.6 and 1.1 us: the
+	 * median 1.1 us is capture c's, whose trial count and notes the row
+	 * keeps; spread (1.6 - 1.0) / 1.1. 32x32x32: a and b, 2.0 and 3.0: the
+	 * mean of the two, 2.5, nearest to both; the first (a) on the tie.
+	 * 16x16x16: b alone, kept as it is, its repeats and spread too. */
+	struct rv_baseline *in[3], *m = NULL;
+	const char *labels[3] = { "a", "b", "c" };
+	char want[512];
+
+	(void)state;
+	in[0] = rv_test_baseline_parse(HEADER "\n"
+	                                      "host,matmul,64x64x64,fp32,1e-06,,11,\n"
+	                                      "host,matmul,32x32x32,fp32,2e-06,,7,first\n");
+	in[1] = rv_test_baseline_parse(HEADER ",repeats,repeat_spread\n"
+	                                      "host,matmul,32x32x32,fp32,3e-06,,9,,,\n"
+	                                      "host,matmul,64x64x64,fp32,1.6e-06,,13,,,\n"
+	                                      "host,matmul,16x16x16,fp32,5e-07,,5,b,3,0.5\n");
+	in[2] = rv_test_baseline_parse(HEADER "\n"
+	                                      "host,matmul,64x64x64,fp32,1.1e-06,,15,quiet\n");
+	assert_int_equal(rv_baseline_merge(&m, in, labels, 3), 0);
+	assert_int_equal(m->n_rows, 3);
+	/* Sorted: 16, 32, 64. */
+	assert_string_equal(m->rows[0].notes, "b");
+	assert_int_equal(m->rows[0].repeats.value, 3);
+	rv_assert_close(m->rows[0].repeat_spread, 0.5, 0, 0);
+	rv_assert_close(m->rows[1].latency_s, 2.5e-06, 1e-15, 0);
+	assert_int_equal(m->rows[1].trial_count, 7);
+	assert_int_equal(m->rows[1].repeats.value, 2);
+	rv_assert_close(m->rows[1].repeat_spread, 1e-06 / 2.5e-06, 1e-12, 0);
+	assert_string_equal(m->rows[1].notes,
+	                    "first; median of 2 captures (a, b), 40% apart (the row is a's)");
+	rv_assert_close(m->rows[2].latency_s, 1.1e-06, 0, 0);
+	assert_int_equal(m->rows[2].trial_count, 15);
+	assert_int_equal(m->rows[2].repeats.value, 3);
+	rv_assert_close(m->rows[2].repeat_spread, 0.6e-06 / 1.1e-06, 1e-12, 0);
+	(void)snprintf(want, sizeof(want),
+	               "quiet; median of 3 captures (a, b, c), %.3g%% apart (the row is c's)",
+	               100 * 0.6e-06 / 1.1e-06);
+	assert_string_equal(m->rows[2].notes, want);
+	/* What it writes reads back the same. */
+	{
+		char *text = rv_test_baseline_render(m);
+		struct rv_baseline *back = rv_test_baseline_parse(text);
+
+		assert_int_equal(back->n_rows, 3);
+		rv_assert_close(back->rows[1].latency_s, m->rows[1].latency_s, 0, 0);
+		rv_baseline_free(back);
+		free(text);
+	}
+	for (int i = 0; i < 3; i++)
+		rv_baseline_free(in[i]);
+	rv_baseline_free(m);
+}
+
 static void test_baseline__failed_write_keeps_old_file(void **state)
 {
 	/* What happened, and what to do about it when there is something. */
@@ -428,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_baseline__extra_columns_survive),
 		cmocka_unit_test(test_baseline__bad_inputs),
 		cmocka_unit_test(test_baseline__store_merges_rows),
+		cmocka_unit_test(test_baseline__merge_captures),
 		cmocka_unit_test(test_baseline__failed_write_keeps_old_file),
 		cmocka_unit_test(test_baseline__mode_kept_and_folder_errors),
 		cmocka_unit_test(test_baseline__read_only_folder),

@@ -227,9 +227,28 @@ static void test_noise__ceiling(void **state)
 	/* Passable: 1.2 and 1.0 of 4 pairs; scatter the median of 0.2, 0.25, 0, 0.3. */
 	rv_assert_close(e->ceiling, 0.5, 1e-12, 0);
 	rv_assert_close(e->scatter, 0.225, 1e-12, 0);
+	/* One further capture: no median of others to agree with. */
+	assert_int_equal(e->agree_records, 0);
 	/* The linear has no repeat capture: its one matmul/linear pair only. */
 	e = noise_of(n, count, "cpu", RV_OP_LINEAR);
 	assert_int_equal(e->n_pairs, 1);
+	free(n);
+	rv_baseline_free(again);
+
+	/* A third capture: 0.95, 2.90, 3.00 ms. The others' medians: 1.075
+	 * (1.00 is 7% under: within 10%), 2.70 (2.00 is 26% under), 3.50 (4.00
+	 * is 14% over): one record of three agrees with the others. */
+	again = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+	                    "cpu,matmul,512x512x512,fp32,0.00095,,11,\n"
+	                    "cpu,matmul,1024x512x512,fp32,0.0029,,11,\n"
+	                    "cpu,matmul,2048x512x512,fp32,0.003,,11,\n");
+	assert_int_equal(rv_validation_add_repeats(&v, again, "third.csv"), 0);
+	assert_int_equal(rv_validation_noise(&v, &n, &count), 0);
+	e = noise_of(n, count, "cpu", RV_OP_MATMUL);
+	assert_int_equal(e->agree_records, 3);
+	assert_int_equal(e->agree_within, 1);
+	e = noise_of(n, count, "cpu", RV_OP_LINEAR);
+	assert_int_equal(e->agree_records, 0);
 	free(n);
 	rv_baseline_free(again);
 	rv_validation_free(&v);

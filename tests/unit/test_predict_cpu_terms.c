@@ -134,7 +134,34 @@ static void test_predict_cpu_terms__shared_pack(void **state)
 	/* fp16: 2 B x 512 x 1024 over 1e9 B/s. */
 	rv_assert_close(all1.latency_s, all0.latency_s + 2.0 * 512 * 1024 / 1e9, 1e-12, 0);
 	rv_assert_close(all1.compute_s, all0.compute_s, 0, 0);
+	/* Only from N = shared_pack_min_n on (N here 1024). */
+	p->gemm.threading.shared_pack_min_n = 1025;
+	predict(&all1, p, RV_OP_LINEAR, "512x1024x1024");
+	rv_assert_close(all1.latency_s, all0.latency_s, 0, 0);
+	p->gemm.threading.shared_pack_min_n = 1024;
+	predict(&all1, p, RV_OP_LINEAR, "512x1024x1024");
+	rv_assert_close(all1.latency_s, all0.latency_s + 2.0 * 512 * 1024 / 1e9, 1e-12, 0);
 	rv_profile_free(p);
+	/* Stated as a whole number from 1 inside gemm.threading. */
+	{
+		static const char *const bad[] = { "0", "-4", "4.5", "\"4\"" };
+		char insert[160];
+
+		for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+			(void)snprintf(insert, sizeof(insert),
+			               "\"threading\": {\"shared_pack_min_n\": %s, "
+			               "\"provenance\": \"test [assumed]\"},",
+			               i < sizeof(bad) / sizeof(bad[0]) ? bad[i] : "4");
+			if (i < sizeof(bad) / sizeof(bad[0])) {
+				assert_true(parse_with(&p, "\"gemm\": {", insert) < 0);
+				assert_non_null(strstr(rv_error_last(), "shared_pack_min_n"));
+				continue;
+			}
+			assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
+			assert_int_equal(p->gemm.threading.shared_pack_min_n, 4);
+			rv_profile_free(p);
+		}
+	}
 }
 
 /* An add of N elements takes at least its working set over unit_loop_Bps

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* baseline merge: the baselines of several capture folders of one machine
+ * merged into one folder (data/merge.c's rule), with a manifest that keeps
+ * every input's capture records. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/build_info.h"
+#include "core/error.h"
+#include "core/vec.h"
+#include "io/file.h"
+#include "layout/layout.h"
+
+/* Whether folders a and b are one (b may not exist yet). */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	                             sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+/* Whether job j is in jobs[0..n-1]. */
+static int has_job(const struct rv_job *jobs, size_t n, const struct rv_job *j)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jobs[i].op == j->op && strcmp(jobs[i].hw, j->hw) == 0)
+			return 1;
+	return 0;
+}
+
+/* Appends to runs the capture records of the manifest of (hw, op) in l,
+ * each with the folder it came from; none when there is no manifest. */
+static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv_job *j)
+{
+	char path[RV_PATH_MAX], *text = NULL;
+	json_error_t jerr;
+	json_t *root, *caps, *run;
+	size_t i, len = 0;
+	int err = rv_layout_manifest_path(l, path, sizeof(path), j->hw, j->op);
+
+	if (err == 0)
+		err = rv_file_read(&text, &len, path);
+	if (err == RV_ENOENT)
+		return 0;
+	if (err < 0)
+		return err;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	caps = root ? json_object_get(root, "captures") : NULL;
+	if (!json_is_array(caps)) {
+		json_decref(root);
+		return rv_error_set(RV_EPARSE,
+		                    "%s is not a roofval manifest (%s); move it away or fix it: "
+		                    "the merged folder keeps every input's capture records",
+		                    path, root ? "no \"captures\" list" : jerr.text);
+	}
+	json_array_foreach(caps, i, run)
+	{
+		json_t *copy = json_deep_copy(run);
+
+		if (!json_is_object(copy) ||
+		    json_object_set_new(copy, "baseline_dir", json_string(l->baseline_dir)) != 0 ||
+		    json_array_append_new(runs, copy) != 0) {
+			json_decref(copy);
+			json_decref(root);
+			return rv_error_set(RV_EPARSE, "%s: capture record %zu is not an object",
+			                    path, i + 1);
+		}
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* The manifest of the merged (hw, op): the inputs' capture records, and how
+ * they were merged. */
+static int write_manifest(const struct rv_layout *out, const struct rv_layout *in, size_t n,
+                          const struct rv_job *j, size_t rows)
+{
+	char path[RV_PATH_MAX], date[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	json_t *root, *runs, *dirs;
+	char *text;
+	int err = 0;
+
+	if (!gmtime_r(&now, &tm))
+		memset(&tm, 0, sizeof(tm));
+	(void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	root = json_pack("{s:s, s:s, s:s, s:[], s:{s:s, s:s, s:s, s:[], s:I, s:s}}", "schema",
+	                 "roofval.manifest/1", "hardware", j->hw, "op", rv_op_name(j->op),
+	                 "captures", "merged", "date", date, "roofval", RV_VERSION, "commit",
+	                 RV_GIT_COMMIT, "baseline_dirs", "rows", (json_int_t)rows, "rule",
+	                 "per row the median latency_s of the folders that have it, the rest "
+	                 "of the row from the one nearest it");
+	runs = json_object_get(root, "captures");
+	dirs = json_object_get(json_object_get(root, "merged"), "baseline_dirs");
+	if (!root || !runs || !dirs)
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && err == 0; i++) {
+		if (json_array_append_new(dirs, json_string(in[i].baseline_dir)) != 0)
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+		else
+			err = add_manifest(runs, &in[i], j);
+	}
+	text = err == 0 ? json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+	json_decref(root);
+	if (err == 0 && !text)
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	if (err == 0)
+		err = rv_layout_manifest_path(out, path, sizeof(path), j->hw, j->op);
+	if (err == 0)
+		err = rv_file_replace(path, text, strlen(text));
+	free(text);
+	return err;
+}
+
+/* Merges the (hw, op) of every input that has it into out. */
+static int merge_job(const struct rv_layout *out, const struct rv_layout *in, size_t n,
+                     const struct rv_job *j, struct rv_merge_result *res)
+{
+	struct rv_baseline **b = calloc(n + 1, sizeof(*b)), *m = NULL;
+	const char **labels = calloc(n + 1, sizeof(*labels));
+	struct rv_buf text = RV_BUF_INIT;
+	char path[RV_PATH_MAX];
+	size_t k = 0;
+	int err = b && labels ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
+
+	for (size_t i = 0; i < n && err == 0; i++) {
+		err = rv_layout_baseline_path(&in[i], path, sizeof(path), j->hw, j->op);
+		if (err == 0)
+			err = rv_baseline_load(&b[k], path);
+		if (err == RV_ENOENT) {
+			err = 0;
+			continue;
+		}
+		labels[k++] = in[i].baseline_dir;
+	}
+	if (err == 0)
+		err = rv_baseline_merge(&m, b, labels, k);
+	if (err == 0)
+		err = rv_baseline_render(&text, m);
+	if (err == 0)
+		err = rv_layout_baseline_path(out, path, sizeof(path), j->hw, j->op);
+	if (err == 0)
+		err = rv_file_replace(path, text.data, text.len);
+	if (err == 0)
+		err = write_manifest(out, in, n, j, m->n_rows);
+	if (err == 0) {
+		res->files++;
+		res->rows += m->n_rows;
+		for (size_t r = 0; r < m->n_rows; r++)
+			res->merged_rows +=
+			        m->rows[r].repeats.present && m->rows[r].repeats.value > 1;
+	}
+	for (size_t i = 0; i < k; i++)
+		rv_baseline_free(b[i]);
+	free(b);
+	free(labels);
+	rv_baseline_free(m);
+	rv_buf_free(&text);
+	return err;
+}
+
+int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
+                    struct rv_merge_result *res)
+{
+	struct rv_layout out, *in = calloc(n + 1, sizeof(*in));
+	struct rv_job *jobs = NULL;
+	size_t n_jobs = 0, cap_jobs = 0, opened = 0;
+	int err = in ? 0 : rv_error_set(RV_ENOMEM, "out of memory"), out_open = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (err == 0 && n < 2)
+		err = rv_error_set(RV_ERROR, "merge needs two baseline folders or more, not %zu",
+		                   n);
+	if (err == 0 &&
+	    (err = rv_layout_open(&out, &(struct rv_layout_dirs){ .baselines = out_dir }, 0)) == 0)
+		out_open = 1;
+	/* Every (hw, op) of any input, once. */
+	for (size_t i = 0; i < n && err == 0; i++) {
+		struct rv_job *js = NULL;
+		size_t nj = 0;
+
+		err = rv_layout_open(&in[i], &(struct rv_layout_dirs){ .baselines = dirs[i] }, 0);
+		if (err < 0)
+			break;
+		opened++;
+		if (same_dir(in[i].baseline_dir, out.baseline_dir))
+			err = rv_error_set(
+			        RV_ERROR,
+			        "%s is an input and the output: merge into another folder",
+			        dirs[i]);
+		if (err == 0)
+			err = rv_layout_jobs(&in[i], &js, &nj, NULL, -1);
+		for (size_t k = 0; k < nj && err == 0; k++)
+			if (!has_job(jobs, n_jobs, &js[k]))
+				err = rv_vec_push(&jobs, &n_jobs, &cap_jobs, &js[k], sizeof(*js));
+		free(js);
+	}
+	if (err == 0 && n_jobs == 0)
+		err = rv_error_set(RV_ENOENT,
+		                   "no baseline (<hw>_<op>.csv) in any of the %zu folders", n);
+	for (size_t k = 0; k < n_jobs && err == 0; k++)
+		err = merge_job(&out, in, n, &jobs[k], res);
+	for (size_t i = 0; i < opened; i++)
+		rv_layout_close(&in[i]);
+	if (out_open)
+		rv_layout_close(&out);
+	free(in);
+	free(jobs);
+	return err;
+}
