@@ -6,19 +6,11 @@
  * usage: cc -O2 results/dev-zen5/openblas-calls.c -o /tmp/openblas-calls -lopenblas &&
  *        OPENBLAS_NUM_THREADS=2 /tmp/openblas-calls M K N [R] [l]
  * (results/dev-zen5/openblas-narrow-n.sh runs the grid of docs/accuracy.md) */
-#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "openblas-call.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -53,12 +45,7 @@ int main(int argc, char **argv)
 	for (int i = -3; i < r; i++) {
 		double t0 = now();
 
-		if (lin)
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b,
-			            k, 1.0f, c, n);
-		else
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k,
-			            b, n, 0.0f, c, n);
+		capture_sgemm(m, k, n, lin, a, b, c);
 		if (i >= 0)
 			t[i] = (now() - t0) * 1e6;
 	}

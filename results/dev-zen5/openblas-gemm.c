@@ -4,16 +4,11 @@
  * usage: cc -O2 results/dev-zen5/openblas-gemm.c -o /tmp/openblas-gemm -lopenblas &&
  *        OPENBLAS_NUM_THREADS=2 /tmp/openblas-gemm M K N [l]
  * (results/dev-zen5/openblas-threads.sh runs the grid of docs/accuracy.md) */
-#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
+
+#include "openblas-call.h"
+
 int main(int argc, char **argv)
 {
 	int m, k, n, lin;
@@ -38,12 +33,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < 25; r++) {
 		double t0 = now(), t;
 
-		if (lin)
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, a, k, b,
-			            k, 1.0f, c, n);
-		else
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k,
-			            b, n, 0.0f, c, n);
+		capture_sgemm(m, k, n, lin, a, b, c);
 		t = now() - t0;
 		if (r > 2 && t < best)
 			best = t;
