@@ -87,8 +87,10 @@ struct rv_merge_result {
  * rv_baseline_merge() with each input labelled by its folder, replaced
  * atomically under the folder's lock, and beside it <hw>_<op>.meta.json
  * with every input's capture records (each with its folder) and how they
- * were merged. out_dir must be none of dirs; a manifest that is not one is
- * refused. RV_ENOENT when no folder holds a baseline. */
+ * were merged. Every file is merged before any is written, so an input
+ * refused (a manifest that is not one, a baseline that does not load)
+ * leaves out_dir as it was. out_dir must be none of dirs. RV_ENOENT when no
+ * folder holds a baseline. */
 int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
                     struct rv_merge_result *res);
 

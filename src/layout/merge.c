@@ -76,18 +76,18 @@ static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv
 	return 0;
 }
 
-/* The manifest of the merged (hw, op): the inputs' capture records, and how
- * they were merged. */
-static int write_manifest(const struct rv_layout *out, const struct rv_layout *in, size_t n,
-                          const struct rv_job *j, size_t rows)
+/* The text of the manifest of the merged (hw, op) into *out: the inputs'
+ * capture records, and how they were merged. */
+static int manifest_text(char **out, const struct rv_layout *in, size_t n, const struct rv_job *j,
+                         size_t rows)
 {
-	char path[RV_PATH_MAX], date[32];
+	char date[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	json_t *root, *runs, *dirs;
-	char *text;
 	int err = 0;
 
+	*out = NULL;
 	if (!gmtime_r(&now, &tm))
 		memset(&tm, 0, sizeof(tm));
 	(void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -107,25 +107,27 @@ static int write_manifest(const struct rv_layout *out, const struct rv_layout *i
 		else
 			err = add_manifest(runs, &in[i], j);
 	}
-	text = err == 0 ? json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+	*out = err == 0 ? json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
 	json_decref(root);
-	if (err == 0 && !text)
+	if (err == 0 && !*out)
 		err = rv_error_set(RV_ENOMEM, "out of memory");
-	if (err == 0)
-		err = rv_layout_manifest_path(out, path, sizeof(path), j->hw, j->op);
-	if (err == 0)
-		err = rv_file_replace(path, text, strlen(text));
-	free(text);
 	return err;
 }
 
-/* Merges the (hw, op) of every input that has it into out. */
-static int merge_job(const struct rv_layout *out, const struct rv_layout *in, size_t n,
-                     const struct rv_job *j, struct rv_merge_result *res)
+/* One merged (hw, op), ready to write. */
+struct merged {
+	char csv_path[RV_PATH_MAX], meta_path[RV_PATH_MAX];
+	struct rv_buf csv;
+	char *meta;
+};
+
+/* Merges the (hw, op) of every input that has it, for out, into *mf;
+ * nothing is written yet. */
+static int merge_job(struct merged *mf, const struct rv_layout *out, const struct rv_layout *in,
+                     size_t n, const struct rv_job *j, struct rv_merge_result *res)
 {
 	struct rv_baseline **b = calloc(n + 1, sizeof(*b)), *m = NULL;
 	const char **labels = calloc(n + 1, sizeof(*labels));
-	struct rv_buf text = RV_BUF_INIT;
 	char path[RV_PATH_MAX];
 	size_t k = 0;
 	int err = b && labels ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
@@ -143,13 +145,15 @@ static int merge_job(const struct rv_layout *out, const struct rv_layout *in, si
 	if (err == 0)
 		err = rv_baseline_merge(&m, b, labels, k);
 	if (err == 0)
-		err = rv_baseline_render(&text, m);
+		err = rv_baseline_render(&mf->csv, m);
 	if (err == 0)
-		err = rv_layout_baseline_path(out, path, sizeof(path), j->hw, j->op);
+		err = rv_layout_baseline_path(out, mf->csv_path, sizeof(mf->csv_path), j->hw,
+		                              j->op);
 	if (err == 0)
-		err = rv_file_replace(path, text.data, text.len);
+		err = rv_layout_manifest_path(out, mf->meta_path, sizeof(mf->meta_path), j->hw,
+		                              j->op);
 	if (err == 0)
-		err = write_manifest(out, in, n, j, m->n_rows);
+		err = manifest_text(&mf->meta, in, n, j, m->n_rows);
 	if (err == 0) {
 		res->files++;
 		res->rows += m->n_rows;
@@ -162,7 +166,6 @@ static int merge_job(const struct rv_layout *out, const struct rv_layout *in, si
 	free(b);
 	free(labels);
 	rv_baseline_free(m);
-	rv_buf_free(&text);
 	return err;
 }
 
@@ -170,6 +173,7 @@ int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
                     struct rv_merge_result *res)
 {
 	struct rv_layout out, *in = calloc(n + 1, sizeof(*in));
+	struct merged *mf = NULL;
 	struct rv_job *jobs = NULL;
 	size_t n_jobs = 0, cap_jobs = 0, opened = 0;
 	int err = in ? 0 : rv_error_set(RV_ENOMEM, "out of memory"), out_open = 0;
@@ -205,8 +209,22 @@ int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
 	if (err == 0 && n_jobs == 0)
 		err = rv_error_set(RV_ENOENT,
 		                   "no baseline (<hw>_<op>.csv) in any of the %zu folders", n);
+	/* Every file merged before any is written: an input refused leaves
+	 * the output folder as it was. */
+	if (err == 0 && !(mf = calloc(n_jobs, sizeof(*mf))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
 	for (size_t k = 0; k < n_jobs && err == 0; k++)
-		err = merge_job(&out, in, n, &jobs[k], res);
+		err = merge_job(&mf[k], &out, in, n, &jobs[k], res);
+	for (size_t k = 0; k < n_jobs && err == 0; k++) {
+		err = rv_file_replace(mf[k].csv_path, mf[k].csv.data, mf[k].csv.len);
+		if (err == 0)
+			err = rv_file_replace(mf[k].meta_path, mf[k].meta, strlen(mf[k].meta));
+	}
+	for (size_t k = 0; mf && k < n_jobs; k++) {
+		rv_buf_free(&mf[k].csv);
+		free(mf[k].meta);
+	}
+	free(mf);
 	for (size_t i = 0; i < opened; i++)
 		rv_layout_close(&in[i]);
 	if (out_open)

@@ -106,6 +106,8 @@ check 2 "" "" -- baseline merge "$f/a" "$f/b"
 check 1 "no baseline (<hw>_<op>.csv) in any of the 2 folders" "" -- baseline merge -o "$scratch/none" "$f/empty" "$f/empty"
 mkdir -p "$scratch/badmeta" && cp "$f/b/xeon_amx_2vcpu_matmul.csv" "$scratch/badmeta/" && echo '{"schema": 1}' >"$scratch/badmeta/xeon_amx_2vcpu_matmul.meta.json"
 check 1 "xeon_amx_2vcpu_matmul.meta.json is not a roofval manifest (no \"captures\" list)" "" -- baseline merge -o "$scratch/m2" "$f/a" "$scratch/badmeta"
+[ ! -e "$scratch/m2" ]
+tally $? "a refused merge wrote into its output folder: $(ls "$scratch/m2" 2>&1)"
 echo x >"$scratch/afile"
 check 1 "" "" -- baseline merge -o "$scratch/afile" "$f/a" "$f/b"
 
