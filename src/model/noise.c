@@ -245,20 +245,46 @@ static int gemm_pairs(struct acc *accs, size_t n_accs, const struct rv_record *c
 	return err;
 }
 
-/* Whether record r is within its latency band of the median of its other
- * captures (v->repeats), into a; nothing with fewer than two. */
-static int agree(struct acc *a, const struct rv_validation *v, const struct rv_record *r,
-                 double **b, size_t *cap)
+/* The key order of the repeat captures: (hardware, op, dtype, shape). */
+static int repeat_key_cmp(const char *hw, enum rv_op op, enum rv_dtype dtype,
+                          const struct rv_shape *shape, const struct rv_repeat *q)
 {
-	size_t k = 0;
+	int c = strcmp(hw, q->hardware);
 
-	for (size_t i = 0; i < v->n_repeats; i++) {
-		const struct rv_repeat *q = &v->repeats[i];
+	if (!c)
+		c = (int)op - (int)q->op;
+	if (!c)
+		c = (int)dtype - (int)q->dtype;
+	return c ? c : rv_shape_cmp(shape, &q->shape);
+}
 
-		if (q->kind != RV_REPEAT_CAPTURES || q->op != r->op || q->dtype != r->dtype ||
-		    rv_shape_cmp(&q->shape, &r->shape) != 0 ||
-		    strcmp(q->hardware, r->hardware) != 0)
-			continue;
+static int repeat_ptr_cmp(const void *pa, const void *pb)
+{
+	const struct rv_repeat *a = *(const struct rv_repeat *const *)pa,
+	                       *b = *(const struct rv_repeat *const *)pb;
+
+	return repeat_key_cmp(a->hardware, a->op, a->dtype, &a->shape, b);
+}
+
+/* Whether record r is within its latency band of the median of its other
+ * captures (caps: v's repeat captures sorted by key), into a; nothing with
+ * fewer than two. b: scratch of *cap values. */
+static int agree(struct acc *a, const struct rv_repeat *const *caps, size_t n_caps,
+                 const struct rv_record *r, double **b, size_t *cap)
+{
+	size_t lo = 0, hi = n_caps, k = 0;
+
+	while (lo < hi) { /* the first capture of r's entry */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (repeat_key_cmp(r->hardware, r->op, r->dtype, &r->shape, caps[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (;
+	     lo < n_caps && repeat_key_cmp(r->hardware, r->op, r->dtype, &r->shape, caps[lo]) == 0;
+	     lo++) {
 		if (k == *cap) {
 			double *nb = realloc(*b, (2 * k + 4) * sizeof(**b));
 
@@ -267,7 +293,7 @@ static int agree(struct acc *a, const struct rv_validation *v, const struct rv_r
 			*b = nb;
 			*cap = 2 * k + 4;
 		}
-		(*b)[k++] = q->b_s;
+		(*b)[k++] = caps[lo]->b_s;
 	}
 	if (k >= 2 && r->latency_meas_s > 0) {
 		double med = rv_median(*b, k);
@@ -286,7 +312,8 @@ int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, si
 	struct rv_noise *res = NULL;
 	const struct rv_record **p = NULL;
 	double *others = NULL; /* one record's other captures */
-	size_t cap_others = 0;
+	const struct rv_repeat **caps = NULL;
+	size_t cap_others = 0, n_caps = 0;
 	int err;
 
 	*out = NULL;
@@ -306,6 +333,14 @@ int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, si
 		accs[n].n.op = cells[i].op;
 		n++;
 	}
+	/* The repeat captures by entry, for each record's others. */
+	if (err == 0 && v->n_repeats > 0 && !(caps = malloc(v->n_repeats * sizeof(*caps))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; caps && i < v->n_repeats; i++)
+		if (v->repeats[i].kind == RV_REPEAT_CAPTURES)
+			caps[n_caps++] = &v->repeats[i];
+	if (n_caps > 1)
+		qsort(caps, n_caps, sizeof(*caps), repeat_ptr_cmp);
 	for (size_t i = 0; i < v->n_records && err == 0; i++) {
 		const struct rv_record *r = &v->records[i];
 		struct acc *a = acc_of(accs, n, r->model, r->hardware, r->op);
@@ -315,10 +350,11 @@ int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, si
 		a->n.records++;
 		a->n.within_band += (size_t)r->pass_latency;
 		a->n.passed += (size_t)rv_record_passed(r);
-		if (v->n_repeats > 0)
-			err = agree(a, v, r, &others, &cap_others);
+		if (n_caps > 0)
+			err = agree(a, caps, n_caps, r, &others, &cap_others);
 	}
 	free(others);
+	free(caps);
 	/* Two captures: the same pairs bound every model's records. */
 	for (size_t k = 0; k < n && err == 0; k++)
 		for (size_t i = 0; i < v->n_repeats && err == 0; i++) {
