@@ -67,6 +67,11 @@ struct rv_gemm {
 	 * a library that splits the last wave's K loops over every unit
 	 * (stream-K) runs it (RV_LAST_WAVE_BALANCED). */
 	enum rv_gemm_last_wave { RV_LAST_WAVE_WHOLE, RV_LAST_WAVE_BALANCED } last_wave;
+	/* How a CPU BLAS makes C zero for beta = 0 (a matmul; gemm.beta_zero):
+	 * in its kernel, which then writes C without reading it
+	 * (RV_BETA_ZERO_IN_KERNEL, the default), or in a pass of its own before
+	 * the kernel reads and updates C (RV_BETA_ZERO_PASS: OpenBLAS). */
+	enum rv_gemm_beta_zero { RV_BETA_ZERO_IN_KERNEL, RV_BETA_ZERO_PASS } beta_zero;
 	/* Core time per row of the output for copying the bias into it before
 	 * a linear's GEMM (beta 1), on the calling thread; 0 when absent. */
 	double bias_row_s;

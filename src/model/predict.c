@@ -416,6 +416,7 @@ static __attribute__((noinline)) double gpu_wave_traffic(double m, double k, dou
 struct gemm_tiers {
 	double block[RV_TIER_COUNT], miss[RV_TIER_COUNT];
 	int allocates;
+	double zero_B; /* C's bytes of a pass that zeroes it first (gemm.beta_zero), or 0 */
 };
 
 static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, double m, double n,
@@ -426,6 +427,7 @@ static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, dou
 		gt->miss[i] = miss_share(p, i, working_set_B, share);
 	}
 	gt->allocates = output_allocates(p, e * m * n);
+	gt->zero_B = 0;
 }
 
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
@@ -465,6 +467,10 @@ gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, const str
 		q = e * (m * k * ceil_div(n, bn) + k * n * ceil_div(m, bm) + m * n) + bias_B;
 		if (i >= 1 && gt->allocates)
 			q += e * m * n;
+		/* A BLAS that zeroes C for beta = 0 in a pass of its own writes it
+		 * once more (and, beyond L1, reads it for ownership first) before
+		 * its kernel reads and updates it. */
+		q += gt->zero_B * (i >= 1 && gt->allocates ? 2 : 1);
 		/* A CPU BLAS's GEMM kernels first copy B into packed panels (written,
 		 * then read again): two more passes over B beyond L1, which only a
 		 * large M amortizes and which a skinny GEMM through a big weight pays
@@ -629,6 +635,8 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
 	}
 	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
+	if (op == RV_OP_MATMUL && g->beta_zero == RV_BETA_ZERO_PASS)
+		gt.zero_B = e * m * n;
 	first_touch(r, p, units);
 	/* A linear's bias copied into each of the M rows of C before the call,
 	 * row by row on the calling thread (gemm.bias_row_s): core time. */

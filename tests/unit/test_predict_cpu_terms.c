@@ -7,7 +7,9 @@
  * round 7: gemm.threading.shared_pack_Bps, the panels of A the threads of a
  * call share, gemm.bias_row_s, the time per row of copying a linear's bias into
  * its output before the GEMM, and gemm.edge_kernels, how the BLAS covers a
- * partial tile. */
+ * partial tile; and of round 8: gemm.threading.shared_pack_min_n, the N from
+ * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
+ * matmul's C before the kernel. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,42 @@ static void test_predict_cpu_terms__bias_rows(void **state)
 	rv_profile_free(p);
 }
 
+/* A BLAS that zeroes C for beta = 0 in a pass of its own (gemm.beta_zero
+ * "separate_pass") moves C once more through L1 and twice beyond it (a
+ * write-allocating CPU), as far as the tier serves the call: a matmul only
+ * (a linear's beta is 1). toy_cpu: L1 1 MiB, L2 4 MiB; 2048x1024x2048 fp16
+ * holds 16 MiB, so DRAM serves 1 - 4/16 of it. */
+static void test_predict_cpu_terms__beta_zero_pass(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction mm0, mm1, lin0, lin1;
+	const double c_B = 2.0 * 2048 * 2048;
+	char insert[96];
+
+	(void)state;
+	predict(&mm0, p, RV_OP_MATMUL, "2048x1024x2048");
+	predict(&lin0, p, RV_OP_LINEAR, "2048x1024x2048");
+	p->gemm.beta_zero = RV_BETA_ZERO_PASS;
+	predict(&mm1, p, RV_OP_MATMUL, "2048x1024x2048");
+	predict(&lin1, p, RV_OP_LINEAR, "2048x1024x2048");
+	assert_int_equal(mm1.tile_m, mm0.tile_m);
+	rv_assert_close(mm1.tier_B[RV_TIER_L1] - mm0.tier_B[RV_TIER_L1], c_B, 1e-12, 0);
+	rv_assert_close(mm1.tier_B[RV_TIER_L2] - mm0.tier_B[RV_TIER_L2], 2 * c_B, 1e-12, 0);
+	rv_assert_close(mm1.tier_B[RV_TIER_DRAM] - mm0.tier_B[RV_TIER_DRAM], 2 * c_B * 0.75, 1e-12,
+	                0);
+	assert_true(mm1.latency_s >= mm0.latency_s);
+	rv_assert_close(lin1.latency_s, lin0.latency_s, 0, 0);
+	rv_assert_close(lin1.tier_B[RV_TIER_DRAM], lin0.tier_B[RV_TIER_DRAM], 0, 0);
+	rv_profile_free(p);
+	/* Stated by name; anything else is refused, naming the key. */
+	assert_true(parse_with(&p, "\"gemm\": {", "\"beta_zero\": \"twice\",") < 0);
+	assert_non_null(strstr(rv_error_last(), "beta_zero"));
+	(void)snprintf(insert, sizeof(insert), "\"beta_zero\": \"separate_pass\",");
+	assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
+	assert_int_equal(p->gemm.beta_zero, RV_BETA_ZERO_PASS);
+	rv_profile_free(p);
+}
+
 /* Each numeric term is stated inside its object (dispatch_s >= 0, the others
  * > 0), and a fit refits it only where the profile states it (dispatch_s:
  * where gemm.threading exists), at that field; unit_loop_Bps is bounded by
@@ -365,6 +403,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
 		cmocka_unit_test(test_predict_cpu_terms__shared_pack),
+		cmocka_unit_test(test_predict_cpu_terms__beta_zero_pass),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
 		cmocka_unit_test(test_predict_cpu_terms__terms_profile_and_fit),
