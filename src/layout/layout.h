@@ -90,7 +90,7 @@ struct rv_merge_result {
  * were merged. Every file is merged before any is written, so an input
  * refused (a manifest that is not one, a baseline that does not load)
  * leaves out_dir as it was. out_dir must be none of dirs. RV_ENOENT when no
- * folder holds a baseline. */
+ * folder holds a baseline; an error when a folder is given twice. */
 int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
                     struct rv_merge_result *res);
 

@@ -199,6 +199,13 @@ int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
 			        RV_ERROR,
 			        "%s is an input and the output: merge into another folder",
 			        dirs[i]);
+		for (size_t k = 0; k < i && err == 0; k++)
+			if (same_dir(in[k].baseline_dir, in[i].baseline_dir))
+				err = rv_error_set(
+				        RV_ERROR,
+				        "%s is given twice: a capture counted twice would "
+				        "weigh twice in every median; give it once",
+				        dirs[i]);
 		if (err == 0)
 			err = rv_layout_jobs(&in[i], &js, &nj, NULL, -1);
 		for (size_t k = 0; k < nj && err == 0; k++)

@@ -101,9 +101,11 @@ check 0 "" "  xeon_amx_2vcpu  matmul  3OK" -- "${c[@]}" --baseline-dir "$m"
 # Refused: the output among the inputs, one input, no output, nothing to
 # merge, an input's manifest that is not one; the output a file.
 check 1 "is an input and the output: merge into another folder" "" -- baseline merge -o "$f/b" "$f/a" "$f/b"
+check 1 "is given twice: a capture counted twice would weigh twice in every median; give it once" "" -- baseline merge -o "$scratch/twice" "$f/a" "$f/b" "$f/a/"
 check 2 "" "" -- baseline merge -o "$m" "$f/a"
 check 2 "" "" -- baseline merge "$f/a" "$f/b"
-check 1 "no baseline (<hw>_<op>.csv) in any of the 2 folders" "" -- baseline merge -o "$scratch/none" "$f/empty" "$f/empty"
+mkdir -p "$scratch/empty1" "$scratch/empty2"
+check 1 "no baseline (<hw>_<op>.csv) in any of the 2 folders" "" -- baseline merge -o "$scratch/none" "$scratch/empty1" "$scratch/empty2"
 mkdir -p "$scratch/badmeta" && cp "$f/b/xeon_amx_2vcpu_matmul.csv" "$scratch/badmeta/" && echo '{"schema": 1}' >"$scratch/badmeta/xeon_amx_2vcpu_matmul.meta.json"
 check 1 "xeon_amx_2vcpu_matmul.meta.json is not a roofval manifest (no \"captures\" list)" "" -- baseline merge -o "$scratch/m2" "$f/a" "$scratch/badmeta"
 [ ! -e "$scratch/m2" ]
