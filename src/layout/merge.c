@@ -61,19 +61,28 @@ static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv
 	}
 	json_array_foreach(caps, i, run)
 	{
-		json_t *copy = json_deep_copy(run);
+		json_t *copy;
 
-		if (!json_is_object(copy) ||
-		    json_object_set_new(copy, "baseline_dir", json_string(l->baseline_dir)) != 0 ||
-		    json_array_append_new(runs, copy) != 0) {
+		if (!json_is_object(run)) {
+			err = rv_error_set(RV_EPARSE, "%s: capture record %zu is not an object",
+			                   path, i + 1);
+			break;
+		}
+		copy = json_deep_copy(run);
+		/* json_array_append_new() takes the copy even when it fails. */
+		if (!copy ||
+		    json_object_set_new(copy, "baseline_dir", json_string(l->baseline_dir)) != 0) {
 			json_decref(copy);
-			json_decref(root);
-			return rv_error_set(RV_EPARSE, "%s: capture record %zu is not an object",
-			                    path, i + 1);
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+			break;
+		}
+		if (json_array_append_new(runs, copy) != 0) {
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+			break;
 		}
 	}
 	json_decref(root);
-	return 0;
+	return err;
 }
 
 /* The text of the manifest of the merged (hw, op) into *out: the inputs'

@@ -110,6 +110,8 @@ mkdir -p "$scratch/badmeta" && cp "$f/b/xeon_amx_2vcpu_matmul.csv" "$scratch/bad
 check 1 "xeon_amx_2vcpu_matmul.meta.json is not a roofval manifest (no \"captures\" list)" "" -- baseline merge -o "$scratch/m2" "$f/a" "$scratch/badmeta"
 [ ! -e "$scratch/m2" ]
 tally $? "a refused merge wrote into its output folder: $(ls "$scratch/m2" 2>&1)"
+echo '{"schema": "roofval.manifest/1", "captures": [{"purpose": "validation"}, 3]}' >"$scratch/badmeta/xeon_amx_2vcpu_matmul.meta.json"
+check 1 "xeon_amx_2vcpu_matmul.meta.json: capture record 2 is not an object" "" -- baseline merge -o "$scratch/m2" "$f/a" "$scratch/badmeta"
 echo x >"$scratch/afile"
 check 1 "" "" -- baseline merge -o "$scratch/afile" "$f/a" "$f/b"
 
