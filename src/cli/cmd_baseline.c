@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
+#include "core/path.h"
 #include "core/units.h"
 #include "io/baseline.h"
 #include "io/file.h"
@@ -127,15 +127,6 @@ static int normalize_update(void *ctx, const char *old_text, size_t old_len,
 	return err < 0 ? err : 1;
 }
 
-/* Whether a and b name one file (through links or other spellings). */
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	                             sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
-}
-
 static int baseline_normalize(int argc, char **argv)
 {
 	struct normalize_opts o = { 0 };
@@ -148,7 +139,7 @@ static int baseline_normalize(int argc, char **argv)
 	if (rc != RV_OPT_RUN)
 		return rc;
 	out = o.output ? o.output : args.v[0];
-	if (strcmp(out, "-") != 0 && same_file(out, args.v[0])) {
+	if (strcmp(out, "-") != 0 && rv_path_same(out, args.v[0])) {
 		/* In place: a read-modify-write under the lock every writer of
 		 * the baseline takes, so no row a capture stores meanwhile is lost. */
 		struct normalize_ctx n = { args.v[0], 0 };

@@ -4,8 +4,17 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/error.h"
+
+int rv_path_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	                             sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
 
 static int path_too_long(char *out, size_t size)
 {

@@ -12,6 +12,10 @@
 /* Writes dir + "/" + name into out (no doubled '/'). RV_ERANGE, naming the
  * start of the path, when it does not fit in size. */
 int rv_path_join(char *out, size_t size, const char *dir, const char *name);
+/* Whether paths a and b name one file or folder: the same text, or the same
+ * device and inode through links or other spellings (0 when either cannot
+ * be looked up, such as one not made yet). */
+int rv_path_same(const char *a, const char *b);
 /* printf into out; RV_ERANGE when the result does not fit. */
 int rv_path_fmt(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -224,10 +224,11 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row)
  * nearest that median (rv_median_nearest(), the rule of capture --repeat),
  * with repeats the number of inputs and repeat_spread their spread, and the
  * notes naming them (labels[i] names in[i]); a key only one input has is
- * kept as it is. Rows sorted; the line ends of in[0]. RV_ENOMEM, or the
- * errors of rv_baseline_upsert(). */
+ * kept as it is. Rows sorted; the line ends of in[0]; *n_merged the rows
+ * merged from two inputs or more. RV_ENOMEM, or the errors of
+ * rv_baseline_upsert(). */
 int rv_baseline_merge(struct rv_baseline **out, struct rv_baseline *const *in,
-                      const char *const *labels, size_t n);
+                      const char *const *labels, size_t n, size_t *n_merged);
 
 /* Suspect rows (src/data/suspect.c): measurements validate shows as doubtful
  * and `validate --exclude-flagged` leaves out. The one definition, of capture

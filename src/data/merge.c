@@ -67,7 +67,7 @@ static int merge_key(struct rv_baseline *out, const struct rv_baseline_row **row
 }
 
 int rv_baseline_merge(struct rv_baseline **out, struct rv_baseline *const *in,
-                      const char *const *labels, size_t n)
+                      const char *const *labels, size_t n, size_t *n_merged)
 {
 	const struct rv_baseline_row **rows = calloc(n + 1, sizeof(*rows));
 	const char **row_labels = calloc(n + 1, sizeof(*row_labels));
@@ -77,9 +77,10 @@ int rv_baseline_merge(struct rv_baseline **out, struct rv_baseline *const *in,
 	                                    : rv_error_set(RV_ENOMEM, "out of memory");
 
 	*out = NULL;
+	*n_merged = 0;
+	if (err == 0 && n > 0)
+		b->crlf = in[0]->crlf;
 	for (size_t i = 0; i < n && err == 0; i++) {
-		if (i == 0)
-			b->crlf = in[0]->crlf;
 		for (size_t r = 0; r < in[i]->n_rows && err == 0; r++) {
 			const struct rv_baseline_row *x = &in[i]->rows[r];
 			size_t k;
@@ -89,6 +90,7 @@ int rv_baseline_merge(struct rv_baseline **out, struct rv_baseline *const *in,
 				continue;
 			k = rows_of(rows, row_labels, in, labels, i, n, x);
 			err = merge_key(b, rows, row_labels, k, lat);
+			*n_merged += k > 1;
 		}
 	}
 	free(rows);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "core/build_info.h"
@@ -14,15 +13,6 @@
 #include "core/vec.h"
 #include "io/file.h"
 #include "layout/layout.h"
-
-/* Whether folders a and b are one (b may not exist yet). */
-static int same_dir(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return strcmp(a, b) == 0 || (stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	                             sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
-}
 
 /* Whether job j is in jobs[0..n-1]. */
 static int has_job(const struct rv_job *jobs, size_t n, const struct rv_job *j)
@@ -138,7 +128,7 @@ static int merge_job(struct merged *mf, const struct rv_layout *out, const struc
 	struct rv_baseline **b = calloc(n + 1, sizeof(*b)), *m = NULL;
 	const char **labels = calloc(n + 1, sizeof(*labels));
 	char path[RV_PATH_MAX];
-	size_t k = 0;
+	size_t k = 0, merged = 0;
 	int err = b && labels ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
 
 	for (size_t i = 0; i < n && err == 0; i++) {
@@ -152,7 +142,7 @@ static int merge_job(struct merged *mf, const struct rv_layout *out, const struc
 		labels[k++] = in[i].baseline_dir;
 	}
 	if (err == 0)
-		err = rv_baseline_merge(&m, b, labels, k);
+		err = rv_baseline_merge(&m, b, labels, k, &merged);
 	if (err == 0)
 		err = rv_baseline_render(&mf->csv, m);
 	if (err == 0)
@@ -166,9 +156,7 @@ static int merge_job(struct merged *mf, const struct rv_layout *out, const struc
 	if (err == 0) {
 		res->files++;
 		res->rows += m->n_rows;
-		for (size_t r = 0; r < m->n_rows; r++)
-			res->merged_rows +=
-			        m->rows[r].repeats.present && m->rows[r].repeats.value > 1;
+		res->merged_rows += merged;
 	}
 	for (size_t i = 0; i < k; i++)
 		rv_baseline_free(b[i]);
@@ -203,13 +191,13 @@ int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
 		if (err < 0)
 			break;
 		opened++;
-		if (same_dir(in[i].baseline_dir, out.baseline_dir))
+		if (rv_path_same(in[i].baseline_dir, out.baseline_dir))
 			err = rv_error_set(
 			        RV_ERROR,
 			        "%s is an input and the output: merge into another folder",
 			        dirs[i]);
 		for (size_t k = 0; k < i && err == 0; k++)
-			if (same_dir(in[k].baseline_dir, in[i].baseline_dir))
+			if (rv_path_same(in[k].baseline_dir, in[i].baseline_dir))
 				err = rv_error_set(
 				        RV_ERROR,
 				        "%s is given twice: a capture counted twice would "

@@ -419,15 +419,15 @@ struct gemm_tiers {
 	double zero_B; /* C's bytes of a pass that zeroes it first (gemm.beta_zero), or 0 */
 };
 
-static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, double m, double n,
-                          double e, double working_set_B, double share)
+static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, enum rv_op op,
+                          double m, double n, double e, double working_set_B, double share)
 {
 	for (size_t i = 0; i < p->n_memory; i++) {
 		gt->block[i] = i >= 1 ? floor_of(sqrt(block_capacity_B(p, i - 1) / (3 * e))) : 0;
 		gt->miss[i] = miss_share(p, i, working_set_B, share);
 	}
 	gt->allocates = output_allocates(p, e * m * n);
-	gt->zero_B = 0;
+	gt->zero_B = op == RV_OP_MATMUL && p->gemm.beta_zero == RV_BETA_ZERO_PASS ? e * m * n : 0;
 }
 
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
@@ -634,9 +634,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
 	}
-	gemm_tiers_of(&gt, p, m, n, e, r->footprint.working_set_B, share);
-	if (op == RV_OP_MATMUL && g->beta_zero == RV_BETA_ZERO_PASS)
-		gt.zero_B = e * m * n;
+	gemm_tiers_of(&gt, p, op, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
 	/* A linear's bias copied into each of the M rows of C before the call,
 	 * row by row on the calling thread (gemm.bias_row_s): core time. */

@@ -229,6 +229,7 @@ static void test_baseline__merge_captures(void **state)
 	struct rv_baseline *in[3], *m = NULL;
 	const char *labels[3] = { "a", "b", "c" };
 	char want[512];
+	size_t merged;
 
 	(void)state;
 	in[0] = rv_test_baseline_parse(HEADER "\n"
@@ -240,8 +241,9 @@ static void test_baseline__merge_captures(void **state)
 	                                      "host,matmul,16x16x16,fp32,5e-07,,5,b,3,0.5\n");
 	in[2] = rv_test_baseline_parse(HEADER "\n"
 	                                      "host,matmul,64x64x64,fp32,1.1e-06,,15,quiet\n");
-	assert_int_equal(rv_baseline_merge(&m, in, labels, 3), 0);
+	assert_int_equal(rv_baseline_merge(&m, in, labels, 3, &merged), 0);
 	assert_int_equal(m->n_rows, 3);
+	assert_int_equal(merged, 2);
 	/* Sorted: 16, 32, 64. */
 	assert_string_equal(m->rows[0].notes, "b");
 	assert_int_equal(m->rows[0].repeats.value, 3);
