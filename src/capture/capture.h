@@ -146,6 +146,7 @@ struct rv_capture_progress {
 	/* BEGIN: */
 	const char *kernel;   /* the kernel backend's name */
 	const char *provider; /* the library doing its work */
+	const char *caveat;   /* the kernel's on this CPU (kernel.h), or NULL */
 	const char *meter;    /* the meter's name, or "none" */
 	size_t ambiguous;     /* of the total, the shapes labelled ambiguous */
 	/* ROW and SKIP: */

@@ -15,6 +15,7 @@
 #include "core/build_info.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "hw/probe.h"
 #include "hw/profile.h"
 #include "io/baseline.h"
 #include "io/file.h"
@@ -104,6 +105,7 @@ static void load_average(char *out, size_t size, const struct rv_env *env)
 /* What the manifest records of a run besides its rows. */
 struct manifest_run {
 	const char *meta_path, *hw, *kernel, *provider, *meter, *sweep_path, *loadavg;
+	const char *caveat; /* the kernel's, or NULL */
 	enum rv_op op;
 	enum rv_purpose purpose;
 	size_t rows;
@@ -251,6 +253,7 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 	     json_object_set_new(run, "kernel_flags", json_string(rv_build_kernel_flags())) != 0 ||
 	     json_object_set_new(run, "ended", json_string(m->ended)) != 0 ||
 	     (m->failure && json_object_set_new(run, "failure", manifest_arg(m->failure)) != 0) ||
+	     (m->caveat && json_object_set_new(run, "caveat", json_string(m->caveat)) != 0) ||
 	     (m->repeat > 1 && json_object_set_new(run, "repeat", json_integer(m->repeat)) != 0))) {
 		json_decref(run);
 		json_decref(root);
@@ -341,6 +344,22 @@ static int kernel_note(struct rv_capture_result *cr, const struct rv_kernel_ops 
 		return rv_error_set(RV_ERANGE, "the row's notes cannot hold the kernel's (%s)",
 		                    k->provider());
 	return 0;
+}
+
+/* The kernel's caveat on this CPU (a BLAS on kernels narrower than the
+ * datapath), copied into buf; NULL when it has none, the target is not
+ * this machine's CPU kind (a GPU), or CPUID cannot be read. */
+static const char *kernel_caveat(char *buf, size_t size, const struct rv_kernel_ops *k,
+                                 const struct rv_profile *p)
+{
+	struct rv_cpu_features f;
+	const char *c;
+
+	if (!k->caveat || p->hw_class != RV_HW_CPU || rv_cpu_features_read(&f) < 0 ||
+	    !(c = k->caveat(rv_isa_rate(&f)->vector_bits)))
+		return NULL;
+	(void)snprintf(buf, size, "%s", c);
+	return buf;
 }
 
 /* A shape of the session, in sweep order. */
@@ -599,6 +618,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	struct job *jobs = NULL;
 	double *shape_s = NULL, energy_s;
 	char sweep_path[RV_PATH_MAX], meta_path[RV_PATH_MAX], meter_note[512], loadavg[64];
+	char caveat[512];
 	double t_begin_s = rv_now_s();
 	int err;
 
@@ -670,6 +690,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	                               &begin.eta_model);
 	begin.kernel = k->name;
 	begin.provider = k->provider();
+	begin.caveat = kernel_caveat(caveat, sizeof(caveat), k, p);
 	begin.meter = run.meter;
 	report(o, &begin);
 	err = capture_shapes(o, r, env, jobs, shape_s, p, k, m, meter_note);
@@ -689,6 +710,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 		run.hw = p->key;
 		run.kernel = k->name;
 		run.provider = k->provider();
+		run.caveat = begin.caveat;
 		run.sweep_path = sweep_path;
 		run.loadavg = loadavg;
 		run.op = o->op;

@@ -140,6 +140,8 @@ static void print_progress(void *ctx, const struct rv_capture_progress *p)
 		fprintf(stderr, "capture %s %s %s: %zu shapes%s%s, kernel %s (%s), meter %s; %s\n",
 		        p->hw, rv_op_name(p->op), rv_purpose_name(p->purpose), p->total, amb,
 		        rounds, p->kernel, p->provider, p->meter, eta);
+		if (p->caveat)
+			fprintf(stderr, "roofval: capture: warning: %s\n", p->caveat);
 		break;
 	case RV_CAPTURE_SKIP:
 		where_text(where, sizeof(where), p);

@@ -62,6 +62,7 @@ int rv_cmd_probe(int argc, char **argv)
 	struct rv_probe_opts *o = &c.p;
 	struct rv_layout_dirs dirs = { NULL, NULL, NULL };
 	struct rv_layout l;
+	struct rv_probe_host h;
 	char path[RV_PATH_MAX], what[160];
 	int rc = rv_opts_parse(&rv_probe_spec, argc, argv, &c, NULL), err;
 
@@ -95,9 +96,11 @@ int rv_cmd_probe(int argc, char **argv)
 		rv_layout_close(&l);
 	}
 	if (err == 0)
-		err = rv_probe_write(o, path);
+		err = rv_probe_write(o, path, &h);
 	if (err < 0)
 		return rv_cli_fail("probe");
+	if (h.caveat[0])
+		fprintf(stderr, "roofval: probe: warning: %s\n", h.caveat);
 	if (strcmp(path, "-") != 0)
 		printf("wrote %s\n", path);
 	return RV_EXIT_OK;

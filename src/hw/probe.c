@@ -111,7 +111,7 @@ static const struct isa_row isa_table[] = {
 	    "Intel 64 and IA-32 Optimization Reference Manual (248966): Skylake-SP and later "
 	    "server cores have two 512-bit FMA units (ports 0+1 fused, and 5); parts with one "
 	    "(some Xeon Bronze and Silver, client Ice Lake) reach half",
-	    0 } },
+	    0, 512 } },
 	{ RV_CPU_AMD,
 	  0x19,
 	  0x19,
@@ -120,7 +120,7 @@ static const struct isa_row isa_table[] = {
 	  { "AVX-512 (Zen 4)", 32, 16, "2 FMA units x 8 lanes x 2",
 	    "AMD Software Optimization Guide for Family 19h (57647): Zen 4 executes a 512-bit "
 	    "op on its two 256-bit FMA pipes as two halves",
-	    0 } },
+	    0, 256 } },
 	{ RV_CPU_AMD,
 	  0x1a,
 	  ~0u,
@@ -130,7 +130,7 @@ static const struct isa_row isa_table[] = {
 	    "AMD Software Optimization Guide for Family 1Ah (58455): Zen 5 desktop and server "
 	    "cores have a 512-bit datapath with two FMA pipes; the mobile parts run 512-bit ops "
 	    "as two halves (32)",
-	    0 } },
+	    0, 512 } },
 	{ RV_CPU_AMD,
 	  0x17,
 	  0x17,
@@ -140,7 +140,7 @@ static const struct isa_row isa_table[] = {
 	  { "AVX2+FMA (Zen 1)", 16, 8, "2 FMA units x 4 lanes x 2",
 	    "AMD Software Optimization Guide for Family 17h (55723): Zen and Zen+ split a 256-bit "
 	    "op into two 128-bit halves on two FMA pipes",
-	    0 } },
+	    0, 128 } },
 	{ RV_CPU_INTEL,
 	  ANY,
 	  ANY,
@@ -149,7 +149,7 @@ static const struct isa_row isa_table[] = {
 	    "Intel 64 and IA-32 Optimization Reference Manual (248966): Haswell and later big "
 	    "cores have two 256-bit FMA units (ports 0 and 1); the E-cores of hybrid parts "
 	    "(Gracemont) have two 128-bit ones (16)",
-	    0 } },
+	    0, 256 } },
 	{ RV_CPU_AMD,
 	  ANY,
 	  ANY,
@@ -157,13 +157,13 @@ static const struct isa_row isa_table[] = {
 	  { "AVX2+FMA", 32, 16, "2 FMA units x 8 lanes x 2",
 	    "AMD Software Optimization Guides for Family 17h models 30h and later (56305, Zen 2) "
 	    "and Family 19h (56665, Zen 3): two 256-bit FMA pipes",
-	    0 } },
+	    0, 256 } },
 	{ -1,
 	  ANY,
 	  ANY,
 	  RV_CPU_AVX2 | RV_CPU_FMA,
 	  { "AVX2+FMA", 32, 16, "2 FMA units x 8 lanes x 2",
-	    "the Intel and AMD rows: two 256-bit FMA units, assumed for this vendor", 0 } },
+	    "the Intel and AMD rows: two 256-bit FMA units, assumed for this vendor", 0, 256 } },
 	{ -1,
 	  ANY,
 	  ANY,
@@ -171,13 +171,13 @@ static const struct isa_row isa_table[] = {
 	  { "AVX (no FMA)", 16, 8, "1 add + 1 multiply unit x 8 lanes",
 	    "Sandy Bridge class (Intel 248966): one 256-bit add and one 256-bit multiply port, "
 	    "no FMA",
-	    0 } },
+	    0, 256 } },
 	{ -1,
 	  ANY,
 	  ANY,
 	  0,
 	  { "SSE2", 8, 4, "1 add + 1 multiply unit x 4 lanes",
-	    "the x86-64 baseline: one 128-bit add and one 128-bit multiply per cycle", 0 } },
+	    "the x86-64 baseline: one 128-bit add and one 128-bit multiply per cycle", 0, 128 } },
 };
 
 static const struct rv_isa_rate isa_unknown = {
@@ -186,7 +186,8 @@ static const struct rv_isa_rate isa_unknown = {
 	8,
 	"2 FMA units x 4 lanes x 2",
 	"no CPUID on this machine: two 128-bit FMA units assumed (an Arm Neoverse N1 class core)",
-	1
+	1,
+	0
 };
 
 const struct rv_isa_rate *rv_isa_rate(const struct rv_cpu_features *f)
@@ -482,6 +483,8 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 	cpu_info(h->model, sizeof(h->model), &h->clock_Hz, env);
 	(void)rv_cpu_features_read(&h->cpu); /* not x86-64: known = 0, the assumed row */
 	h->isa = rv_isa_rate(&h->cpu);
+	if (k->caveat && k->caveat(h->isa->vector_bits))
+		(void)snprintf(h->caveat, sizeof(h->caveat), "%s", k->caveat(h->isa->vector_bits));
 	if (!gmtime_r(&now, &tm))
 		memset(&tm, 0, sizeof(tm));
 	(void)strftime(h->date, sizeof(h->date), "%Y-%m-%d", &tm);
@@ -586,7 +589,7 @@ static void set_prov(json_t *o, const char *prov)
 
 static int fill_compute(json_t *compute, const struct rv_probe_host *h, double hz, const char *tpl)
 {
-	char prov[1024], isa[256];
+	char prov[2048], isa[256], peak_how[256], warn[640] = "";
 	size_t i;
 	json_t *c;
 
@@ -598,6 +601,8 @@ static int fill_compute(json_t *compute, const struct rv_probe_host *h, double h
 		                                         : "");
 	else
 		(void)snprintf(isa, sizeof(isa), "%s [assumed]", h->isa->isa);
+	if (h->caveat[0])
+		(void)snprintf(warn, sizeof(warn), "; warning: %s [uncertain]", h->caveat);
 	json_array_foreach(compute, i, c)
 	{
 		const char *name = json_string_value(json_object_get(c, "dtype"));
@@ -606,24 +611,39 @@ static int fill_compute(json_t *compute, const struct rv_probe_host *h, double h
 		        : strcmp(name, "fp64") == 0 ? 1
 		                                    : -1;
 		unsigned rate;
-		double peak;
+		double derived, peak;
 
 		if (d < 0)
 			return rv_error_set(
 			        RV_EPARSE,
 			        "%s: compute[%zu]: the probe measures fp32 and fp64 only", tpl, i);
 		rate = d ? h->isa->fp64_flop_per_cycle : h->isa->fp32_flop_per_cycle;
-		peak = fmax((double)h->n_cpus * rate * hz, h->effective_flop_per_s[d]);
+		derived = (double)h->n_cpus * rate * hz;
+		peak = fmax(derived, h->effective_flop_per_s[d]);
+		/* A guest reports its base clock; the cores may run faster. */
+		if (peak > derived)
+			(void)snprintf(
+			        peak_how, sizeof(peak_how),
+			        "peak = the measured rate, above %ld CPUs x %u FLOP per cycle "
+			        "(%s in fp32%s) x the clock read (%.3g GHz): the cores ran at "
+			        "%.3g GHz or more [measured]",
+			        h->n_cpus, rate, h->isa->derivation,
+			        d ? ", fp64 has half the lanes" : "", hz / 1e9,
+			        peak / ((double)h->n_cpus * rate) / 1e9);
+		else
+			(void)snprintf(peak_how, sizeof(peak_how),
+			               "peak = %ld CPUs x %u FLOP per cycle (%s in fp32%s) x clock "
+			               "[derived]",
+			               h->n_cpus, rate, h->isa->derivation,
+			               d ? ", fp64 has half the lanes" : "");
 		(void)json_object_set_new(c, "peak_flop_per_s", json_real(peak));
 		(void)json_object_set_new(c, "effective_flop_per_s",
 		                          json_real(h->effective_flop_per_s[d]));
-		(void)snprintf(
-		        prov, sizeof(prov),
-		        "peak = %ld CPUs x %u FLOP per cycle (%s in fp32%s) x clock [derived]; "
-		        "ISA: %s; source: %s; effective = best of %.0f^3 GEMMs on %s "
-		        "[measured]",
-		        h->n_cpus, rate, h->isa->derivation, d ? ", fp64 has half the lanes" : "",
-		        isa, h->isa->source, h->gemm_n, h->blas ? h->blas : "cblas");
+		(void)snprintf(prov, sizeof(prov),
+		               "%s; ISA: %s; source: %s; effective = best of %.0f^3 GEMMs on %s "
+		               "[measured]%s",
+		               peak_how, isa, h->isa->source, h->gemm_n,
+		               h->blas ? h->blas : "cblas", warn);
 		set_prov(c, prov);
 	}
 	return 0;
@@ -793,7 +813,7 @@ static int probe_new_update(void *ctx, const char *old_text, size_t old_len,
 	return rv_buf_check(new_text) < 0 ? rv_error_set(RV_ENOMEM, "out of memory") : 1;
 }
 
-int rv_probe_write(const struct rv_probe_opts *o, const char *path)
+int rv_probe_write(const struct rv_probe_opts *o, const char *path, struct rv_probe_host *measured)
 {
 	struct rv_probe_host h;
 	struct rv_profile *check = NULL;
@@ -806,6 +826,8 @@ int rv_probe_write(const struct rv_probe_opts *o, const char *path)
 		return exists_error(path);
 	if ((err = rv_probe_measure(&h, o)) < 0 || (err = rv_probe_render(&text, &h, o)) < 0)
 		return err;
+	if (measured)
+		*measured = h;
 	if (strcmp(path, "-") == 0) {
 		/* Standard output: checked by the loader's parser before it goes. */
 		char name[RV_PATH_MAX];

@@ -50,6 +50,7 @@ struct rv_isa_rate {
 	const char *derivation; /* "2 FMA x 16 lanes x 2" */
 	const char *source;     /* where the row comes from */
 	int assumed;            /* 1 when the features could not be read */
+	unsigned vector_bits;   /* the FMA datapath's width (lanes x 32); 0: unknown */
 };
 
 /* The row for the features f (read or given): the first whose vendor,
@@ -110,9 +111,10 @@ struct rv_probe_host {
 	char date[16];   /* YYYY-MM-DD, UTC */
 	struct rv_cpu_features cpu;
 	const struct rv_isa_rate *isa;
-	const char *blas;                             /* the cblas kernel's provider */
-	int quick;                                    /* the small problems of --quick */
-	double gemm_n;                                /* edge of the GEMM timed per dtype */
+	const char *blas; /* the cblas kernel's provider */
+	char caveat[512]; /* the cblas kernel's caveat on this CPU (its table's); "" when none */
+	int quick;        /* the small problems of --quick */
+	double gemm_n;    /* edge of the GEMM timed per dtype */
 	double effective_flop_per_s[RV_PROBE_DTYPES]; /* fp32, fp64 */
 	size_t n_tiers; /* cache levels read + DRAM; the last is DRAM */
 	double capacity_B[RV_PROBE_TIERS];
@@ -149,7 +151,9 @@ int rv_probe_render(char **text, const struct rv_probe_host *h, const struct rv_
  * it back with rv_profile_load() (what probe writes must pass the loader).
  * Unless o->replace, a file already at path is kept and RV_ERROR says
  * "PATH exists; give --force to replace it (or --key NEW)": checked before
- * anything is measured and again under the writers' lock. */
-int rv_probe_write(const struct rv_probe_opts *o, const char *path);
+ * anything is measured and again under the writers' lock. What was
+ * measured goes to *measured too when it is not NULL (the caller's warning:
+ * measured->caveat). */
+int rv_probe_write(const struct rv_probe_opts *o, const char *path, struct rv_probe_host *measured);
 
 #endif

@@ -79,6 +79,11 @@ static const char *cblas_provider(void)
 	return rv_kernel_fwd_provider(&cblas_module, "none (no cblas module)");
 }
 
+static const char *cblas_caveat(unsigned cpu_vector_bits)
+{
+	return rv_kernel_fwd_caveat(&cblas_module, cpu_vector_bits);
+}
+
 void rv_kernel_cblas__release(void)
 {
 	rv_cblas_module_release_fn release;
@@ -110,5 +115,6 @@ const struct rv_kernel_ops rv_kernel_cblas = {
 	.check = rv_kernel_fwd_check,
 	.teardown = rv_kernel_fwd_teardown,
 	.provider = cblas_provider,
+	.caveat = cblas_caveat,
 	.module = &cblas_module,
 };

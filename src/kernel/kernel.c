@@ -279,6 +279,13 @@ const char *rv_kernel_fwd_provider(struct rv_kernel_module *m, const char *none)
 	return rv_kernel_module_load(m, NULL) == 0 ? m->impl->provider() : none;
 }
 
+const char *rv_kernel_fwd_caveat(struct rv_kernel_module *m, unsigned cpu_vector_bits)
+{
+	return rv_kernel_module_load(m, NULL) == 0 && m->impl->caveat
+	               ? m->impl->caveat(cpu_vector_bits)
+	               : NULL;
+}
+
 int rv_kernel_fwd_run(struct rv_kernel *k, uint64_t iters)
 {
 	const struct rv_kernel_module *m = k->ops->module;

@@ -16,12 +16,13 @@
 #include "core/env.h"
 #include "core/op.h"
 
-/* 5: the table names the module a forwarder loads (module).
+/* 6: the table's caveat (a backend running below the hardware).
+ * 5: the table names the module a forwarder loads (module).
  * 2: struct rv_env carries the CUDA module's path and the backends'
  * arguments (the CUDA module is built apart and must agree on its layout).
  * 3: and the cblas module's path.
  * 4: and the torch module's path and the torch kernels' device. */
-#define RV_KERNEL_OPS_VERSION 5
+#define RV_KERNEL_OPS_VERSION 6
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {
@@ -54,6 +55,14 @@ struct rv_kernel_ops {
 	void (*teardown)(struct rv_kernel *k);
 	/* The library doing the work and its version ("OpenBLAS 0.3.21 ..."). */
 	const char *(*provider)(void);
+	/* Optional (NULL when the backend cannot tell): told how wide this
+	 * CPU's FMA datapath is (128, 256 or 512 bits; 0: unknown), one line
+	 * saying that the backend's kernels use narrower vectors, what share of
+	 * the hardware's rate they can reach and how to make it use wider ones
+	 * (a BLAS that does not know the CPU falls back to old kernels); NULL
+	 * when they use the whole width or it cannot tell. A capture through
+	 * such kernels measures them, not the hardware. */
+	const char *(*caveat)(unsigned cpu_vector_bits);
 	/* Optional (NULL on CPUs, where the host clock is the truth): runs the op
 	 * iters times and gives the device's own time for them, such as a
 	 * cudaEvent pair around the calls on the kernel's stream. */
@@ -125,6 +134,7 @@ int rv_kernel_fwd_setup(const struct rv_kernel_ops *fwd, const char *want, struc
                         const struct rv_env *env, enum rv_op op, const struct rv_shape *s,
                         enum rv_dtype d, uint64_t seed);
 const char *rv_kernel_fwd_provider(struct rv_kernel_module *m, const char *none);
+const char *rv_kernel_fwd_caveat(struct rv_kernel_module *m, unsigned cpu_vector_bits);
 int rv_kernel_fwd_run(struct rv_kernel *k, uint64_t iters);
 int rv_kernel_fwd_check(struct rv_kernel *k, double *max_rel_err);
 void rv_kernel_fwd_teardown(struct rv_kernel *k);

@@ -283,6 +283,21 @@ rows=$(grep -c '^i7_12700k,matmul,' "$scratch/cap/i7_12700k_matmul.csv")
 	grep -q 'fake meter' "$scratch/cap/i7_12700k_matmul.csv"
 tally $? "capture wrote $rows rows, or no manifest, statistics columns or meter note"
 check 0 "" "4 rows, CRLF line ends; extra columns: latency_min_s" -- baseline show "$scratch/cap/i7_12700k_matmul.csv"
+# A BLAS on kernels narrower than the CPU's FMA datapath measures them, not
+# the hardware: OpenBLAS held to its SSE3 kernels (OPENBLAS_CORETYPE=Prescott)
+# on a CPU with AVX or wider is warned about on stderr, rows still written,
+# and the manifest's capture record keeps the caveat (skipped on a CPU
+# without AVX, where those kernels are as wide as it is).
+if grep -qw avx /proc/cpuinfo; then
+	mkdir -p "$scratch/narrow"
+	OPENBLAS_CORETYPE=Prescott check 0 "roofval: capture: warning: OpenBLAS runs its Prescott kernels (128-bit vectors) on a CPU whose FMA datapath is" "" \
+		-- capture --hw i7_12700k --op matmul --purpose calibration --sweep-dir "$scratch/cap" \
+		--baseline-dir "$scratch/narrow" --kernel cblas --meter none --limit 1
+	grep -q '"caveat": "OpenBLAS runs its Prescott kernels' "$scratch/narrow/i7_12700k_matmul.meta.json" &&
+		grep -q '^i7_12700k,matmul,' "$scratch/narrow/i7_12700k_matmul.csv"
+	tally $? "a capture on OpenBLAS's Prescott kernels left no caveat in the manifest, or no row" \
+		"$scratch/narrow/i7_12700k_matmul.meta.json"
+fi
 # --flush-l2: the cblas kernels cannot flush (a clear error, nothing written);
 # the null kernel's flush runs before each trial and the notes say so.
 check 1 "--flush-l2: the cblas kernels cannot flush a cache between trials; drop the option" "" -- capture "${cap[@]}" --flush-l2 --limit 1

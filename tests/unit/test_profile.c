@@ -610,35 +610,36 @@ static void test_profile__isa_table(void **state)
 		enum rv_cpu_vendor vendor;
 		unsigned family, model, flags, fp32, fp64;
 		const char *isa;
+		unsigned bits; /* the FMA datapath */
 	} cases[] = {
 		/* Sapphire Rapids: AVX-512 on two 512-bit FMA units, AMX present. */
 		{ RV_CPU_INTEL, 6, 0x8f,
 		  RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F | RV_CPU_AMX_TILE |
 		          RV_CPU_AMX_BF16,
-		  64, 32, "AVX-512" },
+		  64, 32, "AVX-512", 512 },
 		/* Alder Lake (i7-12700K): AVX2 only, AVX-512 fused off. */
-		{ RV_CPU_INTEL, 6, 0x97, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
-		  "AVX2+FMA" },
+		{ RV_CPU_INTEL, 6, 0x97, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16, "AVX2+FMA",
+		  256 },
 		/* Zen 4 (Genoa): AVX-512 as two 256-bit halves. */
 		{ RV_CPU_AMD, 0x19, 0x11, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F,
-		  32, 16, "AVX-512 (Zen 4)" },
+		  32, 16, "AVX-512 (Zen 4)", 256 },
 		/* Zen 3 (EPYC Milan, this kind of machine): AVX2 only. */
-		{ RV_CPU_AMD, 0x19, 0x01, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
-		  "AVX2+FMA" },
+		{ RV_CPU_AMD, 0x19, 0x01, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16, "AVX2+FMA",
+		  256 },
 		/* Zen 2 (Rome) and Zen 1 (Naples). */
-		{ RV_CPU_AMD, 0x17, 0x31, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
-		  "AVX2+FMA" },
+		{ RV_CPU_AMD, 0x17, 0x31, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16, "AVX2+FMA",
+		  256 },
 		{ RV_CPU_AMD, 0x17, 0x01, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 16, 8,
-		  "AVX2+FMA (Zen 1)" },
+		  "AVX2+FMA (Zen 1)", 128 },
 		/* Zen 5 with its full 512-bit datapath. */
 		{ RV_CPU_AMD, 0x1a, 0x02, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2 | RV_CPU_AVX512F,
-		  64, 32, "AVX-512 (Zen 5)" },
+		  64, 32, "AVX-512 (Zen 5)", 512 },
 		/* No FMA: Sandy Bridge's AVX, and bare SSE2. */
-		{ RV_CPU_INTEL, 6, 0x2a, RV_CPU_AVX, 16, 8, "AVX (no FMA)" },
-		{ RV_CPU_AMD, 0x10, 0x02, 0, 8, 4, "SSE2" },
+		{ RV_CPU_INTEL, 6, 0x2a, RV_CPU_AVX, 16, 8, "AVX (no FMA)", 256 },
+		{ RV_CPU_AMD, 0x10, 0x02, 0, 8, 4, "SSE2", 128 },
 		/* Another vendor with AVX2 and FMA. */
-		{ RV_CPU_OTHER, 7, 0x3b, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16,
-		  "AVX2+FMA" },
+		{ RV_CPU_OTHER, 7, 0x3b, RV_CPU_AVX | RV_CPU_FMA | RV_CPU_AVX2, 32, 16, "AVX2+FMA",
+		  256 },
 	};
 	struct rv_cpu_features f;
 	const struct rv_isa_rate *r;
@@ -654,10 +655,11 @@ static void test_profile__isa_table(void **state)
 		r = rv_isa_rate(&f);
 		assert_non_null(r);
 		if (r->fp32_flop_per_cycle != cases[i].fp32 ||
-		    r->fp64_flop_per_cycle != cases[i].fp64 || strcmp(r->isa, cases[i].isa) != 0)
-			fail_msg("case %zu: %s %u/%u, want %s %u/%u", i, r->isa,
-			         r->fp32_flop_per_cycle, r->fp64_flop_per_cycle, cases[i].isa,
-			         cases[i].fp32, cases[i].fp64);
+		    r->fp64_flop_per_cycle != cases[i].fp64 || strcmp(r->isa, cases[i].isa) != 0 ||
+		    r->vector_bits != cases[i].bits)
+			fail_msg("case %zu: %s %u/%u, %u bits, want %s %u/%u, %u bits", i, r->isa,
+			         r->fp32_flop_per_cycle, r->fp64_flop_per_cycle, r->vector_bits,
+			         cases[i].isa, cases[i].fp32, cases[i].fp64, cases[i].bits);
 		assert_false(r->assumed);
 		assert_non_null(r->source);
 	}
@@ -666,6 +668,7 @@ static void test_profile__isa_table(void **state)
 	r = rv_isa_rate(&f);
 	assert_true(r->assumed);
 	assert_int_equal(r->fp32_flop_per_cycle, 16);
+	assert_int_equal(r->vector_bits, 0); /* unknown: no kernel is told it is narrow */
 }
 
 /* CPUID agrees with the kernel's flags in /proc/cpuinfo on this machine (on
@@ -881,6 +884,47 @@ static void test_profile__probe_template(void **state)
 	rv_profile_free(t);
 }
 
+/* A measured rate above the derived peak (a guest reporting its base clock)
+ * becomes the peak, and the provenance says so and what clock it implies;
+ * a kernel's caveat reaches every compute provenance, marked uncertain. */
+static void test_profile__probe_peak_and_caveat(void **state)
+{
+	struct rv_probe_opts o = { "probe_t", NULL, NULL, 0, 0 };
+	struct rv_probe_host h;
+	struct rv_profile *p = NULL;
+	const struct rv_compute *c;
+	char *text = NULL;
+
+	(void)state;
+	fake_host(&h);
+	/* 4 CPUs x 32 FLOP x 2.4 GHz = 307.2 GFLOP/s derived; 400 measured:
+	 * the cores ran at 400e9 / 128 = 3.125 GHz or more. */
+	h.effective_flop_per_s[0] = 4e11;
+	(void)snprintf(h.caveat, sizeof(h.caveat), "OpenBLAS runs its Prescott kernels");
+	if (rv_probe_render(&text, &h, &o) != 0)
+		fail_msg("%s", rv_error_last());
+	if (rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
+		fail_msg("%s\n%s", rv_error_last(), text);
+	c = rv_profile_compute(p, RV_DTYPE_FP32);
+	rv_assert_close(c->peak_flop_per_s, 4e11, 1e-5, 0);
+	rv_assert_contains(
+	        c->provenance,
+	        "peak = the measured rate, above 4 CPUs x 32 FLOP per cycle (2 FMA units "
+	        "x 8 lanes x 2 in fp32) x the clock read (2.4 GHz): the cores ran at "
+	        "3.12 GHz or more [measured]");
+	rv_assert_contains(c->provenance,
+	                   "; warning: OpenBLAS runs its Prescott kernels [uncertain]");
+	/* fp64 stays below its derived peak: derived, and warned too. */
+	c = rv_profile_compute(p, RV_DTYPE_FP64);
+	rv_assert_close(c->peak_flop_per_s, 4 * 16 * 2.4e9, 1e-5, 0);
+	rv_assert_contains(c->provenance, "peak = 4 CPUs x 16 FLOP per cycle (2 FMA units x 8 "
+	                                  "lanes x 2 in fp32, fp64 has half the lanes) x clock "
+	                                  "[derived]");
+	rv_assert_contains(c->provenance, "warning: OpenBLAS runs its Prescott kernels");
+	free(text);
+	rv_profile_free(p);
+}
+
 /* A template without what the probe fills is refused, naming it. */
 static void test_profile__probe_template_bad(void **state)
 {
@@ -934,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_profile__cpu_features_match_cpuinfo),
 		cmocka_unit_test(test_profile__caches_cpuid),
 		cmocka_unit_test(test_profile__probe_template),
+		cmocka_unit_test(test_profile__probe_peak_and_caveat),
 		cmocka_unit_test(test_profile__probe_template_bad),
 	};
 
