@@ -834,10 +834,40 @@ static size_t active_param(const struct fit_ctx *x, const char *name)
 	return SIZE_MAX;
 }
 
+/* The parameter called name among all of c's, or SIZE_MAX. */
+static size_t param_named(const struct rv_calibration *c, const char *name)
+{
+	for (size_t j = 0; j < c->n_params; j++)
+		if (strcmp(c->params[j].prm.name, name) == 0)
+			return j;
+	return SIZE_MAX;
+}
+
+/* The parameter called name of c, made one when no row moved it (it kept
+ * its profile value: the kept list has it, until prune_kept()), marked
+ * undetermined; SIZE_MAX when it is none here or there is no room. */
+static size_t param_or_kept(struct rv_calibration *c, struct rv_profile *p, const char *name)
+{
+	size_t j = param_named(c, name);
+	struct rv_cal_param *cp;
+	struct rv_param prm;
+
+	if (j != SIZE_MAX || c->n_params == RV_CAL_MAX_PARAMS ||
+	    rv_param_resolve(&prm, p, name) < 0)
+		return j;
+	cp = &c->params[c->n_params];
+	memset(cp, 0, sizeof(*cp));
+	cp->prm = prm;
+	cp->profile_value = cp->value = *prm.slot;
+	cp->undetermined = 1;
+	return c->n_params++;
+}
+
 /* Where a fitted effective bandwidth is faster than that of the fitted tier
  * just inside it, holds the inner one equal to the outer (the constrained
  * optimum lies on that boundary) and returns 1: fit again. 0 when ordered
- * (or when a tier in the way is not fitted: rv_param_check_order() refuses). */
+ * (or when a tier in the way is not fitted: order_undetermined() or
+ * rv_param_check_order()). */
 static int order_ties(struct fit_ctx *x)
 {
 	struct rv_calibration *c = x->c;
@@ -863,22 +893,13 @@ static int order_ties(struct fit_ctx *x)
 	return 0;
 }
 
-/* The parameter called name among all of c's, or SIZE_MAX. */
-static size_t param_named(const struct rv_calibration *c, const char *name)
-{
-	for (size_t j = 0; j < c->n_params; j++)
-		if (strcmp(c->params[j].prm.name, name) == 0)
-			return j;
-	return SIZE_MAX;
-}
-
-/* Where the rows do not determine a tier's effective bandwidth but do
- * determine the slower one just inside it, the outer tier cannot keep a
- * faster profile value: it is held equal to the inner one (bandwidths must
- * not grow outwards), as a tie the report shows. On a machine or build that
+/* Where the rows do not determine a tier's effective bandwidth (or no row
+ * moves it at all) but do determine the slower one just inside it, the
+ * outer tier cannot keep a faster profile value: it is held equal to the
+ * inner one (bandwidths must not grow outwards), as a tie the report shows. On a machine or build that
  * runs every tier at the same speed (valgrind, a sanitizer) the rows then
  * fit instead of being refused. Returns how many were held. */
-static size_t order_undetermined(struct rv_calibration *c, const struct rv_profile *p)
+static size_t order_undetermined(struct rv_calibration *c, struct rv_profile *p)
 {
 	size_t ties = 0;
 
@@ -889,9 +910,10 @@ static size_t order_undetermined(struct rv_calibration *c, const struct rv_profi
 		if (!out_of_order(p, i, a, b))
 			continue;
 		ja = param_named(c, a);
-		jb = param_named(c, b);
-		if (ja == SIZE_MAX || jb == SIZE_MAX || c->params[ja].undetermined ||
-		    !c->params[jb].undetermined)
+		if (ja == SIZE_MAX || c->params[ja].undetermined)
+			continue;
+		jb = param_or_kept(c, p, b);
+		if (jb == SIZE_MAX || !c->params[jb].undetermined)
 			continue;
 		c->params[jb].undetermined = 0;
 		c->params[jb].tied_to = ja + 1;

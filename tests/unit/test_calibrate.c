@@ -31,10 +31,10 @@ static const char *const cal_shapes[] = {
 #define N_CAL (sizeof(cal_shapes) / sizeof(cal_shapes[0]))
 
 /* Writes a calibration sweep of cal_shapes and a baseline measured on a
- * "true" toy_gpu (effective rate 0.8e12, DRAM 0.7e11 B/s, overhead 3 us)
- * with a deterministic +-3% scatter; extra adds rows that only a
- * validation sweep lists. */
-static void write_data(const char *dir, int extra)
+ * "true" toy_gpu (effective rate 0.8e12, DRAM 0.7e11 B/s, overhead 3 us;
+ * L1 at l1_Bps when it is not 0) with a deterministic +-3% scatter; extra
+ * adds rows that only a validation sweep lists. */
+static void write_data_l1(const char *dir, int extra, double l1_Bps)
 {
 	struct rv_profile *truth = toy();
 	struct rv_buf sweep = RV_BUF_INIT, csv = RV_BUF_INIT;
@@ -43,6 +43,8 @@ static void write_data(const char *dir, int extra)
 	truth->compute[0].effective_flop_per_s = 0.8e12;
 	truth->memory[2].effective_bw_Bps = 0.7e11;
 	truth->op_overhead_s[RV_OP_MATMUL] = 3e-6;
+	if (l1_Bps > 0)
+		truth->memory[0].effective_bw_Bps = l1_Bps;
 	rv_buf_puts(&sweep, "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": [");
 	rv_buf_puts(&csv, "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n");
 	for (size_t i = 0; i < N_CAL + (extra ? 3 : 0); i++) {
@@ -73,6 +75,11 @@ static void write_data(const char *dir, int extra)
 	rv_buf_free(&sweep);
 	rv_buf_free(&csv);
 	rv_profile_free(truth);
+}
+
+static void write_data(const char *dir, int extra)
+{
+	write_data_l1(dir, extra, 0);
 }
 
 /* Adds the rows of dir to c for p and fits them; returns rv_calibrate_fit()'s code. */
@@ -546,6 +553,52 @@ static void test_calibrate__ties_bandwidths_in_order(void **state)
 	rv_profile_free(p);
 }
 
+/* An outer tier that no row moves keeps its profile value, unless that is
+ * faster than the fitted tier just inside it: then it is held equal to that
+ * one (as an undetermined one is), and the report shows the tie. Here the
+ * toy's L1 is slow (rows made with 2e10 B/s, stated 3e10) and its L2 stated
+ * at 8e12 B/s, so the L1 binds before it on every row; before, such a fit
+ * was refused. */
+static void test_calibrate__ties_kept_outer_tier(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_kept_outer");
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	const struct rv_cal_param *l1 = NULL, *l2 = NULL;
+
+	(void)state;
+	write_data_l1(dir, 0, 2e10);
+	p->memory[1].bw_Bps = p->memory[1].effective_bw_Bps = 8e12;
+	p->memory[0].bw_Bps = 8e12;
+	p->memory[0].effective_bw_Bps = 3e10;
+	if (calibrate_into(dir, &c, p) != 0)
+		fail_msg("%s", rv_error_last());
+	for (size_t j = 0; j < c.n_params; j++) {
+		if (strcmp(c.params[j].prm.name, "memory.l1.effective_bw_Bps") == 0)
+			l1 = &c.params[j];
+		if (strcmp(c.params[j].prm.name, "memory.l2.effective_bw_Bps") == 0)
+			l2 = &c.params[j];
+	}
+	/* The L2 was kept (no row moves it); now it is a tie, not kept. */
+	for (size_t j = 0; j < c.n_kept; j++)
+		assert_string_not_equal(c.kept[j].name, "memory.l2.effective_bw_Bps");
+	if (!l1 || !l2) {
+		fail_msg("l1 %s fitted, l2 %s a parameter", l1 ? "" : "not", l2 ? "" : "not");
+		return;
+	}
+	assert_int_equal(l1->tied_to, 0);
+	rv_assert_close(l1->value, 2e10, 0.05, 0); /* the truth's L1 */
+	assert_true(l2->tied_to > 0);
+	assert_string_equal(c.params[l2->tied_to - 1].prm.name, "memory.l1.effective_bw_Bps");
+	assert_memory_equal(&l2->value, &l1->value, sizeof(double));
+	assert_memory_equal(&p->memory[1].effective_bw_Bps, &p->memory[0].effective_bw_Bps,
+	                    sizeof(double));
+	rv_assert_close(l2->profile_value, 8e12, 0, 0);
+	assert_int_equal(rv_param_check_order(p), 0);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
 /* The fitted latencies and energies calibrate reports are what rv_predict()
  * computes on the profile with the fit file applied, bit for bit (the defect:
  * each row after the first was predicted at the previous row's
@@ -659,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__lofo),
 		cmocka_unit_test(test_calibrate__refuses_out_of_order),
 		cmocka_unit_test(test_calibrate__ties_bandwidths_in_order),
+		cmocka_unit_test(test_calibrate__ties_kept_outer_tier),
 		cmocka_unit_test(test_calibrate__fitted_is_predicted),
 		cmocka_unit_test(test_calibrate__kept_says_so),
 	};
