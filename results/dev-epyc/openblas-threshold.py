@@ -18,6 +18,7 @@ def t(m,k,n,thr,reps=200,rounds=7):
             L.cblas_sgemm(102,111,111,n,m,k,ctypes.c_float(1.0),b,n,a,k,ctypes.c_float(0.0),c,n)
         best=min(best,(time.perf_counter()-t0)/reps)
     return best
-for s in [(64,64,64),(64,64,65),(100,100,100),(101,100,100),(6,1024,64),(16,128,128),(16,128,129)]:
-    t1=t(*s,1); t2=t(*s,2)
-    print(s, 'mnk=%d'%(s[0]*s[1]*s[2]), '1thr %.2f us  2thr %.2f us  ratio %.2f  GFLOP/s(1) %.1f'%(t1*1e6,t2*1e6,t1/t2,2*s[0]*s[1]*s[2]/t1/1e9))
+if __name__ == '__main__':  # results/dev-xeon/openblas-two-threads.py imports t()
+    for s in [(64,64,64),(64,64,65),(100,100,100),(101,100,100),(6,1024,64),(16,128,128),(16,128,129)]:
+        t1=t(*s,1); t2=t(*s,2)
+        print(s, 'mnk=%d'%(s[0]*s[1]*s[2]), '1thr %.2f us  2thr %.2f us  ratio %.2f  GFLOP/s(1) %.1f'%(t1*1e6,t2*1e6,t1/t2,2*s[0]*s[1]*s[2]/t1/1e9))
