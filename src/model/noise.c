@@ -76,16 +76,32 @@ static const struct rv_record *find_entry(const struct rv_record *const *p, size
 	return NULL;
 }
 
-static int paired_before(const struct rv_validation *v, size_t first, const struct rv_record *r)
+/* The sorted records of v and, per record (by its index in v->records), a
+ * flag of whether this capture paired it already: a baseline holds one row
+ * per key, and this guards a file that does not, in one pass. free() both. */
+static int pairing_start(const struct rv_validation *v, const struct rv_record ***p,
+                         unsigned char **seen)
 {
-	for (size_t i = first; i < v->n_repeats; i++) {
-		const struct rv_repeat *q = &v->repeats[i];
+	int err = sorted_records(v, p);
 
-		if (q->op == r->op && q->dtype == r->dtype &&
-		    rv_shape_cmp(&q->shape, &r->shape) == 0 &&
-		    strcmp(q->hardware, r->hardware) == 0)
-			return 1;
+	*seen = NULL;
+	if (err == 0 && !(*seen = calloc(v->n_records + 1, 1))) {
+		free(*p);
+		*p = NULL;
+		err = rv_error_set(RV_ENOMEM, "out of memory");
 	}
+	return err;
+}
+
+/* Whether r was paired before (then it is skipped); marks it paired. */
+static int paired_before(const struct rv_validation *v, unsigned char *seen,
+                         const struct rv_record *r)
+{
+	size_t i = (size_t)(r - v->records);
+
+	if (seen[i])
+		return 1;
+	seen[i] = 1;
 	return 0;
 }
 
@@ -113,8 +129,8 @@ int rv_validation_add_repeats(struct rv_validation *v, const struct rv_baseline 
                               const char *baseline_name)
 {
 	const struct rv_record **p = NULL;
-	size_t first = v->n_repeats;
-	int err = sorted_records(v, &p);
+	unsigned char *seen = NULL;
+	int err = pairing_start(v, &p, &seen);
 
 	(void)baseline_name;
 	for (size_t i = 0; i < b->n_rows && err == 0; i++) {
@@ -132,12 +148,12 @@ int rv_validation_add_repeats(struct rv_validation *v, const struct rv_baseline 
 		(void)rv_row_suspect(row, &why);
 		if (!r || (v->exclude_flagged && (why & RV_SUSPECT_LATENCY)))
 			continue;
-		/* A baseline holds one row per key; this guards a file that does not. */
-		if (paired_before(v, first, r))
+		if (paired_before(v, seen, r))
 			continue;
 		err = push_captures(v, r, row->latency_s, r->band.latency);
 	}
 	free(p);
+	free(seen);
 	return err;
 }
 
@@ -145,18 +161,19 @@ int rv_validation_add_repeat_records(struct rv_validation *v, const struct rv_re
                                      size_t n)
 {
 	const struct rv_record **p = NULL;
-	size_t first = v->n_repeats;
-	int err = sorted_records(v, &p);
+	unsigned char *seen = NULL;
+	int err = pairing_start(v, &p, &seen);
 
 	for (size_t i = 0; i < n && err == 0; i++) {
 		const struct rv_record *o = &recs[i], *r = find_entry(p, v->n_records, o);
 
 		if (!r || (v->exclude_flagged && (o->suspect & RV_SUSPECT_LATENCY)) ||
-		    paired_before(v, first, r))
+		    paired_before(v, seen, r))
 			continue;
 		err = push_captures(v, r, o->latency_meas_s, o->band.latency);
 	}
 	free(p);
+	free(seen);
 	return err;
 }
 

@@ -267,12 +267,45 @@ static void test_noise__ceiling(void **state)
 	rv_validation_free(&v);
 }
 
+/* Records of a second capture (another folder's validation): two of the
+ * same entry (two models scored it) pair the entry once, with the first. */
+static void test_noise__repeat_records_once(void **state)
+{
+	struct rv_validation v, w;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	memset(&w, 0, sizeof(w));
+	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
+	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
+	                                              1.05e-3, 1.00e-3, 1, 1, -1, -1, "x", NULL });
+	rv_test_add_record(&w, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
+	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
+	                                              1.05e-3, 1.20e-3, 1, 1, -1, -1, "x", NULL });
+	rv_test_add_record(&w, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
+	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
+	                                              1.05e-3, 1.20e-3, 1, 1, -1, -1, "y", NULL });
+	rv_test_add_record(&w, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "64x64x64",
+	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
+	                                              1e-5, 1e-5, 1, 1, -1, -1, "x", NULL });
+	assert_int_equal(rv_validation_add_repeat_records(&v, w.records, w.n_records), 0);
+	assert_int_equal(v.n_repeats, 1);
+	rv_assert_close(v.repeats[0].a_s, 1.00e-3, 0, 0);
+	rv_assert_close(v.repeats[0].b_s, 1.20e-3, 0, 0);
+	/* A later folder pairs it again: each capture once. */
+	assert_int_equal(rv_validation_add_repeat_records(&v, w.records, w.n_records), 0);
+	assert_int_equal(v.n_repeats, 2);
+	rv_validation_free(&v);
+	rv_validation_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_noise__suspect_rule),
 		cmocka_unit_test(test_noise__exclude_flagged),
 		cmocka_unit_test(test_noise__bias_rule),
+		cmocka_unit_test(test_noise__repeat_records_once),
 		cmocka_unit_test(test_noise__ceiling),
 	};
 
