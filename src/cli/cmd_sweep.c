@@ -159,14 +159,14 @@ static int sweep_relabel(int argc, char **argv)
 struct generate_opts {
 	struct rv_sweep_generate_opts g;
 	int op;
-	unsigned per_regime;
+	unsigned per_regime, per_family;
 	const char *targets, *output_dir, *hdir;
 };
 
 /* A bad or missing value of generate's options. */
-#define GENERATE_RULE                                                                       \
-	"--op, --seed (an integer) and --targets are required; --per-regime is 1 to 1000; " \
-	"--max-flop and --max-bytes are positive numbers"
+#define GENERATE_RULE                                                                         \
+	"--op, --seed (an integer) and --targets are required; --per-regime or --per-family " \
+	"(one of them) is 1 to 1000; --max-flop and --max-bytes are positive numbers"
 
 /* clang-format off */
 static const struct rv_option generate_options[] = {
@@ -182,7 +182,12 @@ static const struct rv_option generate_options[] = {
 	{ .name = "per-regime", .metavar = "N",
 	  .help = "calibration shapes per (target, regime); validation gets 3x (default 4)",
 	  .type = RV_OPT_UINT, .offset = offsetof(struct generate_opts, per_regime),
-	  .def = "4", .umin = 1, .umax = 1000, .problem = GENERATE_RULE },
+	  .umin = 1, .umax = 1000, .problem = GENERATE_RULE },
+	{ .name = "per-family", .metavar = "N",
+	  .help = "instead: shapes per (target, family) for each purpose, down to dimensions of 1 "
+	          "(leave-one-family-out; docs/accuracy.md)",
+	  .type = RV_OPT_UINT, .offset = offsetof(struct generate_opts, per_family),
+	  .umin = 1, .umax = 1000, .problem = GENERATE_RULE },
 	{ .name = "output-dir", .metavar = "DIR", .help = "where the two files go (default: sweeps/)",
 	  .type = RV_OPT_STRING, .offset = offsetof(struct generate_opts, output_dir) },
 	RV_CLI_HARDWARE_DIR_OPTION(struct generate_opts, hdir),
@@ -199,10 +204,11 @@ static const struct rv_option generate_options[] = {
 /* clang-format on */
 
 static const struct rv_opts_spec generate_spec = {
-	"sweep generate --op OP --seed N --targets KEY,KEY [--per-regime N]",
+	"sweep generate --op OP --seed N --targets KEY,KEY [--per-regime N | --per-family N]",
 	"Write <op>_calibration.json and <op>_validation.json: candidate shapes classified "
 	"for each target in its default dtype, a seeded stratified sample per (target, "
-	"regime), the two purposes disjoint. The same inputs give the same bytes.",
+	"regime), or per (target, family), the two purposes disjoint. The same inputs give "
+	"the same bytes.",
 	generate_options, 0, 0
 };
 
@@ -217,8 +223,12 @@ static int sweep_generate(int argc, char **argv)
 
 	if (rc != RV_OPT_RUN)
 		return rc;
+	if (o.per_regime && o.per_family)
+		return rv_opts_usage(&generate_spec, "sweep generate",
+		                     "give --per-regime or --per-family, not both");
 	o.g.op = (enum rv_op)o.op;
-	o.g.per_regime = o.per_regime;
+	o.g.per_regime = o.per_family ? 0 : o.per_regime ? o.per_regime : 4;
+	o.g.per_family = o.per_family;
 	dirs.hardware = o.hdir;
 	dirs.sweeps = o.output_dir;
 	dirs.baselines = NULL;

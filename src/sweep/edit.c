@@ -18,6 +18,7 @@
 #include "io/baseline.h"
 #include "io/file.h"
 #include "layout/layout.h"
+#include "model/calibrate.h"
 #include "model/classify.h"
 #include "model/opcount.h"
 #include "model/validate.h"
@@ -134,6 +135,9 @@ struct gen_cand {
 	enum rv_dtype dtype;
 	/* per target; RV_REGIME_COUNT when not labelled */
 	enum rv_regime regime[RV_SWEEP_TARGETS_MAX];
+	/* per target, with per_family: the stratum (an index into the families
+	 * met, see gen_families()); else the regime's */
+	size_t stratum[RV_SWEEP_TARGETS_MAX];
 	int purpose; /* -1 unused, else enum rv_purpose */
 };
 
@@ -201,7 +205,11 @@ static int gen_candidates(struct gen_cand **out, size_t *n_out,
 	size_t n = 0, cap = 0, nd, nb, ni;
 	int err = 0;
 
-	nd = gen_dims(dims, 64, op == RV_OP_VECTOR_ADD ? 256 : 64,
+	/* Families need the small dimensions (1, 2, 3, ...) that regimes do not. */
+	nd = gen_dims(dims, 64,
+	              o->per_family            ? 1
+	              : op == RV_OP_VECTOR_ADD ? 256
+	                                       : 64,
 	              op == RV_OP_VECTOR_ADD ? ((uint64_t)1 << 28) : 16384);
 	nb = gen_dims(bdims, 64, 1, op == RV_OP_LINEAR ? 4096 : 16384);
 	ni = op == RV_OP_VECTOR_ADD ? nd : (op == RV_OP_LINEAR ? nb : nd);
@@ -236,6 +244,7 @@ static int gen_candidates(struct gen_cand **out, size_t *n_out,
 							continue;
 						err = rv_classify(&cl, t[q], op, &c.shape, c.dtype);
 						c.regime[q] = cl.regime;
+						c.stratum[q] = cl.regime;
 					}
 					if (err == 0)
 						err = rv_vec_push(&cand, &n, &cap, &c, sizeof(c));
@@ -297,16 +306,54 @@ static int gen_check(const struct gen_cand *c, size_t n, const struct rv_sweep_g
 			        RV_ERANGE,
 			        "the %zu candidate shapes of %s within --max-flop %.15g and "
 			        "--max-bytes %.15g leave none for the %s sweep; raise the "
-			        "bounds or lower --per-regime",
+			        "bounds or lower --per-regime or --per-family",
 			        n, rv_op_name(o->op), o->max_flop, o->max_working_set_B,
 			        rv_purpose_name((enum rv_purpose)pu));
 	return 0;
 }
 
+/* With per_family, each candidate's stratum per target becomes its family
+ * (rv_cal_family() on that target), numbered in the order first met; *n_strata
+ * the count (else RV_REGIME_COUNT, the regimes). */
+static int gen_families(struct gen_cand *c, size_t n, const struct rv_sweep_generate_opts *o,
+                        const struct rv_profile *const *t, size_t n_t, size_t *n_strata)
+{
+	char(*names)[RV_CAL_FAMILY_MAX] = NULL;
+	size_t n_names = 0, cap = 0;
+	int err = 0;
+
+	*n_strata = RV_REGIME_COUNT;
+	if (!o->per_family)
+		return 0;
+	for (size_t i = 0; i < n && err == 0; i++) {
+		for (size_t q = 0; q < n_t && err == 0; q++) {
+			char f[RV_CAL_FAMILY_MAX];
+			size_t j = 0;
+
+			if (c[i].regime[q] == RV_REGIME_COUNT)
+				continue;
+			if ((err = rv_cal_family(f, t[q], o->op, &c[i].shape, c[i].dtype)) < 0)
+				break;
+			while (j < n_names && strcmp(names[j], f) != 0)
+				j++;
+			if (j == n_names) {
+				char name[RV_CAL_FAMILY_MAX];
+
+				memcpy(name, f, sizeof(name));
+				err = rv_vec_push(&names, &n_names, &cap, name, sizeof(name));
+			}
+			c[i].stratum[q] = j;
+		}
+	}
+	free(names);
+	*n_strata = n_names;
+	return err;
+}
+
 int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_profile *const *t,
                       size_t n_t, struct rv_sweep *out[RV_PURPOSE_COUNT])
 {
-	size_t got[RV_PURPOSE_COUNT][RV_SWEEP_TARGETS_MAX][RV_REGIME_COUNT], want[RV_PURPOSE_COUNT];
+	size_t *got = NULL, want[RV_PURPOSE_COUNT], n_strata;
 	struct gen_cand *cand = NULL;
 	uint64_t state;
 	size_t n = 0;
@@ -316,13 +363,19 @@ int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_pr
 		out[pu] = NULL;
 	if (n_t > RV_SWEEP_TARGETS_MAX)
 		return rv_error_set(RV_ERANGE, "more than %d targets", RV_SWEEP_TARGETS_MAX);
-	if (n_t == 0 || o->seed > INT64_MAX || o->per_regime < 1 || o->per_regime > 1000 ||
-	    !(o->max_flop > 0) || !(o->max_working_set_B > 0) || (unsigned)o->op >= RV_OP_COUNT)
+	if (n_t == 0 || o->seed > INT64_MAX || (o->per_regime > 0) == (o->per_family > 0) ||
+	    o->per_regime > 1000 || o->per_family > 1000 || !(o->max_flop > 0) ||
+	    !(o->max_working_set_B > 0) || (unsigned)o->op >= RV_OP_COUNT)
 		return rv_error_set(RV_ERANGE,
 		                    "a generated sweep needs an op, a seed up to 2^63-1, targets, "
-		                    "1 to 1000 shapes per regime and positive limits");
-	if ((err = gen_candidates(&cand, &n, o, t, n_t)) < 0)
-		return err;
+		                    "1 to 1000 shapes per regime or per family (one of the two) "
+		                    "and positive limits");
+	if ((err = gen_candidates(&cand, &n, o, t, n_t)) < 0 ||
+	    (err = gen_families(cand, n, o, t, n_t, &n_strata)) < 0 ||
+	    !(got = calloc(RV_PURPOSE_COUNT * n_t * n_strata + 1, sizeof(*got)))) {
+		free(cand);
+		return err < 0 ? err : rv_error_set(RV_ENOMEM, "out of memory");
+	}
 	/* A seeded shuffle, then strata filled in order: calibration first. */
 	state = o->seed;
 	for (size_t i = n; i > 1; i--) {
@@ -332,10 +385,11 @@ int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_pr
 		cand[i - 1] = cand[j];
 		cand[j] = x;
 	}
-	memset(got, 0, sizeof(got));
-	want[RV_PURPOSE_CALIBRATION] = o->per_regime;
-	want[RV_PURPOSE_VALIDATION] = 3 * o->per_regime;
+	want[RV_PURPOSE_CALIBRATION] = o->per_family ? o->per_family : o->per_regime;
+	want[RV_PURPOSE_VALIDATION] = o->per_family ? o->per_family : 3 * o->per_regime;
 	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+		size_t *g = got + (size_t)pu * n_t * n_strata;
+
 		for (size_t i = 0; i < n; i++) {
 			int useful = 0;
 
@@ -345,7 +399,8 @@ int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_pr
 				enum rv_regime r = cand[i].regime[q];
 
 				if (r != RV_REGIME_COUNT && r != RV_REGIME_AMBIGUOUS &&
-				    r != RV_REGIME_UNSUPPORTED && got[pu][q][r] < want[pu])
+				    r != RV_REGIME_UNSUPPORTED &&
+				    g[q * n_strata + cand[i].stratum[q]] < want[pu])
 					useful = 1;
 			}
 			if (!useful)
@@ -353,9 +408,10 @@ int rv_sweep_generate(const struct rv_sweep_generate_opts *o, const struct rv_pr
 			cand[i].purpose = pu;
 			for (size_t q = 0; q < n_t; q++)
 				if (cand[i].regime[q] != RV_REGIME_COUNT)
-					got[pu][q][cand[i].regime[q]]++;
+					g[q * n_strata + cand[i].stratum[q]]++;
 		}
 	}
+	free(got);
 	err = gen_check(cand, n, o, t, n_t);
 	if (err == 0 && n > 1)
 		qsort(cand, n, sizeof(*cand), gen_cand_cmp);

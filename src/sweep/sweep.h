@@ -92,9 +92,13 @@ struct rv_sweep_generate_opts {
 	enum rv_op op;
 	uint64_t seed;            /* the shuffle's seed, recorded; at most INT64_MAX */
 	size_t per_regime;        /* calibration shapes per (target, regime), 1 to 1000;
-	                          validation gets 3x */
+	                          validation gets 3x; 0 with per_family */
 	double max_flop;          /* largest FLOP count of a shape (> 0; the CLI's 2^34) */
 	double max_working_set_B; /* largest working set (> 0; the CLI's 2^30) */
+	/* Instead (per_regime 0): shapes per (target, family of rv_cal_family())
+	 * for each purpose, 1 to 1000, from candidate dimensions that start at 1,
+	 * so that every family leave-one-family-out withholds is in both. */
+	size_t per_family;
 };
 
 /* The seeded stratified generator: candidate shapes (powers of two and their
@@ -102,7 +106,10 @@ struct rv_sweep_generate_opts {
  * default dtype, shuffled with rv_rng_next() from o->seed, then given to
  * calibration while a (target, regime) it labels (neither ambiguous nor
  * unsupported) has fewer than per_regime shapes, then to validation (3 x
- * per_regime); the rest are dropped. out[purpose] receives the two sweeps,
+ * per_regime); the rest are dropped. With per_family, the strata are the
+ * (target, family) pairs of the shapes each target labels so, and each
+ * purpose gets per_family of a stratum (calibration first: a family of one
+ * shape is in calibration only). out[purpose] receives the two sweeps,
  * entries sorted by (dtype, shape); free them with rv_sweep_free(). The same
  * inputs give the same sweeps. RV_ERANGE for bad options, more than
  * RV_SWEEP_TARGETS_MAX targets, or limits that select nothing (a target

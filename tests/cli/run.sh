@@ -457,6 +457,13 @@ tally $? "sweep generate is not deterministic, ignores its seed, or mixes purpos
 check 2 "--op, --seed (an integer) and --targets are required" "" -- sweep generate --op matmul --seed x --targets i7_12700k
 check 2 "--op, --seed (an integer) and --targets are required" "" -- sweep generate --op matmul --seed 1 --targets i7_12700k --per-regime 0
 check 2 "generate: --targets is required" "" -- sweep generate --op matmul --seed 1
+# --per-family: strata of leave-one-family-out, down to dimensions of 1;
+# with --per-regime as well, a usage error.
+mkdir -p "$scratch/gfam"
+check 0 "" "matmul_validation.json: " -- sweep generate --op matmul --seed 3 --targets xeon_amx_2vcpu --per-family 2 --max-flop 4294967296 --max-bytes 268435456 --output-dir "$scratch/gfam"
+tr -d ' \n' <"$scratch/gfam/matmul_calibration.json" | grep -q '"shape":\[1,'
+tally $? "sweep generate --per-family drew no shape with M = 1" "$scratch/gfam/matmul_calibration.json"
+check 2 "give --per-regime or --per-family, not both" "" -- sweep generate --op matmul --seed 3 --targets xeon_amx_2vcpu --per-family 2 --per-regime 2 --output-dir "$scratch/gfam"
 check 2 "augment: unknown purpose 'x'" "" -- sweep augment --hw i7_12700k --purpose x
 check 1 "no hardware profile 'nosuch'" "" -- sweep generate --op matmul --seed 1 --targets nosuch --output-dir "$scratch/g1"
 
@@ -629,7 +636,7 @@ cp "$repo/hardware/i7_12700k.json" "$docs/keys/"
 complete_check "i7_12700k" calibrate --hardware-dir "$docs/keys" --hw ""
 # capture, probe, kernels, meters and sweep have tables like the others.
 complete_check "generate augment relabel --help" sweep ""
-complete_check "--per-regime" sweep generate --per
+complete_check "--per-regime --per-family" sweep generate --per
 complete_check "calibration validation" sweep augment --purpose ""
 complete_check "host" probe --hw ""
 complete_check "--flush-l2" capture --fl

@@ -4,6 +4,7 @@
 
 #include "hw/profile.h"
 #include "io/baseline.h"
+#include "model/calibrate.h"
 #include "model/classify.h"
 #include "model/validate.h"
 #include "rv_test.h"
@@ -251,8 +252,8 @@ static void test_sweep__generate_keeps_its_output(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rv_sweep_generate_opts o = { cases[i].op, cases[i].seed, cases[i].per,
-			                            17179869184.0, cases[i].max_B };
+		struct rv_sweep_generate_opts o = { cases[i].op,   cases[i].seed,  cases[i].per,
+			                            17179869184.0, cases[i].max_B, 0 };
 		struct rv_sweep *a[RV_PURPOSE_COUNT], *b[RV_PURPOSE_COUNT];
 
 		if (rv_sweep_generate(&o, (const struct rv_profile *const *)t, cases[i].n_targets,
@@ -285,11 +286,16 @@ static void test_sweep__generate_keeps_its_output(void **state)
 		}
 	}
 	{
-		struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 1, 0, 1, 1 };
+		struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 1, 0, 1, 1, 0 };
 		struct rv_sweep *a[RV_PURPOSE_COUNT];
 
 		rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 1, a),
-		                RV_ERANGE, "1 to 1000 shapes per regime");
+		                RV_ERANGE,
+		                "1 to 1000 shapes per regime or per family (one of the two)");
+		o.per_regime = o.per_family = 1;
+		rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 1, a),
+		                RV_ERANGE, "(one of the two)");
+		o.per_family = 0;
 		o.per_regime = 1;
 		rv_assert_error(rv_sweep_generate(&o, (const struct rv_profile *const *)t, 17, a),
 		                RV_ERANGE, "more than 16 targets");
@@ -297,6 +303,68 @@ static void test_sweep__generate_keeps_its_output(void **state)
 	}
 	rv_profile_free(t[0]);
 	rv_profile_free(t[1]);
+}
+
+/* Per family (leave-one-family-out's strata): each purpose holds at most N
+ * shapes of each family of rv_cal_family() on the target, calibration at
+ * least one of every family met, validation every family that had two
+ * candidates or more (calibration takes the first); the small dimensions
+ * are there (a family with all three small), and the purposes are
+ * disjoint. */
+static void test_sweep__generate_per_family(void **state)
+{
+	struct rv_profile *x = shipped("xeon_amx_2vcpu", 0);
+	struct rv_sweep_generate_opts o = {
+		RV_OP_LINEAR, 20261206, 0, 4294967296.0, 268435456.0, 2
+	};
+	struct rv_sweep *a[RV_PURPOSE_COUNT];
+	char fams[RV_PURPOSE_COUNT][128][RV_CAL_FAMILY_MAX];
+	size_t count[RV_PURPOSE_COUNT][128], n_fam[RV_PURPOSE_COUNT] = { 0, 0 };
+	int tiny = 0;
+
+	(void)state;
+	memset(count, 0, sizeof(count));
+	if (rv_sweep_generate(&o, (const struct rv_profile *const *)&x, 1, a) != 0)
+		fail_msg("%s", rv_error_last());
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+		assert_true(a[pu]->n_entries > 0);
+		for (size_t i = 0; i < a[pu]->n_entries; i++) {
+			const struct rv_sweep_entry *e = &a[pu]->entries[i];
+			char f[RV_CAL_FAMILY_MAX];
+			size_t j = 0;
+
+			assert_int_equal(rv_cal_family(f, x, o.op, &e->shape, e->dtype), 0);
+			while (j < n_fam[pu] && strcmp(fams[pu][j], f) != 0)
+				j++;
+			if (j == n_fam[pu]) {
+				assert_true(j < 128);
+				(void)snprintf(fams[pu][n_fam[pu]++], RV_CAL_FAMILY_MAX, "%s", f);
+			}
+			count[pu][j]++;
+			tiny |= e->shape.dim[0] == 1 && e->shape.dim[1] <= 3 &&
+			        e->shape.dim[2] <= 3;
+			for (size_t y = 0; pu == 1 && y < a[0]->n_entries; y++)
+				assert_false(rv_shape_cmp(&a[0]->entries[y].shape, &e->shape) == 0);
+		}
+		for (size_t j = 0; j < n_fam[pu]; j++)
+			if (count[pu][j] < 1 || count[pu][j] > 2)
+				fail_msg("purpose %d: %zu shapes of family %s", pu, count[pu][j],
+				         fams[pu][j]);
+	}
+	assert_true(tiny);
+	/* Linear's families: rows (M=1, M=2, M=3-7, M>=8) x small dims x size. */
+	assert_true(n_fam[0] >= 30);
+	/* A family of validation is one of calibration. */
+	for (size_t j = 0; j < n_fam[1]; j++) {
+		size_t k = 0;
+
+		while (k < n_fam[0] && strcmp(fams[0][k], fams[1][j]) != 0)
+			k++;
+		assert_true(k < n_fam[0]);
+	}
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+		rv_sweep_free(a[pu]);
+	rv_profile_free(x);
 }
 
 /* Bounds that select nothing give no sweeps and say why (issue 21: nothing
@@ -307,7 +375,7 @@ static void test_sweep__generate_selects_something(void **state)
 {
 	struct rv_profile *t[2] = { shipped("i7_12700k", 0), shipped("h200_sxm_141gb", 0) };
 	struct rv_profile *x = shipped("xeon_amx_2vcpu", 0);
-	struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 1, 4, 1, 1073741824.0 };
+	struct rv_sweep_generate_opts o = { RV_OP_MATMUL, 1, 4, 1, 1073741824.0, 0 };
 	struct rv_sweep *a[RV_PURPOSE_COUNT];
 
 	(void)state;
@@ -583,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_sweep__bad_inputs),
 		cmocka_unit_test(test_sweep__save_is_atomic_and_reloads),
 		cmocka_unit_test(test_sweep__generate_keeps_its_output),
+		cmocka_unit_test(test_sweep__generate_per_family),
 		cmocka_unit_test(test_sweep__generate_selects_something),
 		cmocka_unit_test(test_sweep__augment_labels_a_new_target),
 		cmocka_unit_test(test_sweep__relabel_freezes_and_force_overrides),

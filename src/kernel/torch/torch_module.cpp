@@ -680,7 +680,9 @@ const char *torch_provider()
 const struct rv_kernel_ops torch_module_ops = {
 	RV_TORCH_NAME,  RV_KERNEL_OPS_VERSION, RV_TORCH_SUMMARY, torch_probe,
 	torch_supports, torch_setup,           torch_run,        torch_check,
-	torch_teardown, torch_provider,        torch_time_run,   torch_flush,
+	torch_teardown, torch_provider,
+	nullptr, // caveat: libtorch's own BLAS is not asked which kernels it runs
+	torch_time_run, torch_flush,
 	nullptr, // module: the module's own table forwards nowhere
 };
 
