@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 
 #include "core/error.h"
@@ -23,6 +22,7 @@
 #include "core/units.h"
 #include "kernel/add_loops.h"
 #include "kernel/cblas_internal.h"
+#include "kernel/openblas_core.h"
 #include "model/opcount.h"
 
 static const struct rv_kernel_ops cblas_module_ops;
@@ -548,50 +548,11 @@ static const char *cblas_provider(void)
 	return buf;
 }
 
-/* OpenBLAS's cores (the names openblas_get_corename() gives: DYNAMIC_ARCH's,
- * or a single-target build's in capitals) by the widest vectors their GEMM
- * kernels use. A core not listed tells nothing. */
-static const struct {
-	const char *core;
-	unsigned bits;
-} cblas_cores[] = {
-	{ "SkylakeX", 512 },     { "Cooperlake", 512 }, { "SapphireRapids", 512 },
-	{ "Haswell", 256 },      { "Zen", 256 },        { "Sandybridge", 256 },
-	{ "Katmai", 128 },       { "Coppermine", 128 }, { "Northwood", 128 },
-	{ "Prescott", 128 },     { "Banias", 128 },     { "Atom", 128 },
-	{ "Core2", 128 },        { "Penryn", 128 },     { "Dunnington", 128 },
-	{ "Nehalem", 128 },      { "Athlon", 128 },     { "Opteron", 128 },
-	{ "Opteron_SSE3", 128 }, { "Barcelona", 128 },  { "Nano", 128 },
-	{ "Bobcat", 128 },
-};
-
-/* The core of that width OpenBLAS 0.3.21 has on x86-64, for the hint. */
-static const char *cblas_core_of(unsigned bits)
-{
-	return bits >= 512 ? "SkylakeX" : bits >= 256 ? "Haswell" : NULL;
-}
-
 static const char *cblas_caveat(unsigned cpu_vector_bits)
 {
 	static char buf[512];
-	const char *core = openblas_get_corename(), *want;
-	unsigned bits = 0;
 
-	for (size_t i = 0; core && i < sizeof(cblas_cores) / sizeof(cblas_cores[0]); i++)
-		if (strcasecmp(core, cblas_cores[i].core) == 0)
-			bits = cblas_cores[i].bits;
-	if (bits == 0 || cpu_vector_bits <= bits)
-		return NULL;
-	want = cblas_core_of(cpu_vector_bits);
-	(void)snprintf(buf, sizeof(buf),
-	               "OpenBLAS runs its %s kernels (%u-bit vectors) on a CPU whose FMA "
-	               "datapath is %u bits wide: they reach at most 1/%u of its rate, and a "
-	               "capture measures them, not the hardware (an OpenBLAS that does not "
-	               "know the CPU falls back to old kernels); set OPENBLAS_CORETYPE=%s or "
-	               "install a newer OpenBLAS, and run again",
-	               core, bits, cpu_vector_bits, cpu_vector_bits / bits,
-	               want ? want : "(a core of that width)");
-	return buf;
+	return rv_openblas_caveat(buf, sizeof(buf), openblas_get_corename(), cpu_vector_bits);
 }
 
 static const struct rv_kernel_ops cblas_module_ops = {

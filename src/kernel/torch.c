@@ -67,6 +67,11 @@ static const char *torch_provider(void)
 	                                                     : "none (no torch module)");
 }
 
+static const char *torch_caveat(unsigned cpu_vector_bits)
+{
+	return rv_kernel_fwd_caveat(&torch_module, cpu_vector_bits);
+}
+
 const struct rv_kernel_ops rv_kernel_torch = {
 	.name = RV_TORCH_NAME,
 	.version = RV_KERNEL_OPS_VERSION,
@@ -78,6 +83,7 @@ const struct rv_kernel_ops rv_kernel_torch = {
 	.check = rv_kernel_fwd_check,
 	.teardown = rv_kernel_fwd_teardown,
 	.provider = torch_provider,
+	.caveat = torch_caveat,
 	.time_run = rv_kernel_fwd_time_run,
 	.flush = rv_kernel_fwd_flush,
 	.module = &torch_module,

@@ -110,5 +110,17 @@ done
 expect "rows through the profile's backend carry no kernel note" \
 	eval '[ -s c/xeon_amx_2vcpu_vector_add.csv ] && ! grep -q "kernel cblas" c/xeon_amx_2vcpu_vector_add.csv'
 
+# libtorch's GEMMs on the CPU run in its BLAS: where that is OpenBLAS (as
+# Debian's is; the capture's first line says), held to its SSE3 kernels on a
+# CPU with AVX or wider, the capture warns and the manifest keeps it.
+mkdir -p n
+OPENBLAS_CORETYPE=Prescott "$roofval" capture "${cap[@]}" --op matmul --kernel torch --meter none \
+	--limit 1 --baseline-dir n >out 2>err
+if grep -qw avx /proc/cpuinfo && grep -q "BLAS: OpenBLAS" err; then
+	expect "torch on OpenBLAS's Prescott kernels is warned about: $(cat err)" \
+		eval 'grep -q "^roofval: capture: warning: OpenBLAS runs its Prescott kernels" err &&
+			grep -q "\"caveat\": \"OpenBLAS runs its Prescott" n/xeon_amx_2vcpu_matmul.meta.json'
+fi
+
 echo "torch: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -41,6 +41,7 @@ extern "C" {
 #include "core/error.h"
 #include "core/rng.h"
 #include "kernel/kernel.h"
+#include "kernel/openblas_core.h"
 #include "model/opcount.h"
 }
 #include "kernel/torch_module.h"
@@ -677,11 +678,29 @@ const char *torch_provider()
 	return buf;
 }
 
+// On the CPU, libtorch's GEMMs run in the BLAS it was built with: when that
+// is an OpenBLAS, loaded in this process with it, asked for its core.
+const char *torch_caveat(unsigned cpu_vector_bits)
+{
+	static char buf[512];
+	void *h;
+	char *(*corename)(void) = nullptr;
+	const char *out = nullptr;
+
+	if (g_device.cuda || !(h = dlopen("libopenblas.so.0", RTLD_LAZY | RTLD_NOLOAD)))
+		return nullptr;
+	*reinterpret_cast<void **>(&corename) = dlsym(h, "openblas_get_corename");
+	if (corename)
+		out = rv_openblas_caveat(buf, sizeof(buf), corename(), cpu_vector_bits);
+	(void)dlclose(h);
+	return out;
+}
+
 const struct rv_kernel_ops torch_module_ops = {
 	RV_TORCH_NAME,  RV_KERNEL_OPS_VERSION, RV_TORCH_SUMMARY, torch_probe,
 	torch_supports, torch_setup,           torch_run,        torch_check,
 	torch_teardown, torch_provider,
-	nullptr, // caveat: libtorch's own BLAS is not asked which kernels it runs
+	torch_caveat,
 	torch_time_run, torch_flush,
 	nullptr, // module: the module's own table forwards nowhere
 };
