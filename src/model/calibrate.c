@@ -209,6 +209,11 @@ struct fit_ctx {
 	size_t n_params;
 	int energy;
 	int failed; /* a prediction failed: stop */
+	/* The first parameter the rows could not determine, as fitted before it
+	 * went back to its profile value: a far-off profile value can leave the
+	 * others undetermined in turn, and the message then names it. */
+	const struct rv_cal_param *first_drop;
+	double first_drop_value, first_drop_sigma;
 };
 
 /* The predicted latency of row r, or its energy when it runs for latency_s:
@@ -654,6 +659,11 @@ static int fit_stage(struct fit_ctx *x)
 				}
 			}
 			if (!cp->switched_off) {
+				if (!x->first_drop) {
+					x->first_drop = cp;
+					x->first_drop_value = fitted;
+					x->first_drop_sigma = sqrt(worst_var);
+				}
 				*cp->prm.slot = cp->value = cp->profile_value;
 				cp->undetermined = 1;
 			}
@@ -1032,6 +1042,19 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 	}
 	if (err < 0)
 		goto restore;
+	if (x.n_params == 0 && x.first_drop && isfinite(x.first_drop_sigma)) {
+		const struct rv_cal_param *d = x.first_drop;
+
+		err = rv_error_set(RV_ERROR,
+		                   "degenerate fit: the %zu calibration rows determine no latency "
+		                   "parameter of %s once %s (fitted %.3g, +/- %.0f%%) went back to "
+		                   "its profile value %.3g; if that is far from this machine's, "
+		                   "state a closer one in the profile, else capture shapes that "
+		                   "exercise its compute, memory and per-call overhead",
+		                   c->n_rows, p->key, d->prm.name, x.first_drop_value,
+		                   100 * x.first_drop_sigma, d->profile_value);
+		goto restore;
+	}
 	if (x.n_params == 0) {
 		err = rv_error_set(RV_ERROR,
 		                   "degenerate fit: the %zu calibration rows determine no latency "

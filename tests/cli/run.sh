@@ -442,6 +442,32 @@ check 2 "--hw and --from-baseline are required" "" -- sweep relabel --hw newcpu
 check 1 "no hardware profile 'nosuch'" "" -- sweep relabel --hw nosuch --from-baseline "${e2e[@]}"
 check 0 "" "ok $scratch/e2e/hw/newcpu.fit.json" -- hw lint "$scratch/e2e/hw/newcpu.json" "$scratch/e2e/hw/newcpu.fit.json"
 
+# A profile value far from the machine's: the rows fit the add's per-call
+# overhead at 6 ns (+/- 111%, the smallest add is 65 ns), it goes back to the
+# profile's 1 us, and no parameter is determined after it: the message names
+# it and what to do (rows of a loaded 2-vCPU Xeon, 2026-12-06).
+mkdir -p "$scratch/deg/hw" "$scratch/deg/sw" "$scratch/deg/base"
+sed 's/"latency_s": 1e-07,/"latency_s": 1e-06,/' "$data/hardware/e2e/newcpu.json" >"$scratch/deg/hw/newcpu.json"
+{
+	printf '{"op": "vector_add", "purpose": "calibration", "shapes": ['
+	sep=
+	for n in 512 2048 3072 12288 24576 49152 65536 98304 131072 196608 262144 393216 524288 786432 1048576 1572864 3145728; do
+		printf '%s{"shape": [%s], "dtype": "fp32", "regime_per_hw": {"newcpu": "l2_bound"}}' "$sep" $n
+		sep=", "
+	done
+	printf ']}\n'
+} >"$scratch/deg/sw/vector_add_calibration.json"
+{
+	echo "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes"
+	paste -d, <(printf '%s\n' 512 2048 3072 12288 24576 49152 65536 98304 131072 196608 262144 393216 524288 786432 1048576 1572864 3145728) \
+		<(printf '%s\n' 6.5469e-08 3.5579e-07 3.7774e-07 1.4853e-06 3.3527e-06 6.6905e-06 8.6445e-06 1.0873e-05 1.9082e-05 4.9233e-05 9.1033e-05 1.4861e-04 2.0732e-04 2.9380e-04 4.0945e-04 6.0602e-04 1.3016e-03) |
+		sed 's/^\([0-9]*\),\(.*\)$/newcpu,vector_add,\1,fp32,\2,,5,/'
+} >"$scratch/deg/base/newcpu_vector_add.csv"
+check 1 "determine no latency parameter of newcpu once call_overhead.vector_add.latency_s (fitted" "" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
+check 1 "went back to its profile value 1e-06; if that is far from this machine's, state a closer one in the profile" "" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
+sed -i 's/"latency_s": 1e-06,/"latency_s": 1e-07,/' "$scratch/deg/hw/newcpu.json"
+check 0 "" "call_overhead.vector_add.latency_s" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
+
 # sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
 mkdir -p "$scratch/g1/other" "$scratch/g2"
 for g in g1 g2; do
