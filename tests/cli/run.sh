@@ -447,7 +447,7 @@ check 0 "" "ok $scratch/e2e/hw/newcpu.fit.json" -- hw lint "$scratch/e2e/hw/newc
 # profile's 1 us, and no parameter is determined after it: the message names
 # it and what to do (rows of a loaded 2-vCPU Xeon, 2026-12-06).
 mkdir -p "$scratch/deg/hw" "$scratch/deg/sw" "$scratch/deg/base"
-sed 's/"latency_s": 1e-07,/"latency_s": 1e-06,/' "$data/hardware/e2e/newcpu.json" >"$scratch/deg/hw/newcpu.json"
+sed 's/"latency_s": 1e-08,/"latency_s": 1e-06,/' "$data/hardware/e2e/newcpu.json" >"$scratch/deg/hw/newcpu.json"
 {
 	printf '{"op": "vector_add", "purpose": "calibration", "shapes": ['
 	sep=
@@ -465,7 +465,7 @@ sed 's/"latency_s": 1e-07,/"latency_s": 1e-06,/' "$data/hardware/e2e/newcpu.json
 } >"$scratch/deg/base/newcpu_vector_add.csv"
 check 1 "determine no latency parameter of newcpu once call_overhead.vector_add.latency_s (fitted" "" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
 check 1 "went back to its profile value 1e-06; if that is far from this machine's, state a closer one in the profile" "" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
-sed -i 's/"latency_s": 1e-06,/"latency_s": 1e-07,/' "$scratch/deg/hw/newcpu.json"
+sed -i 's/"latency_s": 1e-06,/"latency_s": 1e-08,/' "$scratch/deg/hw/newcpu.json"
 check 0 "" "call_overhead.vector_add.latency_s" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
 
 # sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
