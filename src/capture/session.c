@@ -346,20 +346,17 @@ static int kernel_note(struct rv_capture_result *cr, const struct rv_kernel_ops 
 	return 0;
 }
 
-/* The kernel's caveat on this CPU (a BLAS on kernels narrower than the
- * datapath), copied into buf; NULL when it has none, the target is not
- * this machine's CPU kind (a GPU), or CPUID cannot be read. */
+/* The kernel's caveat on this CPU (rv_isa_kernel_caveat()), in buf; NULL
+ * when it has none, the target is not this machine's CPU kind (a GPU), or
+ * CPUID cannot be read. */
 static const char *kernel_caveat(char *buf, size_t size, const struct rv_kernel_ops *k,
                                  const struct rv_profile *p)
 {
 	struct rv_cpu_features f;
-	const char *c;
 
-	if (!k->caveat || p->hw_class != RV_HW_CPU || rv_cpu_features_read(&f) < 0 ||
-	    !(c = k->caveat(rv_isa_rate(&f)->vector_bits)))
+	if (p->hw_class != RV_HW_CPU || rv_cpu_features_read(&f) < 0)
 		return NULL;
-	(void)snprintf(buf, size, "%s", c);
-	return buf;
+	return rv_isa_kernel_caveat(buf, size, k, rv_isa_rate(&f));
 }
 
 /* A shape of the session, in sweep order. */

@@ -205,6 +205,17 @@ const struct rv_isa_rate *rv_isa_rate(const struct rv_cpu_features *f)
 	return &isa_unknown;
 }
 
+const char *rv_isa_kernel_caveat(char *buf, size_t size, const struct rv_kernel_ops *k,
+                                 const struct rv_isa_rate *isa)
+{
+	const char *c = k->caveat ? k->caveat(isa->vector_bits) : NULL;
+
+	if (!c)
+		return NULL;
+	(void)snprintf(buf, size, "%s", c);
+	return buf;
+}
+
 /* ---- the knee ---- */
 
 void rv_probe_knee(double *knee_B, double *llc_Bps, const double *ws_B, const double *bw_Bps,
@@ -483,8 +494,7 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 	cpu_info(h->model, sizeof(h->model), &h->clock_Hz, env);
 	(void)rv_cpu_features_read(&h->cpu); /* not x86-64: known = 0, the assumed row */
 	h->isa = rv_isa_rate(&h->cpu);
-	if (k->caveat && k->caveat(h->isa->vector_bits))
-		(void)snprintf(h->caveat, sizeof(h->caveat), "%s", k->caveat(h->isa->vector_bits));
+	(void)rv_isa_kernel_caveat(h->caveat, sizeof(h->caveat), k, h->isa);
 	if (!gmtime_r(&now, &tm))
 		memset(&tm, 0, sizeof(tm));
 	(void)strftime(h->date, sizeof(h->date), "%Y-%m-%d", &tm);

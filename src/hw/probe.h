@@ -58,6 +58,13 @@ struct rv_isa_rate {
  * any CPU (f->known = 0 included), marked assumed. */
 const struct rv_isa_rate *rv_isa_rate(const struct rv_cpu_features *f);
 
+/* Kernel k's caveat on a CPU of FMA datapath isa->vector_bits (kernel.h:
+ * its kernels narrower than that), copied into buf; NULL when k has none to
+ * give. The probe and a capture on the CPU both ask it so. */
+struct rv_kernel_ops;
+const char *rv_isa_kernel_caveat(char *buf, size_t size, const struct rv_kernel_ops *k,
+                                 const struct rv_isa_rate *isa);
+
 /* ---- caches from CPUID ---- */
 
 /* One CPUID query: r = eax, ebx, ecx, edx of (leaf, subleaf); 0 when the

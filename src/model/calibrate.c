@@ -906,9 +906,10 @@ static int order_ties(struct fit_ctx *x)
 /* Where the rows do not determine a tier's effective bandwidth (or no row
  * moves it at all) but do determine the slower one just inside it, the
  * outer tier cannot keep a faster profile value: it is held equal to the
- * inner one (bandwidths must not grow outwards), as a tie the report shows. On a machine or build that
- * runs every tier at the same speed (valgrind, a sanitizer) the rows then
- * fit instead of being refused. Returns how many were held. */
+ * inner one (bandwidths must not grow outwards), as a tie the report shows.
+ * On a machine or build that runs every tier at the same speed (valgrind, a
+ * sanitizer) the rows then fit instead of being refused. Returns how many
+ * were held. */
 static size_t order_undetermined(struct rv_calibration *c, struct rv_profile *p)
 {
 	size_t ties = 0;
