@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->power_provenance);
 	free(p->gemm.provenance);
 	free(p->gemm.threading.provenance);
+	free(p->gemm.small.provenance);
 	free(p->elementwise.provenance);
 	free(p->fresh_output.provenance);
 	free(p->fit_path);
@@ -525,6 +527,95 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	return 0;
 }
 
+/* An array of 1 to RV_GEMM_MAX_TILES [m, n] pairs (output tiles, register
+ * blocks) at path, into m, n and *count. */
+static int profile_blocks(struct rv_json_doc *d, json_t *arr, const char *path, const char *what,
+                          const char *pair, unsigned *m, unsigned *n, size_t *count)
+{
+	json_t *t;
+	size_t i;
+
+	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+	    json_array_size(arr) > RV_GEMM_MAX_TILES)
+		return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected 1 to %d %s, each %s", RV_GEMM_MAX_TILES, what, pair);
+	json_array_foreach(arr, i, t)
+	{
+		json_t *tm = json_array_get(t, 0), *tn = json_array_get(t, 1);
+		char at[64];
+
+		rv_json_path_index(at, sizeof(at), path, i);
+		if (!json_is_array(t) || json_array_size(t) != 2 || !json_is_integer(tm) ||
+		    !json_is_integer(tn) || json_integer_value(tm) < 1 ||
+		    json_integer_value(tn) < 1 || json_integer_value(tm) > 4096 ||
+		    json_integer_value(tn) > 4096)
+			return rv_json_error(d, at, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "expected %s, integers from 1 to 4096", pair);
+		m[i] = (unsigned)json_integer_value(tm);
+		n[i] = (unsigned)json_integer_value(tn);
+		*count = i + 1;
+	}
+	return 0;
+}
+
+/* The optional gemm.small_kernel object: the register blocks of the
+ * library's small-matrix kernel, widest along N first. */
+static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "blocks",     "fma_latency_s",
+		                            "block_s",    "dot_max_rows",
+		                            "dot_min_k",  "dot_block",
+		                            "provenance", NULL };
+	int64_t dot_rows = 0, dot_k = 0, dot_block = 0;
+	int has;
+	static const char *const required[] = { "blocks", "fma_latency_s", "provenance", NULL };
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	if (!obj)
+		return 0;
+	if ((err = rv_json_check_object(d, obj, "gemm.small_kernel", keys, required)) < 0 ||
+	    (err = profile_blocks(d, json_object_get(obj, "blocks"), "gemm.small_kernel.blocks",
+	                          "register blocks", "[rows of M, columns of N]", k->block_m,
+	                          k->block_n, &k->n_blocks)) < 0 ||
+	    (err = profile_positive(d, obj, "gemm.small_kernel", "fma_latency_s",
+	                            &k->fma_latency_s)) < 0 ||
+	    (json_object_get(obj, "block_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.small_kernel", "block_s", &k->block_s)) < 0) ||
+	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_max_rows", 1, 4096, &dot_rows,
+	                           &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_min_k", 1, UINT_MAX, &dot_k,
+	                           &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_block", 1, 64, &dot_block,
+	                           &has)) < 0 ||
+	    (err = profile_provenance(d, obj, "gemm.small_kernel", &k->provenance)) < 0)
+		return err;
+	if (!dot_rows != !dot_block)
+		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "dot_max_rows and dot_block go together: state both or "
+		                     "neither");
+	k->dot_max_rows = (unsigned)dot_rows;
+	k->dot_min_k = (unsigned)dot_k;
+	k->dot_block = (unsigned)dot_block;
+	for (size_t i = 1; i < k->n_blocks; i++)
+		if (k->block_n[i] >= k->block_n[i - 1]) {
+			char at[64];
+
+			rv_json_path_index(at, sizeof(at), "gemm.small_kernel.blocks", i);
+			return rv_json_error(
+			        d, at, RV_JSON_AT_VALUE, RV_ERANGE,
+			        "%u columns of N is not narrower than the block before "
+			        "it (%u): list the blocks widest first",
+			        k->block_n[i], k->block_n[i - 1]);
+		}
+	if (k->fma_latency_s > 1e-6 || k->block_s > 1e-3)
+		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "fma_latency_s %s or block_s %s is out of range "
+		                     "(at most 1 us and 1 ms)",
+		                     num(k->fma_latency_s), num(k->block_s));
+	return 0;
+}
+
 static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
 	static const char *const edges[] = { "pad", "halving" };
@@ -543,6 +634,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "beta_zero",
 		                            "overlap_norm",
 		                            "threading",
+		                            "small_kernel",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "tiles",
@@ -553,9 +645,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                                "provenance",
 		                                NULL };
 	struct rv_gemm *g = &p->gemm;
-	json_t *tiles, *t;
 	int64_t tpu;
-	size_t i;
 	int err, v;
 
 	if ((err = rv_json_check_object(d, obj, "gemm", keys, required)) < 0 ||
@@ -564,7 +654,9 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_n", &g->half_n)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_k", &g->half_k)) < 0 ||
 	    (err = profile_provenance(d, obj, "gemm", &g->provenance)) < 0 ||
-	    (err = profile_gemm_threading(&g->threading, d, json_object_get(obj, "threading"))) < 0)
+	    (err = profile_gemm_threading(&g->threading, d, json_object_get(obj, "threading"))) <
+	            0 ||
+	    (err = profile_gemm_small(&g->small, d, json_object_get(obj, "small_kernel"))) < 0)
 		return err;
 	if (json_object_get(obj, "tile_edge_overhead") &&
 	    (err = profile_nonneg(d, obj, "gemm", "tile_edge_overhead", &g->tile_edge)) < 0)
@@ -607,28 +699,8 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	}
 
 	g->tiles_per_unit = (unsigned)tpu;
-	tiles = json_object_get(obj, "tiles");
-	if (!json_is_array(tiles) || json_array_size(tiles) == 0 ||
-	    json_array_size(tiles) > RV_GEMM_MAX_TILES)
-		return rv_json_error(d, "gemm.tiles", RV_JSON_AT_VALUE, RV_EPARSE,
-		                     "expected 1 to %d output tiles, each [tile_m, tile_n]",
-		                     RV_GEMM_MAX_TILES);
-	json_array_foreach(tiles, i, t)
-	{
-		json_t *m = json_array_get(t, 0), *n = json_array_get(t, 1);
-		char path[64];
-
-		rv_json_path_index(path, sizeof(path), "gemm.tiles", i);
-		if (!json_is_array(t) || json_array_size(t) != 2 || !json_is_integer(m) ||
-		    !json_is_integer(n) || json_integer_value(m) < 1 || json_integer_value(n) < 1 ||
-		    json_integer_value(m) > 4096 || json_integer_value(n) > 4096)
-			return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
-			                     "expected [tile_m, tile_n], integers from 1 to 4096");
-		g->tile_m[i] = (unsigned)json_integer_value(m);
-		g->tile_n[i] = (unsigned)json_integer_value(n);
-		g->n_tiles = i + 1;
-	}
-	return 0;
+	return profile_blocks(d, json_object_get(obj, "tiles"), "gemm.tiles", "output tiles",
+	                      "[tile_m, tile_n]", g->tile_m, g->tile_n, &g->n_tiles);
 }
 
 /* The file name without folder and ".json", in out. */

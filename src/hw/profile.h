@@ -99,6 +99,27 @@ struct rv_gemm {
 		uint64_t shared_pack_min_n;
 		char *provenance; /* NULL when the profile has no such object */
 	} threading;
+	/* The library's small-matrix kernel, which runs the unpacked calls of
+	 * gemm.threading on one unit, as register blocks (optional object
+	 * gemm.small_kernel; n_blocks 0 when absent): N is covered by blocks of
+	 * block_n[0] columns as often as they fit, then of each narrower width
+	 * in turn, and what is left by one block of the narrowest width, its
+	 * vector lanes masked; each such strip covers M with blocks of its
+	 * block_m rows, and the rows left over in pairs, then one. A block's K
+	 * step takes its FLOPs (masked lanes too) at one unit's rate, but no
+	 * less than fma_latency_s (its accumulators each wait for the last FMA
+	 * into them); each block adds block_s (its setup and its stores). */
+	struct rv_gemm_small_kernel {
+		unsigned block_m[RV_GEMM_MAX_TILES], block_n[RV_GEMM_MAX_TILES];
+		size_t n_blocks;
+		double fma_latency_s, block_s;
+		/* A tail of at most dot_max_rows columns of N (0: none) with K >=
+		 * dot_min_k runs as dot products along K instead, a vector of the
+		 * narrowest block's width at a time, in blocks of dot_block columns
+		 * of N by dot_block rows of M (then pairs, then one). */
+		unsigned dot_max_rows, dot_min_k, dot_block;
+		char *provenance;
+	} small;
 };
 
 /* How an elementwise op (vector_add) is spread over the compute units: on

@@ -6,7 +6,11 @@
 #include "core/units.h"
 #include "hw/profile.h"
 
-/* The gemm object: tiles, the optional terms, and how the BLAS dispatches. */
+static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t);
+static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_kernel *k);
+
+/* The gemm object: tiles, the optional terms, how the BLAS dispatches and
+ * its small-matrix kernel. */
 static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 {
 	const struct rv_gemm_threading *t = &g->threading;
@@ -32,8 +36,17 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	if (g->overlap_norm > 0)
 		rv_buf_printf(out, "; compute and memory combine as a %g-norm", g->overlap_norm);
 	rv_buf_printf(out, "\n                   %s\n", g->provenance);
-	if (!t->provenance)
-		return;
+	if (t->provenance)
+		show_dispatch(out, t);
+	if (g->small.provenance)
+		show_small_kernel(out, &g->small);
+}
+
+/* The gemm.threading object: which calls run on one unit, unpacked. */
+static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
+{
+	char a[48];
+
 	rv_buf_puts(out, "  gemm dispatch    ");
 	if (t->unpacked_max_mnk) {
 		rv_buf_printf(out, "small-matrix kernel on one unit, unpacked, up to M*N*K %llu",
@@ -60,6 +73,25 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 			              (unsigned long long)t->shared_pack_min_n);
 	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
+}
+
+/* The gemm.small_kernel object: the small-matrix kernel's register blocks. */
+static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_kernel *k)
+{
+	char a[48], b[48];
+
+	rv_fmt_si(a, sizeof(a), k->fma_latency_s, "s");
+	rv_fmt_si(b, sizeof(b), k->block_s, "s");
+	rv_buf_puts(out, "  gemm small       blocks");
+	for (size_t i = 0; i < k->n_blocks; i++)
+		rv_buf_printf(out, "%s %ux%u", i ? "," : "", k->block_m[i], k->block_n[i]);
+	rv_buf_printf(out, "; FMA latency %s; %s per block", a, b);
+	if (k->dot_block)
+		rv_buf_printf(out,
+		              "; a tail of up to %u columns with K >= %u (any N with B "
+		              "transposed) as dot products in %ux%u blocks",
+		              k->dot_max_rows, k->dot_min_k, k->dot_block, k->dot_block);
+	rv_buf_printf(out, "\n                   %s\n", k->provenance);
 }
 
 static void show_compute(struct rv_buf *out, const struct rv_profile *p)

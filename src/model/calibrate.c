@@ -493,6 +493,12 @@ static int choose_params(struct fit_ctx *x)
 	/* A linear's bias copy per row: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.bias_row_s", 0);
+	/* The small-matrix kernel's FMA latency and per-block cost: only where
+	 * the profile describes that kernel (consider() skips a 0). */
+	if (err == 0)
+		err = consider(x, "gemm.small_kernel.fma_latency_s", 0);
+	if (err == 0)
+		err = consider(x, "gemm.small_kernel.block_s", 0);
 	/* The elementwise loop's own rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "elementwise.unit_loop_Bps", 0);

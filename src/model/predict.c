@@ -567,6 +567,74 @@ static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges)
 	return whole + bits;
 }
 
+/* Time of covering d with the small-matrix kernel's register blocks of b
+ * along it: whole ones, then pairs, then one. A block of rho takes steps
+ * steps, each at its FLOPs (flop_per_rho rho) at rate, or one FMA's latency,
+ * whichever is longer, plus block_s. */
+static double blocks_s(const struct rv_gemm_small_kernel *sk, double d, double b, double steps,
+                       double flop_per_rho, double rate)
+{
+	double whole = floor_of(d / b), r = d - whole * b, pairs = floor_of(r / 2);
+	const double rho[3] = { b, 2, 1 }, count[3] = { whole, pairs, r - 2 * pairs };
+	double t = 0;
+
+	for (int i = 0; i < 3; i++)
+		if (count[i] > 0)
+			t += count[i] *
+			     (steps * fmax(flop_per_rho * rho[i] / rate, sk->fma_latency_s) +
+			      sk->block_s);
+	return t;
+}
+
+/* Time of the small-matrix kernel's dot products along K (a vector of lanes
+ * at a time) for cols columns of N: those and M in blocks of dot_block each
+ * way, then pairs, then one. */
+static double dot_s(const struct rv_gemm_small_kernel *sk, double m, double k, double cols,
+                    double lanes, double rate)
+{
+	double db = sk->dot_block, steps = ceil_of(k / lanes), whole = floor_of(cols / db),
+	       r = cols - whole * db, pairs = floor_of(r / 2), t = 0;
+	const double rows[3] = { db, 2, 1 }, count[3] = { whole, pairs, r - 2 * pairs };
+
+	for (int i = 0; i < 3; i++)
+		if (count[i] > 0)
+			t += count[i] * blocks_s(sk, m, db, steps, 2.0 * lanes * rows[i], rate);
+	return t;
+}
+
+/* Time of M x K x N on the library's small-matrix kernel (gemm.small_kernel)
+ * at one unit's FLOP rate: N in strips of each block's width, widest first,
+ * and what is left in one strip of the narrowest, its lanes masked, each
+ * strip's M in blocks of its rows (K steps of the strip's FLOPs); but a tail
+ * of at most dot_max_rows columns of N with K >= dot_min_k as dot products
+ * (dot_s()), and all of N so where B is transposed as stored (a linear's
+ * weight: both operands run along K). */
+static double small_kernel_s(const struct rv_gemm_small_kernel *sk, double m, double k, double n,
+                             double rate, int transposed)
+{
+	double left = n, total_s = 0, lanes = sk->block_n[sk->n_blocks - 1];
+
+	if (transposed && sk->dot_block)
+		return dot_s(sk, m, k, n, lanes, rate);
+	for (size_t b = 0; b < sk->n_blocks && left > 0; b++) {
+		double w = sk->block_n[b];
+		double strips = floor_of(left / w);
+
+		if (b + 1 == sk->n_blocks && left > strips * w) {
+			double tail = left - strips * w;
+
+			if (sk->dot_block && tail <= sk->dot_max_rows && k >= sk->dot_min_k)
+				total_s += dot_s(sk, m, k, tail, lanes, rate);
+			else
+				strips += 1;
+		}
+		if (strips > 0)
+			total_s += strips * blocks_s(sk, m, sk->block_m[b], k, 2.0 * w, rate);
+		left -= strips * w;
+	}
+	return total_s;
+}
+
 /* The fields of c that gemm_body() sets for a tile, into r. */
 static void take_tile(struct rv_prediction *r, const struct rv_prediction *c)
 {
@@ -614,6 +682,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	double eff_small =
 	        packs ? small_dim(m, g->half_m) * small_dim(n, g->half_n) * small_dim(k, g->half_k)
 	              : small_dim(k, g->half_k);
+	/* Where the profile describes that kernel's register blocks, its time
+	 * comes from them instead (its efficiency the share of it that the
+	 * FLOPs take at the unit's rate). */
+	double small_s = 0;
 	double best_s = HUGE_VAL;
 	/* Two predictions that take turns as the candidate and the best so far:
 	 * each candidate sets every field that a tile changes (the others stay
@@ -633,6 +705,12 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		dispatch_s = g->threading.dispatch_s;
 		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
+	}
+	if (!packs && g->small.n_blocks) {
+		double unit_rate = c->effective_flop_per_s * share;
+
+		small_s = small_kernel_s(&g->small, m, k, n, unit_rate, op == RV_OP_LINEAR);
+		eff_small = 2.0 * m * n * k / unit_rate / small_s;
 	}
 	gemm_tiers_of(&gt, p, op, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
@@ -670,7 +748,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		        (packs ? wave_time * (2.0 * tm * tn * k) /
 		                         (c->effective_flop_per_s * share / slots) /
 		                         (eff_small * eff_edge)
-		               : 2.0 * m * n * k / (c->effective_flop_per_s * share) / eff_small) +
+		         : small_s > 0 ? small_s
+		                       : 2.0 * m * n * k / (c->effective_flop_per_s * share) /
+		                                 eff_small) +
 		        r->first_touch_s + r->bias_s;
 		cand->tile_m = tm;
 		cand->tile_n = tn;

@@ -358,6 +358,60 @@ static void test_model__predict_threading(void **state)
 	rv_profile_free(cpu);
 }
 
+/* gemm.small_kernel: the unpacked call's time from its register blocks
+ * (toy_cpu, 4 units at 1e12 FLOP/s: one unit 2.5e11 FLOP/s), worked by
+ * hand. Blocks [4, 64], [6, 32], [6, 16], FMA latency 1 ns, 2 ns a block. */
+static void test_model__predict_small_kernel(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu");
+	struct rv_gemm_small_kernel *sk = &cpu->gemm.small;
+	struct rv_prediction r, dot, lin;
+	struct rv_shape s;
+	/* K steps of 2 w rho FLOPs at one unit's rate, or the latency. */
+#define STEP(w, rho) fmax(2.0 * (w) * (rho) / 2.5e11, 1e-9)
+
+	(void)state;
+	cpu->gemm.threading.provenance = strdup("test [assumed]");
+	cpu->gemm.threading.unpacked_max_mnk = 4194304;
+	cpu->gemm.threading.unpacked_max_mn_transposed = 4194304;
+	sk->provenance = strdup("test [assumed]");
+	sk->n_blocks = 3;
+	memcpy(sk->block_m, (unsigned[]){ 4, 6, 6 }, 3 * sizeof(unsigned));
+	memcpy(sk->block_n, (unsigned[]){ 64, 32, 16 }, 3 * sizeof(unsigned));
+	sk->fma_latency_s = 1e-9;
+	sk->block_s = 2e-9;
+	/* 5 x 10 x 100: N = 64 + 32 + 4 (a masked strip of 16, K < dot_min_k
+	 * when a dot tail is described); the 64 strip covers M = 5 with a
+	 * block of 4 and one row, the others with two pairs and one row: 8
+	 * blocks. */
+	shape_of(&s, RV_OP_MATMUL, "5x10x100");
+	double want = 10 * STEP(64, 4) + 10 * STEP(64, 1) + 2 * 10 * STEP(32, 2) +
+	              10 * STEP(32, 1) + 2 * 10 * STEP(16, 2) + 10 * STEP(16, 1) + 8 * 2e-9;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.compute_s, want, 1e-12, 0);
+	rv_assert_close(r.eff_small, 2.0 * 5 * 10 * 100 / 2.5e11 / want, 1e-12, 0);
+	sk->dot_max_rows = 8;
+	sk->dot_min_k = 32;
+	sk->dot_block = 4;
+	assert_int_equal(rv_predict(&dot, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(dot.compute_s, r.compute_s, 1e-12, 0);
+	/* 5 x 40 x 100: the tail of 4 columns as dot products, K in 3 vectors
+	 * of 16: one block of 4 columns over M = 5 in a block of 4 and a row. */
+	shape_of(&s, RV_OP_MATMUL, "5x40x100");
+	want = 40 * STEP(64, 4) + 40 * STEP(64, 1) + 2 * 40 * STEP(32, 2) + 40 * STEP(32, 1) +
+	       3 * STEP(16, 4 * 4) + 3 * STEP(16, 4) + 7 * 2e-9;
+	assert_int_equal(rv_predict(&dot, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(dot.compute_s, want, 1e-12, 0);
+	/* A linear (its weight transposed as stored) runs all of N so: 3 x 40 x
+	 * 6: a block of 4 columns and a pair, M = 3 in a pair and a row. */
+	shape_of(&s, RV_OP_LINEAR, "3x40x6");
+	want = 3 * (STEP(16, 4 * 2) + STEP(16, 4) + STEP(16, 2 * 2) + STEP(16, 2)) + 4 * 2e-9;
+	assert_int_equal(rv_predict(&lin, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(lin.compute_s - lin.bias_s - lin.first_touch_s, want, 1e-12, 0);
+#undef STEP
+	rv_profile_free(cpu);
+}
+
 /* A GPU's DRAM serves A and B wave by wave, CTAs in raster order along N:
  * toy_gpu runs 4 CTAs of 64x64 at once over a 4 MiB L2. */
 static void test_model__predict_gpu_waves_and_overlap(void **state)
@@ -489,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_model__predict_pack_passes),
 		cmocka_unit_test(test_model__predict_last_wave),
 		cmocka_unit_test(test_model__predict_threading),
+		cmocka_unit_test(test_model__predict_small_kernel),
 		cmocka_unit_test(test_model__predict_gpu_waves_and_overlap),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
 		cmocka_unit_test(test_model__predict_linear_and_errors),
