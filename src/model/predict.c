@@ -567,17 +567,30 @@ static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges)
 	return whole + bits;
 }
 
+/* How the small-matrix kernel covers d with blocks of b: size[i] x count[i],
+ * whole ones, then pairs, then one. */
+static void split_blocks(double d, double b, double size[3], double count[3])
+{
+	double whole = floor_of(d / b), r = d - whole * b, pairs = floor_of(r / 2);
+
+	size[0] = b;
+	size[1] = 2;
+	size[2] = 1;
+	count[0] = whole;
+	count[1] = pairs;
+	count[2] = r - 2 * pairs;
+}
+
 /* Time of covering d with the small-matrix kernel's register blocks of b
- * along it: whole ones, then pairs, then one. A block of rho takes steps
- * steps, each at its FLOPs (flop_per_rho rho) at rate, or one FMA's latency,
- * whichever is longer, plus block_s. */
+ * along it (split_blocks()). A block of rho takes steps steps, each at its
+ * FLOPs (flop_per_rho rho) at rate, or one FMA's latency, whichever is
+ * longer, plus block_s. */
 static double blocks_s(const struct rv_gemm_small_kernel *sk, double d, double b, double steps,
                        double flop_per_rho, double rate)
 {
-	double whole = floor_of(d / b), r = d - whole * b, pairs = floor_of(r / 2);
-	const double rho[3] = { b, 2, 1 }, count[3] = { whole, pairs, r - 2 * pairs };
-	double t = 0;
+	double rho[3], count[3], t = 0;
 
+	split_blocks(d, b, rho, count);
 	for (int i = 0; i < 3; i++)
 		if (count[i] > 0)
 			t += count[i] *
@@ -588,17 +601,17 @@ static double blocks_s(const struct rv_gemm_small_kernel *sk, double d, double b
 
 /* Time of the small-matrix kernel's dot products along K (a vector of lanes
  * at a time) for cols columns of N: those and M in blocks of dot_block each
- * way, then pairs, then one. */
+ * way (split_blocks()). */
 static double dot_s(const struct rv_gemm_small_kernel *sk, double m, double k, double cols,
                     double lanes, double rate)
 {
-	double db = sk->dot_block, steps = ceil_of(k / lanes), whole = floor_of(cols / db),
-	       r = cols - whole * db, pairs = floor_of(r / 2), t = 0;
-	const double rows[3] = { db, 2, 1 }, count[3] = { whole, pairs, r - 2 * pairs };
+	double rows[3], count[3], steps = ceil_of(k / lanes), t = 0;
 
+	split_blocks(cols, sk->dot_block, rows, count);
 	for (int i = 0; i < 3; i++)
 		if (count[i] > 0)
-			t += count[i] * blocks_s(sk, m, db, steps, 2.0 * lanes * rows[i], rate);
+			t += count[i] *
+			     blocks_s(sk, m, sk->dot_block, steps, 2.0 * lanes * rows[i], rate);
 	return t;
 }
 
