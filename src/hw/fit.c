@@ -121,6 +121,13 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = 1e-3;
 		out->upper_what = "1 ms";
 		out->unit = "s";
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
+	           strcmp(x[2], "packed_call_s") == 0 && p->gemm.threading.provenance) {
+		out->slot = &p->gemm.threading.packed_call_s;
+		out->allow_zero = 1;
+		out->upper = 1e-3;
+		out->upper_what = "1 ms";
+		out->unit = "s";
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "fma_latency_s") == 0 && p->gemm.small.provenance) {
 		out->slot = &p->gemm.small.fma_latency_s;

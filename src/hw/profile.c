@@ -492,13 +492,15 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	static const char *const keys[] = { "single_unit_max_mnk",
 		                            "unpacked_max_mnk",
 		                            "unpacked_max_mn_transposed",
+		                            "unpacked_min_k_transposed",
 		                            "dispatch_s",
+		                            "packed_call_s",
 		                            "shared_pack_Bps",
 		                            "shared_pack_min_n",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
-	int64_t single = 0, unpacked = 0, unpacked_mn = 0, pack_min_n = 0;
+	int64_t single = 0, unpacked = 0, unpacked_mn = 0, unpacked_k = 0, pack_min_n = 0;
 	int err, has;
 
 	memset(t, 0, sizeof(*t));
@@ -511,10 +513,15 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           &unpacked, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "unpacked_max_mn_transposed", 1,
 	                           INT64_MAX, &unpacked_mn, &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "unpacked_min_k_transposed", 1,
+	                           INT64_MAX, &unpacked_k, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "shared_pack_min_n", 1, INT64_MAX,
 	                           &pack_min_n, &has)) < 0 ||
 	    (json_object_get(obj, "dispatch_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.threading", "dispatch_s", &t->dispatch_s)) < 0) ||
+	    (json_object_get(obj, "packed_call_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.threading", "packed_call_s", &t->packed_call_s)) <
+	             0) ||
 	    (json_object_get(obj, "shared_pack_Bps") &&
 	     (err = profile_positive(d, obj, "gemm.threading", "shared_pack_Bps",
 	                             &t->shared_pack_Bps)) < 0) ||
@@ -523,6 +530,7 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	t->single_unit_max_mnk = (uint64_t)single;
 	t->unpacked_max_mnk = (uint64_t)unpacked;
 	t->unpacked_max_mn_transposed = (uint64_t)unpacked_mn;
+	t->unpacked_min_k_transposed = (uint64_t)unpacked_k;
 	t->shared_pack_min_n = (uint64_t)pack_min_n;
 	return 0;
 }

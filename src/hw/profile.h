@@ -84,13 +84,18 @@ struct rv_gemm {
 	 * packing). A call with M*N*K <= unpacked_max_mnk runs the library's
 	 * small-matrix kernel, on one unit and without packing B, except that
 	 * one whose B is transposed as stored (linear's weight) does so only
-	 * when also M*N <= unpacked_max_mn_transposed (0: never); any other
+	 * when also M*N <= unpacked_max_mn_transposed (0: never) and K >=
+	 * unpacked_min_k_transposed (0: any K); any other
 	 * call with M*N*K <= single_unit_max_mnk runs on one unit. */
 	struct rv_gemm_threading {
 		uint64_t single_unit_max_mnk;
 		uint64_t unpacked_max_mnk;
 		uint64_t unpacked_max_mn_transposed;
+		uint64_t unpacked_min_k_transposed;
 		double dispatch_s; /* added to a call on more than one unit; 0: none */
+		/* added to every call that packs (the library's buffer and its
+		 * driver's setup, which its small-matrix kernel skips); 0: none */
+		double packed_call_s;
 		/* A call on more than one unit also adds the bytes of our A (M x
 		 * K, the BLAS's B, whose packed panels its threads share) over
 		 * this rate: packing them and waiting for each other's; 0: none;

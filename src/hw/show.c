@@ -52,8 +52,11 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 		rv_buf_printf(out, "small-matrix kernel on one unit, unpacked, up to M*N*K %llu",
 		              (unsigned long long)t->unpacked_max_mnk);
 		if (t->unpacked_max_mn_transposed)
-			rv_buf_printf(out, " (B transposed: also M*N <= %llu)",
-			              (unsigned long long)t->unpacked_max_mn_transposed);
+			rv_buf_printf(out, " (B transposed: also M*N <= %llu and K >= %llu)",
+			              (unsigned long long)t->unpacked_max_mn_transposed,
+			              (unsigned long long)(t->unpacked_min_k_transposed
+			                                           ? t->unpacked_min_k_transposed
+			                                           : 1));
 		else
 			rv_buf_puts(out, " (never with B transposed)");
 		rv_buf_puts(out, "; ");
@@ -61,6 +64,10 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 	if (t->single_unit_max_mnk)
 		rv_buf_printf(out, "one unit up to M*N*K %llu",
 		              (unsigned long long)t->single_unit_max_mnk);
+	if (t->packed_call_s > 0) {
+		rv_fmt_si(a, sizeof(a), t->packed_call_s, "s");
+		rv_buf_printf(out, "; %s more for a call that packs", a);
+	}
 	if (t->dispatch_s > 0) {
 		rv_fmt_si(a, sizeof(a), t->dispatch_s, "s");
 		rv_buf_printf(out, "; %s to hand a call to more units", a);

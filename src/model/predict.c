@@ -541,7 +541,8 @@ static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, 
 	if (!t->provenance)
 		return p->compute_units;
 	if (t->unpacked_max_mnk && mnk <= (double)t->unpacked_max_mnk &&
-	    (op != RV_OP_LINEAR || m * n <= (double)t->unpacked_max_mn_transposed)) {
+	    (op != RV_OP_LINEAR || (m * n <= (double)t->unpacked_max_mn_transposed &&
+	                            k >= (double)t->unpacked_min_k_transposed))) {
 		*packs = 0;
 		return 1;
 	}
@@ -714,8 +715,13 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	int pnorm = g->overlap_norm > 0 && g->n_tiles <= RV_GEMM_MAX_TILES;
 	struct gemm_tiers gt;
 
+	/* A call that packs first takes the library's buffer and sets up its
+	 * driver (gemm.threading.packed_call_s), which the small-matrix kernel
+	 * does not. */
+	if (packs)
+		dispatch_s = g->threading.packed_call_s;
 	if (units > 1) {
-		dispatch_s = g->threading.dispatch_s;
+		dispatch_s += g->threading.dispatch_s;
 		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
 	}

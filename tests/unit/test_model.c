@@ -307,12 +307,13 @@ static void test_model__predict_last_wave(void **state)
  * one unit (its share of the FLOP rate and of the private tiers); one of at
  * most unpacked_max_mnk runs the small-matrix kernel: one unit, no packing
  * traffic, no tile quantization, only the small-K efficiency (a linear only
- * when M*N is at most unpacked_max_mn_transposed). toy_cpu: 4 units,
+ * when M*N is at most unpacked_max_mn_transposed and K at least
+ * unpacked_min_k_transposed); a call that packs adds packed_call_s. toy_cpu: 4 units,
  * 1e12 FLOP/s, half_efficiency_k 64, tiles 128x128 and 64x64. */
 static void test_model__predict_threading(void **state)
 {
 	struct rv_profile *cpu = toy("toy_cpu");
-	struct rv_prediction all, one, lin;
+	struct rv_prediction all, one, lin, r;
 	struct rv_shape s;
 
 	(void)state;
@@ -355,6 +356,20 @@ static void test_model__predict_threading(void **state)
 	assert_int_equal(rv_predict(&one, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
 	rv_assert_close(lin.tier_B[RV_TIER_L2] - one.tier_B[RV_TIER_L2], 2 * 2 * 1048576.0, 1e-12,
 	                0);
+	/* ... and only from K = unpacked_min_k_transposed (K 1024 here). */
+	cpu->gemm.threading.unpacked_min_k_transposed = 1025;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.compute_s, lin.compute_s, 1e-12, 0);
+	cpu->gemm.threading.unpacked_min_k_transposed = 1024;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.compute_s, one.compute_s, 1e-12, 0);
+	/* A call that packs pays packed_call_s; the small-matrix kernel not. */
+	cpu->gemm.threading.packed_call_s = 1e-6;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.latency_s, one.latency_s, 1e-12, 0);
+	cpu->gemm.threading.unpacked_min_k_transposed = 1025;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.latency_s, lin.latency_s + 1e-6, 1e-12, 0);
 	rv_profile_free(cpu);
 }
 
