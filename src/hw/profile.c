@@ -493,6 +493,7 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "unpacked_max_mnk",
 		                            "unpacked_max_mn_transposed",
 		                            "unpacked_min_k_transposed",
+		                            "split_n_from",
 		                            "dispatch_s",
 		                            "packed_call_s",
 		                            "shared_pack_Bps",
@@ -500,7 +501,8 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
-	int64_t single = 0, unpacked = 0, unpacked_mn = 0, unpacked_k = 0, pack_min_n = 0;
+	int64_t single = 0, unpacked = 0, unpacked_mn = 0, unpacked_k = 0, pack_min_n = 0,
+	        split_n = 0;
 	int err, has;
 
 	memset(t, 0, sizeof(*t));
@@ -515,6 +517,8 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           INT64_MAX, &unpacked_mn, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "unpacked_min_k_transposed", 1,
 	                           INT64_MAX, &unpacked_k, &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "split_n_from", 1, INT64_MAX, &split_n,
+	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "shared_pack_min_n", 1, INT64_MAX,
 	                           &pack_min_n, &has)) < 0 ||
 	    (json_object_get(obj, "dispatch_s") &&
@@ -531,6 +535,7 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	t->unpacked_max_mnk = (uint64_t)unpacked;
 	t->unpacked_max_mn_transposed = (uint64_t)unpacked_mn;
 	t->unpacked_min_k_transposed = (uint64_t)unpacked_k;
+	t->split_n_from = (uint64_t)split_n;
 	t->shared_pack_min_n = (uint64_t)pack_min_n;
 	return 0;
 }

@@ -92,6 +92,10 @@ struct rv_gemm {
 		uint64_t unpacked_max_mnk;
 		uint64_t unpacked_max_mn_transposed;
 		uint64_t unpacked_min_k_transposed;
+		/* A call on more than one unit gives each a slab of C: a share of
+		 * N from N = split_n_from on, else of M, each covered with tiles
+		 * of its own (0: tiles dealt to the units in waves). */
+		uint64_t split_n_from;
 		double dispatch_s; /* added to a call on more than one unit; 0: none */
 		/* added to every call that packs (the library's buffer and its
 		 * driver's setup, which its small-matrix kernel skips); 0: none */

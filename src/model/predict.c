@@ -743,6 +743,20 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
 		double tiles = edge_tiles(m, tm, g->edges) * edge_tiles(n, tn, g->edges);
 		double waves = ceil_div(tiles, slots);
+
+		/* A BLAS that partitions C among its threads (gemm.threading.
+		 * split_n_from) gives each unit a slab: N's share from that N on,
+		 * else M's, each slab's edges its own. */
+		if (units > 1 && g->threading.split_n_from) {
+			double slab = n >= (double)g->threading.split_n_from
+			                      ? edge_tiles(m, tm, g->edges) *
+			                                edge_tiles(ceil_div(n, units), tn, g->edges)
+			                      : edge_tiles(ceil_div(m, units), tm, g->edges) *
+			                                edge_tiles(n, tn, g->edges);
+
+			waves = ceil_div(slab, g->tiles_per_unit);
+			tiles = fmin(tiles, slab * units);
+		}
 		/* A partial last wave takes a whole wave's time, unless the library
 		 * balances it over every slot (gemm.last_wave). */
 		double wave_time = g->last_wave == RV_LAST_WAVE_BALANCED ? tiles / slots : waves;

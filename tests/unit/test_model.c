@@ -308,7 +308,8 @@ static void test_model__predict_last_wave(void **state)
  * most unpacked_max_mnk runs the small-matrix kernel: one unit, no packing
  * traffic, no tile quantization, only the small-K efficiency (a linear only
  * when M*N is at most unpacked_max_mn_transposed and K at least
- * unpacked_min_k_transposed); a call that packs adds packed_call_s. toy_cpu: 4 units,
+ * unpacked_min_k_transposed); a call that packs adds packed_call_s; a
+ * call on several units splits C into slabs from split_n_from. toy_cpu: 4 units,
  * 1e12 FLOP/s, half_efficiency_k 64, tiles 128x128 and 64x64. */
 static void test_model__predict_threading(void **state)
 {
@@ -370,6 +371,26 @@ static void test_model__predict_threading(void **state)
 	cpu->gemm.threading.unpacked_min_k_transposed = 1025;
 	assert_int_equal(rv_predict(&r, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
 	rv_assert_close(r.latency_s, lin.latency_s + 1e-6, 1e-12, 0);
+	/* split_n_from: each of the 4 units gets a slab of C, N / 4 wide from
+	 * N = 4 on: 2048x64x100 runs 32 64x64 tiles on each (2048 rows by 25
+	 * columns; 16 of 128x128, each 4 times the work), where its 16 tiles of
+	 * 128x128 dealt in waves take 4. */
+	cpu->gemm.threading.unpacked_max_mnk = 0;
+	cpu->gemm.threading.packed_call_s = 0;
+	shape_of(&s, RV_OP_MATMUL, "2048x64x100");
+	assert_int_equal(rv_predict(&all, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	cpu->gemm.threading.split_n_from = 4;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(all.tile_m, 128);
+	assert_int_equal(all.waves, 4);
+	assert_int_equal(r.tile_m, 64);
+	assert_int_equal(r.waves, 32);
+	rv_assert_close(r.compute_s, 2 * all.compute_s, 1e-12, 0);
+	/* Below it the units split M: 32768x64x3, 128 tiles of 64 rows each
+	 * (not 512, all of M, as a split of N would leave each). */
+	shape_of(&s, RV_OP_MATMUL, "32768x64x3");
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	assert_int_equal(r.waves, 128);
 	rv_profile_free(cpu);
 }
 
