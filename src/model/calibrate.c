@@ -403,6 +403,34 @@ static void prune_kept(struct rv_calibration *c)
 	c->n_kept = n;
 }
 
+/* A call's fixed overhead (call_overhead.OP.latency_s) is at most the
+ * fastest call of OP among x's rows: cp's rows_max. */
+static void bound_by_fastest_call(const struct fit_ctx *x, const struct rv_param *prm,
+                                  struct rv_cal_param *cp)
+{
+	const struct rv_cal_row *fastest = NULL;
+	enum rv_op op;
+	char opname[32], shape[80];
+
+	cp->rows_max = 0;
+	cp->rows_max_what[0] = '\0';
+	if (sscanf(prm->name, "call_overhead.%31[^.].latency_s", opname) != 1 ||
+	    rv_op_parse(opname, &op) < 0)
+		return;
+	for (size_t i = 0; i < x->n_rows; i++) {
+		const struct rv_cal_row *r = &x->c->rows[x->rows[i]];
+
+		if (r->op == op && (!fastest || r->latency_s < fastest->latency_s))
+			fastest = r;
+	}
+	if (!fastest)
+		return;
+	(void)rv_shape_format(shape, sizeof(shape), &fastest->shape);
+	(void)snprintf(cp->rows_max_what, sizeof(cp->rows_max_what),
+	               "the fastest %s call measured (%s)", opname, shape);
+	cp->rows_max = fastest->latency_s;
+}
+
 static int consider(struct fit_ctx *x, const char *name, int energy)
 {
 	struct rv_calibration *c = x->c;
@@ -421,6 +449,7 @@ static int consider(struct fit_ctx *x, const char *name, int energy)
 	}
 	if (c->n_params == RV_CAL_MAX_PARAMS)
 		return rv_error_set(RV_ERANGE, "more than %d parameters", RV_CAL_MAX_PARAMS);
+	bound_by_fastest_call(x, &prm, &c->params[c->n_params]);
 	c->params[c->n_params].prm = prm;
 	c->params[c->n_params].profile_value = *prm.slot;
 	c->params[c->n_params].value = *prm.slot;
@@ -665,6 +694,23 @@ static int fit_stage(struct fit_ctx *x)
 					*cp->prm.slot = cp->value = 0;
 					cp->switched_off = 1;
 				}
+			}
+			if (!cp->switched_off && cp->rows_max > 0 &&
+			    cp->profile_value > cp->rows_max) {
+				char unit[16];
+
+				(void)snprintf(unit, sizeof(unit), "%s%s", *cp->prm.unit ? " " : "",
+				               cp->prm.unit);
+				err = rv_error_set(
+				        RV_ERANGE,
+				        "refused: these rows do not determine %s (fitted %.3g%s "
+				        "+- %.0f%%), and its profile value, %.3g%s, is above %s, "
+				        "%.3g%s: state a value below that in the profile; no fit "
+				        "file was written",
+				        cp->prm.name, fitted, unit, 100 * sqrt(worst_var),
+				        cp->profile_value, unit, cp->rows_max_what, cp->rows_max,
+				        unit);
+				goto out;
 			}
 			if (!cp->switched_off) {
 				if (!x->first_drop) {

@@ -61,6 +61,12 @@ struct rv_cal_param {
 	int energy;           /* an energy parameter (fitted second) */
 	int undetermined;     /* the rows could not determine it: it keeps profile_value */
 	int switched_off;     /* a small-dimension penalty the rows drove to 0: value 0 */
+	/* The most the rows allow it, whatever they fit (a call's fixed
+	 * overhead: the fastest call of its op measured), and what that is; 0
+	 * and "" when they set none. An undetermined parameter whose profile
+	 * value is above it is refused, not kept. */
+	double rows_max;
+	char rows_max_what[160];
 	/* Held equal to params[tied_to - 1] (0: not tied): an effective bandwidth
 	 * fitted faster than the next tier in, so that the order holds. */
 	size_t tied_to;

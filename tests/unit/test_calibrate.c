@@ -31,10 +31,10 @@ static const char *const cal_shapes[] = {
 #define N_CAL (sizeof(cal_shapes) / sizeof(cal_shapes[0]))
 
 /* Writes a calibration sweep of cal_shapes and a baseline measured on a
- * "true" toy_gpu (effective rate 0.8e12, DRAM 0.7e11 B/s, overhead 3 us;
- * L1 at l1_Bps when it is not 0) with a deterministic +-3% scatter; extra
+ * "true" toy_gpu (effective rate 0.8e12, DRAM 0.7e11 B/s, overhead_s per
+ * call, 3 us but in write_data_truth(); L1 at l1_Bps when it is not 0) with a deterministic +-3% scatter; extra
  * adds rows that only a validation sweep lists. */
-static void write_data_l1(const char *dir, int extra, double l1_Bps)
+static void write_data_truth(const char *dir, int extra, double l1_Bps, double overhead_s)
 {
 	struct rv_profile *truth = toy();
 	struct rv_buf sweep = RV_BUF_INIT, csv = RV_BUF_INIT;
@@ -42,7 +42,7 @@ static void write_data_l1(const char *dir, int extra, double l1_Bps)
 
 	truth->compute[0].effective_flop_per_s = 0.8e12;
 	truth->memory[2].effective_bw_Bps = 0.7e11;
-	truth->op_overhead_s[RV_OP_MATMUL] = 3e-6;
+	truth->op_overhead_s[RV_OP_MATMUL] = overhead_s;
 	if (l1_Bps > 0)
 		truth->memory[0].effective_bw_Bps = l1_Bps;
 	rv_buf_puts(&sweep, "{\"op\": \"matmul\", \"purpose\": \"calibration\", \"shapes\": [");
@@ -75,6 +75,11 @@ static void write_data_l1(const char *dir, int extra, double l1_Bps)
 	rv_buf_free(&sweep);
 	rv_buf_free(&csv);
 	rv_profile_free(truth);
+}
+
+static void write_data_l1(const char *dir, int extra, double l1_Bps)
+{
+	write_data_truth(dir, extra, l1_Bps, 3e-6);
 }
 
 static void write_data(const char *dir, int extra)
@@ -697,6 +702,33 @@ static void test_calibrate__kept_says_so(void **state)
 	rv_profile_free(fresh);
 }
 
+/* A per-call overhead that the rows leave undetermined goes back to its
+ * profile value, unless that is above the fastest call measured, which no
+ * fixed cost of every call can be: then the fit is refused and says so. */
+static void test_calibrate__overhead_above_fastest_call(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_overhead_bound");
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	int rc;
+
+	(void)state;
+	/* No overhead in the truth: the fit drives it towards 0, undetermined. */
+	write_data_truth(dir, 0, 0, 0);
+	p->op_overhead_s[RV_OP_MATMUL] = 1e-3;
+	rc = calibrate_into(dir, &c, p);
+	rv_assert_error(rc, RV_ERANGE, "do not determine call_overhead.matmul.latency_s");
+	assert_non_null(strstr(rv_error_last(), "the fastest matmul call measured (64x64x64)"));
+	assert_non_null(strstr(rv_error_last(), "state a value below that in the profile"));
+	rv_calibration_free(&c);
+	/* A profile value below it is kept as before. */
+	p->op_overhead_s[RV_OP_MATMUL] = 1e-9;
+	if (calibrate_into(dir, &c, p) != 0)
+		fail_msg("%s", rv_error_last());
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -715,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__ties_kept_outer_tier),
 		cmocka_unit_test(test_calibrate__fitted_is_predicted),
 		cmocka_unit_test(test_calibrate__kept_says_so),
+		cmocka_unit_test(test_calibrate__overhead_above_fastest_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
