@@ -575,10 +575,9 @@ static int profile_blocks(struct rv_json_doc *d, json_t *arr, const char *path, 
  * library's small-matrix kernel, widest along N first. */
 static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "blocks",     "fma_latency_s",
-		                            "block_s",    "dot_max_rows",
-		                            "dot_min_k",  "dot_block",
-		                            "provenance", NULL };
+	static const char *const keys[] = { "blocks",       "fma_latency_s", "block_s",
+		                            "dot_max_rows", "dot_min_k",     "dot_block",
+		                            "dot_output_s", "provenance",    NULL };
 	int64_t dot_rows = 0, dot_k = 0, dot_block = 0;
 	int has;
 	static const char *const required[] = { "blocks", "fma_latency_s", "provenance", NULL };
@@ -595,6 +594,9 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 	                            &k->fma_latency_s)) < 0 ||
 	    (json_object_get(obj, "block_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.small_kernel", "block_s", &k->block_s)) < 0) ||
+	    (json_object_get(obj, "dot_output_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.small_kernel", "dot_output_s", &k->dot_output_s)) <
+	             0) ||
 	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_max_rows", 1, 4096, &dot_rows,
 	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_min_k", 1, UINT_MAX, &dot_k,
@@ -621,7 +623,7 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 			        "it (%u): list the blocks widest first",
 			        k->block_n[i], k->block_n[i - 1]);
 		}
-	if (k->fma_latency_s > 1e-6 || k->block_s > 1e-3)
+	if (k->fma_latency_s > 1e-6 || k->block_s > 1e-3 || k->dot_output_s > 1e-3)
 		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_VALUE, RV_ERANGE,
 		                     "fma_latency_s %s or block_s %s is out of range "
 		                     "(at most 1 us and 1 ms)",

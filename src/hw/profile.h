@@ -127,6 +127,7 @@ struct rv_gemm {
 		 * narrowest block's width at a time, in blocks of dot_block columns
 		 * of N by dot_block rows of M (then pairs, then one). */
 		unsigned dot_max_rows, dot_min_k, dot_block;
+		double dot_output_s; /* per output of a dot product: its reduction */
 		char *provenance;
 	} small;
 };

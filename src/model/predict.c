@@ -613,7 +613,8 @@ static double dot_s(const struct rv_gemm_small_kernel *sk, double m, double k, d
 		if (count[i] > 0)
 			t += count[i] *
 			     blocks_s(sk, m, sk->dot_block, steps, 2.0 * lanes * rows[i], rate);
-	return t;
+	/* Each output's vector of partial sums reduced to one (dot_output_s). */
+	return t + m * cols * sk->dot_output_s;
 }
 
 /* Time of M x K x N on the library's small-matrix kernel (gemm.small_kernel)

@@ -438,6 +438,11 @@ static void test_model__predict_small_kernel(void **state)
 	       3 * STEP(16, 4 * 4) + 3 * STEP(16, 4) + 7 * 2e-9;
 	assert_int_equal(rv_predict(&dot, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
 	rv_assert_close(dot.compute_s, want, 1e-12, 0);
+	/* Each of its 5 x 4 outputs reduced: dot_output_s each. */
+	sk->dot_output_s = 3e-9;
+	assert_int_equal(rv_predict(&dot, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(dot.compute_s, want + 20 * 3e-9, 1e-12, 0);
+	sk->dot_output_s = 0;
 	/* A linear (its weight transposed as stored) runs all of N so: 3 x 40 x
 	 * 6: a block of 4 columns and a pair, M = 3 in a pair and a row. */
 	shape_of(&s, RV_OP_LINEAR, "3x40x6");
