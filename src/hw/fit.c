@@ -100,6 +100,12 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = 4.0;
 		out->upper_what = "4 (the packed copy written and read back for each of two "
 		                  "thread groups)";
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "pack_Bps") == 0 &&
+	           p->gemm.pack_Bps > 0 && p->n_memory > 0) {
+		out->slot = &p->gemm.pack_Bps;
+		out->upper = p->memory[0].bw_Bps / p->compute_units;
+		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
+		out->unit = "B/s";
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_row_s") == 0 &&
 	           p->gemm.bias_row_s > 0) {
 		out->slot = &p->gemm.bias_row_s;

@@ -644,6 +644,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "tile_edge_overhead",
 		                            "pack_passes",
 		                            "bias_row_s",
+		                            "pack_Bps",
 		                            "edge_kernels",
 		                            "last_wave",
 		                            "beta_zero",
@@ -686,6 +687,10 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 			                     "to 64 (their max)",
 			                     num(g->overlap_norm));
 	}
+	g->pack_Bps = 0;
+	if (json_object_get(obj, "pack_Bps") &&
+	    (err = profile_positive(d, obj, "gemm", "pack_Bps", &g->pack_Bps)) < 0)
+		return err;
 	g->bias_row_s = 0;
 	if (json_object_get(obj, "bias_row_s") &&
 	    (err = profile_positive(d, obj, "gemm", "bias_row_s", &g->bias_row_s)) < 0)

@@ -57,6 +57,9 @@ struct rv_gemm {
 	 * the profile states it (pack_passes_set). */
 	double pack_passes;
 	int pack_passes_set;
+	/* One unit's rate of packing operands into panels (B/s; 0: not
+	 * charged as core time). */
+	double pack_Bps;
 	/* How the BLAS covers a partial tile (gemm.edge_kernels): as a whole
 	 * tile (RV_EDGES_PAD, the default), or with kernels of halving width,
 	 * one per set bit of the remainder, each at a whole tile's time

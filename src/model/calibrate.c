@@ -521,6 +521,9 @@ static int choose_params(struct fit_ctx *x)
 		err = consider(x, "gemm.threading.packed_call_s", 0);
 	if (err == 0)
 		err = consider(x, "gemm.threading.shared_pack_Bps", 0);
+	/* The packing rate: only where the profile states one. */
+	if (err == 0)
+		err = consider(x, "gemm.pack_Bps", 0);
 	/* A linear's bias copy per row: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.bias_row_s", 0);

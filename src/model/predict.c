@@ -737,6 +737,12 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	/* A linear's bias copied into each of the M rows of C before the call,
 	 * row by row on the calling thread (gemm.bias_row_s): core time. */
 	r->bias_s = op == RV_OP_LINEAR ? m * g->bias_row_s : 0;
+	/* A CPU BLAS that packs copies A (M x K) and B (K x N) into its panels,
+	 * each unit its share, before its kernels read them: core time, at
+	 * gemm.pack_Bps per unit, which the kernels wait for. */
+	r->pack_s = packs && g->pack_Bps > 0 && p->hw_class == RV_HW_CPU
+	                    ? e * (m * k + k * n) / (g->pack_Bps * units)
+	                    : 0;
 	buf[0] = *r;
 	buf[1] = *r;
 
@@ -785,7 +791,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		         : small_s > 0 ? small_s
 		                       : 2.0 * m * n * k / (c->effective_flop_per_s * share) /
 		                                 eff_small) +
-		        r->first_touch_s + r->bias_s;
+		        r->first_touch_s + r->bias_s + r->pack_s;
 		cand->tile_m = tm;
 		cand->tile_n = tn;
 		cand->tiles = (uint64_t)tiles;

@@ -46,6 +46,9 @@ struct rv_prediction {
 	/* Core time of copying a linear's bias into every row of its output
 	 * before the GEMM (gemm.bias_row_s), also in compute_s. */
 	double bias_s;
+	/* Core time of packing both operands into the BLAS's panels before its
+	 * kernels run on them (gemm.pack_Bps), also in compute_s. */
+	double pack_s;
 	/* Terms of the energy. */
 	double static_J, flop_J, bytes_J;
 	struct rv_footprint footprint;

@@ -141,6 +141,10 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 		rv_fmt_si(y, sizeof(y), r->bias_s, "s");
 		rv_buf_printf(out, "; with %s of copying the bias into each row", y);
 	}
+	if (r->pack_s > 0) {
+		rv_fmt_si(y, sizeof(y), r->pack_s, "s");
+		rv_buf_printf(out, "; with %s of packing A and B into panels", y);
+	}
 	rv_buf_putc(out, '\n');
 	for (size_t i = 0; i < p->n_memory; i++) {
 		enum rv_tier t = p->memory[i].tier;
@@ -194,6 +198,7 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
 		                          json_pack("{s:f, s:f}", "pages", r->fresh_pages, "time_s",
 		                                    r->first_touch_s));
 		(void)json_object_set_new(terms, "bias_copy_s", json_real(r->bias_s));
+		(void)json_object_set_new(terms, "packing_s", json_real(r->pack_s));
 	}
 	return put_json(out, root);
 }

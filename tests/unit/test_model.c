@@ -391,6 +391,19 @@ static void test_model__predict_threading(void **state)
 	shape_of(&s, RV_OP_MATMUL, "32768x64x3");
 	assert_int_equal(rv_predict(&r, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
 	assert_int_equal(r.waves, 128);
+	/* gemm.pack_Bps: a call that packs adds A's and B's bytes over the rate
+	 * times its units to compute (2048x64x100 fp16 on 4 units: 2 x (2048 x
+	 * 64 + 64 x 100) B at 1e9 B/s per unit); the small-matrix kernel not. */
+	shape_of(&s, RV_OP_MATMUL, "2048x64x100");
+	assert_int_equal(rv_predict(&all, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	cpu->gemm.pack_Bps = 1e9;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.pack_s, 2.0 * (2048 * 64 + 64 * 100) / (1e9 * 4), 1e-12, 0);
+	rv_assert_close(r.compute_s, all.compute_s + r.pack_s, 1e-12, 0);
+	cpu->gemm.threading.unpacked_max_mnk = 1073741824;
+	assert_int_equal(rv_predict(&r, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(r.pack_s, 0, 0, 0);
+	cpu->gemm.pack_Bps = 0;
 	rv_profile_free(cpu);
 }
 
