@@ -605,10 +605,10 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 	                           &has)) < 0 ||
 	    (err = profile_provenance(d, obj, "gemm.small_kernel", &k->provenance)) < 0)
 		return err;
-	if (!dot_rows != !dot_block)
+	if (!dot_rows != !dot_block || (dot_k && !dot_rows))
 		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_VALUE, RV_EPARSE,
-		                     "dot_max_rows and dot_block go together: state both or "
-		                     "neither");
+		                     "dot_max_rows and dot_block go together, and dot_min_k "
+		                     "needs them: state both or neither");
 	k->dot_max_rows = (unsigned)dot_rows;
 	k->dot_min_k = (unsigned)dot_k;
 	k->dot_block = (unsigned)dot_block;
@@ -719,6 +719,15 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	}
 
 	g->tiles_per_unit = (unsigned)tpu;
+	/* Terms that would never apply are refused, not ignored. */
+	if (g->pack_Bps > 0 && p->hw_class != RV_HW_CPU)
+		return rv_json_error(d, "gemm.pack_Bps", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "a CPU BLAS's packing; this profile's class is not cpu: "
+		                     "remove it");
+	if (g->small.n_blocks && !g->threading.unpacked_max_mnk)
+		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "no call goes to the small-matrix kernel: state "
+		                     "gemm.threading.unpacked_max_mnk, or remove it");
 	return profile_blocks(d, json_object_get(obj, "tiles"), "gemm.tiles", "output tiles",
 	                      "[tile_m, tile_n]", g->tile_m, g->tile_n, &g->n_tiles);
 }
