@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+# MKL's cost per row of A (docs/accuracy.md, "Round 14"): Debian's MKL
+# 2020.4 on its AVX2 path (the i7's) on this Intel VM's cores, cblas_sgemm
+# as PyTorch calls it (row-major C = A B as the column-major C^T = B^T A^T),
+# M x 2048 x N on one and two threads, best of 7 rounds.
+# usage: MKL_ENABLE_INSTRUCTIONS=AVX2 MKL_THREADING_LAYER=GNU python3 results/dev-xeon/mkl-pack.py
+import ctypes, os, time
+L = ctypes.CDLL('libmkl_rt.so')
+def buf(n): return (ctypes.c_float * n)()
+def t(m, k, n, thr, reps, rounds=7):
+    L.MKL_Set_Num_Threads(thr)
+    a, b, c = buf(m * k), buf(k * n), buf(m * n)
+    best = 1e9
+    for r in range(rounds):
+        t0 = time.perf_counter()
+        for i in range(reps):
+            L.cblas_sgemm(102, 111, 111, n, m, k, ctypes.c_float(1.0), b, n, a, k,
+                          ctypes.c_float(0.0), c, n)
+        best = min(best, (time.perf_counter() - t0) / reps)
+    return best
+print(time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime()), 'load', os.getloadavg(),
+      'MKL_ENABLE_INSTRUCTIONS', os.environ.get('MKL_ENABLE_INSTRUCTIONS'))
+for n in (16, 64, 256):
+    for m in (512, 2048, 8192):
+        reps = max(3, int(2e9 / (2 * m * 2048 * n)))
+        t1 = t(m, 2048, n, 1, reps); t2 = t(m, 2048, n, 2, reps)
+        print('%dx2048x%d' % (m, n), '1thr %.1f us (%.1f GFLOP/s, %.1f ns per row)' % (
+            t1 * 1e6, 2 * m * 2048 * n / t1 / 1e9, t1 / m * 1e9),
+            ' 2thr %.1f us (%.1f GFLOP/s, %.1f ns per row)' % (
+            t2 * 1e6, 2 * m * 2048 * n / t2 / 1e9, t2 / m * 1e9))
