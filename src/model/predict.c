@@ -731,6 +731,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 		small_s = small_kernel_s(&g->small, m, k, n, unit_rate, op == RV_OP_LINEAR);
 		eff_small = 2.0 * m * n * k / unit_rate / small_s;
+		r->small_kernel = 1;
 	}
 	gemm_tiers_of(&gt, p, op, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);

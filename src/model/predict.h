@@ -49,6 +49,9 @@ struct rv_prediction {
 	/* Core time of packing both operands into the BLAS's panels before its
 	 * kernels run on them (gemm.pack_Bps), also in compute_s. */
 	double pack_s;
+	/* Timed from the library's small-matrix kernel's blocks
+	 * (gemm.small_kernel): its tiles and waves say nothing then. */
+	int small_kernel;
 	/* Terms of the energy. */
 	double static_J, flop_J, bytes_J;
 	struct rv_footprint footprint;

@@ -126,7 +126,10 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 	rv_fmt_si(x, sizeof(x), r->compute_s, "s");
 	rv_fmt_si(y, sizeof(y), r->footprint.flop, "FLOP");
 	rv_buf_printf(out, "    compute  %-12s %s", x, y);
-	if (r->tiles)
+	if (r->small_kernel)
+		rv_buf_printf(out, "; the small-matrix kernel's register blocks: efficiency %.3f",
+		              r->eff_small);
+	else if (r->tiles)
 		rv_buf_printf(out,
 		              "; %ux%u tiles: %llu in %llu waves; efficiency tile %.3f, wave "
 		              "%.3f, small-dim %.3f",
@@ -199,6 +202,7 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
 		                                    r->first_touch_s));
 		(void)json_object_set_new(terms, "bias_copy_s", json_real(r->bias_s));
 		(void)json_object_set_new(terms, "packing_s", json_real(r->pack_s));
+		(void)json_object_set_new(terms, "small_kernel", json_boolean(r->small_kernel));
 	}
 	return put_json(out, root);
 }

@@ -469,6 +469,17 @@ check 1 "its profile value, 1e-06 s, is above the fastest vector_add call measur
 sed -i 's/"latency_s": 1e-06,/"latency_s": 1e-08,/' "$scratch/deg/hw/newcpu.json"
 check 0 "" "call_overhead.vector_add.latency_s" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
 
+# OpenBLAS's terms read from its source (results/dev-xeon, round 14): hw show
+# prints the small-matrix kernel and the packing rate; predict the packing
+# time of a call that packs, and none for one on the small kernel.
+xr14="$repo/results/dev-xeon/hardware-round14"
+check 0 "" "gemm small       blocks 4x64, 6x32, 6x16; FMA latency" -- hw show "$xr14/xeon_emr_2vcpu.json"
+check 0 "" "operands packed at" -- hw show "$xr14/xeon_emr_2vcpu.json"
+check 0 "" "of packing A and B into panels" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xr14" --op matmul --shape 2048x2048x64
+out=$("$roofval" predict --hw xeon_emr_2vcpu --hardware-dir "$xr14" --op matmul --shape 24x192x1 2>&1)
+[[ "$out" != *"packing A and B"* && "$out" == *"the small-matrix kernel's register blocks: efficiency"* ]]
+tally $? "a small-matrix kernel call was charged packing: $out"
+
 # sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
 mkdir -p "$scratch/g1/other" "$scratch/g2"
 for g in g1 g2; do
