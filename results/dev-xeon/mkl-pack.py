@@ -2,22 +2,18 @@
 # MKL's cost per row of A (docs/accuracy.md, "Round 14"): Debian's MKL
 # 2020.4 on its AVX2 path (the i7's) on this Intel VM's cores, cblas_sgemm
 # as PyTorch calls it (row-major C = A B as the column-major C^T = B^T A^T),
-# M x 2048 x N on one and two threads, best of 7 rounds.
+# M x 2048 x N on one and two threads, best of 7 rounds (results/dev-epyc/blas_timer.py).
 # usage: MKL_ENABLE_INSTRUCTIONS=AVX2 MKL_THREADING_LAYER=GNU python3 results/dev-xeon/mkl-pack.py
-import ctypes, os, time
-L = ctypes.CDLL('libmkl_rt.so')
-def buf(n): return (ctypes.c_float * n)()
-def t(m, k, n, thr, reps, rounds=7):
-    L.MKL_Set_Num_Threads(thr)
-    a, b, c = buf(m * k), buf(k * n), buf(m * n)
-    best = 1e9
-    for r in range(rounds):
-        t0 = time.perf_counter()
-        for i in range(reps):
-            L.cblas_sgemm(102, 111, 111, n, m, k, ctypes.c_float(1.0), b, n, a, k,
-                          ctypes.c_float(0.0), c, n)
-        best = min(best, (time.perf_counter() - t0) / reps)
-    return best
+import os, sys, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dev-epyc'))
+import blas_timer
+MKL = blas_timer.library('libmkl_rt.so')
+
+
+def t(m, k, n, thr, reps):
+    return blas_timer.t(m, k, n, thr, reps, lib=MKL)
+
+
 print(time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime()), 'load', os.getloadavg(),
       'MKL_ENABLE_INSTRUCTIONS', os.environ.get('MKL_ENABLE_INSTRUCTIONS'))
 for n in (16, 64, 256):

@@ -1,17 +1,13 @@
 #!/usr/bin/env python3
 # Packing as core time (docs/accuracy.md, "Round 14"): cblas_sgemm as the
-# capture's matmul calls it, timed by results/dev-epyc/openblas-threshold.py's
+# capture's matmul calls it, timed by results/dev-epyc/blas_timer.py's
 # t() (best of 7 rounds) on 2 threads (the capture's) and 1, for M x 2048 x N:
 # a narrow N copies all of A (8 KiB per row of M) for few FLOPs per row, so
 # the time per row of M grows with N far less than the FLOPs do.
 # usage: OPENBLAS_CORETYPE=SkylakeX python3 results/dev-xeon/openblas-pack.py
-import importlib.util, os, time
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    'threshold', os.path.join(here, '..', 'dev-epyc', 'openblas-threshold.py'))
-threshold = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(threshold)
-t = threshold.t
+import os, sys, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dev-epyc'))
+from blas_timer import t
 print(time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime()), 'load', os.getloadavg())
 for n in (16, 64, 256):
     for m in (512, 2048, 8192):

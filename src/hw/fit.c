@@ -49,6 +49,16 @@ static int fit_compute(const struct rv_profile *p, const char *name)
 	return -1;
 }
 
+/* A fixed time of the model's (per call, block or page): 0 to 1 ms. */
+static void fixed_cost(struct rv_param *out, double *slot)
+{
+	out->slot = slot;
+	out->allow_zero = 1;
+	out->upper = 1e-3;
+	out->upper_what = "1 ms";
+	out->unit = "s";
+}
+
 int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *name)
 {
 	char buf[96], *x[4];
@@ -122,18 +132,10 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->unit = "B/s";
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "dispatch_s") == 0 && p->gemm.threading.provenance) {
-		out->slot = &p->gemm.threading.dispatch_s;
-		out->allow_zero = 1;
-		out->upper = 1e-3;
-		out->upper_what = "1 ms";
-		out->unit = "s";
+		fixed_cost(out, &p->gemm.threading.dispatch_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "packed_call_s") == 0 && p->gemm.threading.provenance) {
-		out->slot = &p->gemm.threading.packed_call_s;
-		out->allow_zero = 1;
-		out->upper = 1e-3;
-		out->upper_what = "1 ms";
-		out->unit = "s";
+		fixed_cost(out, &p->gemm.threading.packed_call_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "fma_latency_s") == 0 && p->gemm.small.provenance) {
 		out->slot = &p->gemm.small.fma_latency_s;
@@ -142,18 +144,10 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->unit = "s";
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "block_s") == 0 && p->gemm.small.provenance) {
-		out->slot = &p->gemm.small.block_s;
-		out->allow_zero = 1;
-		out->upper = 1e-3;
-		out->upper_what = "1 ms";
-		out->unit = "s";
+		fixed_cost(out, &p->gemm.small.block_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "dot_output_s") == 0 && p->gemm.small.provenance) {
-		out->slot = &p->gemm.small.dot_output_s;
-		out->allow_zero = 1;
-		out->upper = 1e-3;
-		out->upper_what = "1 ms";
-		out->unit = "s";
+		fixed_cost(out, &p->gemm.small.dot_output_s);
 	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
 	           strcmp(x[1], "unit_loop_Bps") == 0 && p->elementwise.provenance &&
 	           p->n_memory > 0) {
@@ -164,11 +158,7 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->unit = "B/s";
 	} else if (n == 2 && strcmp(x[0], "fresh_output") == 0 && strcmp(x[1], "page_s") == 0 &&
 	           p->fresh_output.provenance) {
-		out->slot = &p->fresh_output.page_s;
-		out->allow_zero = 1;
-		out->upper = 1e-3;
-		out->upper_what = "1 ms";
-		out->unit = "s";
+		fixed_cost(out, &p->fresh_output.page_s);
 	} else if (n == 2 && strcmp(x[0], "power") == 0 && strcmp(x[1], "static_W") == 0) {
 		out->slot = &p->static_W;
 		out->upper = p->tdp_W;

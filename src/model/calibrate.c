@@ -403,20 +403,13 @@ static void prune_kept(struct rv_calibration *c)
 	c->n_kept = n;
 }
 
-/* A call's fixed overhead (call_overhead.OP.latency_s) is at most the
- * fastest call of OP among x's rows: cp's rows_max. */
-static void bound_by_fastest_call(const struct fit_ctx *x, const struct rv_param *prm,
-                                  struct rv_cal_param *cp)
+/* A call's fixed overhead is at most the fastest call of op among x's rows:
+ * cp's rows_max (0 when x has no row of op). */
+static void bound_by_fastest_call(const struct fit_ctx *x, struct rv_cal_param *cp, enum rv_op op)
 {
 	const struct rv_cal_row *fastest = NULL;
-	enum rv_op op;
-	char opname[32], shape[80];
+	char shape[80];
 
-	cp->rows_max = 0;
-	cp->rows_max_what[0] = '\0';
-	if (sscanf(prm->name, "call_overhead.%31[^.].latency_s", opname) != 1 ||
-	    rv_op_parse(opname, &op) < 0)
-		return;
 	for (size_t i = 0; i < x->n_rows; i++) {
 		const struct rv_cal_row *r = &x->c->rows[x->rows[i]];
 
@@ -427,7 +420,7 @@ static void bound_by_fastest_call(const struct fit_ctx *x, const struct rv_param
 		return;
 	(void)rv_shape_format(shape, sizeof(shape), &fastest->shape);
 	(void)snprintf(cp->rows_max_what, sizeof(cp->rows_max_what),
-	               "the fastest %s call measured (%s)", opname, shape);
+	               "the fastest %s call measured (%s)", rv_op_name(op), shape);
 	cp->rows_max = fastest->latency_s;
 }
 
@@ -449,7 +442,8 @@ static int consider(struct fit_ctx *x, const char *name, int energy)
 	}
 	if (c->n_params == RV_CAL_MAX_PARAMS)
 		return rv_error_set(RV_ERANGE, "more than %d parameters", RV_CAL_MAX_PARAMS);
-	bound_by_fastest_call(x, &prm, &c->params[c->n_params]);
+	c->params[c->n_params].rows_max = 0;
+	c->params[c->n_params].rows_max_what[0] = '\0';
 	c->params[c->n_params].prm = prm;
 	c->params[c->n_params].profile_value = *prm.slot;
 	c->params[c->n_params].value = *prm.slot;
@@ -481,9 +475,13 @@ static int choose_params(struct fit_ctx *x)
 		return err;
 	}
 	for (size_t s = 0; err == 0 && s < c->n_sources; s++) {
+		size_t before = c->n_params;
+
 		(void)snprintf(name, sizeof(name), "call_overhead.%s.latency_s",
 		               rv_op_name(c->sources[s].op));
 		err = consider(x, name, 0);
+		if (err == 0 && c->n_params > before)
+			bound_by_fastest_call(x, &c->params[before], c->sources[s].op);
 	}
 	for (size_t i = 0; err == 0 && i < x->p->n_compute; i++) {
 		(void)snprintf(name, sizeof(name), "compute.%s.effective_flop_per_s",

@@ -22,6 +22,15 @@ static struct rv_baseline *baseline_of(const char *text)
 	"hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes,latency_mad_s," \
 	"energy_window_s,busy_share\n"
 
+/* A cpu fp32 record labelled and predicted alu_bound, timed (no energy). */
+static void cpu_alu(struct rv_validation *v, enum rv_op op, const char *shape, double predicted_s,
+                    double measured_s, const char *model)
+{
+	rv_test_add_record(v, &(struct rv_test_rec){ "cpu", op, shape, RV_DTYPE_FP32, RV_REGIME_ALU,
+	                                             RV_REGIME_ALU, predicted_s, measured_s, 1, 1,
+	                                             -1, -1, model, NULL });
+}
+
 static void test_noise__suspect_rule(void **state)
 {
 	/* Row 1: clean: MAD 1% of the median over 25 trials: standard error
@@ -180,22 +189,12 @@ static void test_noise__ceiling(void **state)
 	(void)state;
 	memset(&v, 0, sizeof(v));
 	/* cpu matmul, alu_bound (band 10%): measured 1.00, 2.00, 4.00 ms. */
-	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1.05e-3, 1.00e-3, 1, 1, -1, -1, "x", NULL });
-	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "1024x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              3.00e-3, 2.00e-3, 1, 1, -1, -1, "x", NULL });
-	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "2048x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              4.00e-3, 4.00e-3, 1, 1, -1, -1, "x", NULL });
+	cpu_alu(&v, RV_OP_MATMUL, "512x512x512", 1.05e-3, 1.00e-3, "x");
+	cpu_alu(&v, RV_OP_MATMUL, "1024x512x512", 3.00e-3, 2.00e-3, "x");
+	cpu_alu(&v, RV_OP_MATMUL, "2048x512x512", 4.00e-3, 4.00e-3, "x");
 	/* cpu linear of the first GEMM, alu_bound: 1.30 ms, and one of its own. */
-	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_LINEAR, "512x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1.05e-3, 1.30e-3, 1, 1, -1, -1, "x", NULL });
-	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_LINEAR, "8x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1e-4, 1e-4, 1, 1, -1, -1, "x", NULL });
+	cpu_alu(&v, RV_OP_LINEAR, "512x512x512", 1.05e-3, 1.30e-3, "x");
+	cpu_alu(&v, RV_OP_LINEAR, "8x512x512", 1e-4, 1e-4, "x");
 	/* Before any repeat capture: the matmul/linear pair alone. 1.30 / 1.00 =
 	 * 1.3 > 1.1 / 0.9 = 1.222: no prediction passes both. */
 	assert_int_equal(rv_validation_noise(&v, &n, &count), 0);
@@ -276,18 +275,10 @@ static void test_noise__repeat_records_once(void **state)
 	(void)state;
 	memset(&v, 0, sizeof(v));
 	memset(&w, 0, sizeof(w));
-	rv_test_add_record(&v, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1.05e-3, 1.00e-3, 1, 1, -1, -1, "x", NULL });
-	rv_test_add_record(&w, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1.05e-3, 1.20e-3, 1, 1, -1, -1, "x", NULL });
-	rv_test_add_record(&w, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "512x512x512",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1.05e-3, 1.20e-3, 1, 1, -1, -1, "y", NULL });
-	rv_test_add_record(&w, &(struct rv_test_rec){ "cpu", RV_OP_MATMUL, "64x64x64",
-	                                              RV_DTYPE_FP32, RV_REGIME_ALU, RV_REGIME_ALU,
-	                                              1e-5, 1e-5, 1, 1, -1, -1, "x", NULL });
+	cpu_alu(&v, RV_OP_MATMUL, "512x512x512", 1.05e-3, 1.00e-3, "x");
+	cpu_alu(&w, RV_OP_MATMUL, "512x512x512", 1.05e-3, 1.20e-3, "x");
+	cpu_alu(&w, RV_OP_MATMUL, "512x512x512", 1.05e-3, 1.20e-3, "y");
+	cpu_alu(&w, RV_OP_MATMUL, "64x64x64", 1e-5, 1e-5, "x");
 	assert_int_equal(rv_validation_add_repeat_records(&v, w.records, w.n_records), 0);
 	assert_int_equal(v.n_repeats, 1);
 	rv_assert_close(v.repeats[0].a_s, 1.00e-3, 0, 0);
