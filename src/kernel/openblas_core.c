@@ -19,7 +19,9 @@ static const struct {
 	{ "Bobcat", 128 },
 };
 
-unsigned rv_openblas_core_bits(const char *core)
+/* The widest vectors, in bits, of core's GEMM kernels (the name
+ * openblas_get_corename() gives); 0 for a core not known here. */
+static unsigned core_bits(const char *core)
 {
 	for (size_t i = 0; core && i < sizeof(cores) / sizeof(cores[0]); i++)
 		if (strcasecmp(core, cores[i].core) == 0)
@@ -29,7 +31,7 @@ unsigned rv_openblas_core_bits(const char *core)
 
 const char *rv_openblas_caveat(char *buf, size_t size, const char *core, unsigned cpu_vector_bits)
 {
-	unsigned bits = rv_openblas_core_bits(core);
+	unsigned bits = core_bits(core);
 	/* The core of the CPU's width that this OpenBLAS has, for the hint. */
 	const char *want = cpu_vector_bits >= 512   ? "SkylakeX"
 	                   : cpu_vector_bits >= 256 ? "Haswell"

@@ -9,14 +9,11 @@
 
 #include <stddef.h>
 
-/* The widest vectors, in bits, of the GEMM kernels of OpenBLAS core (the
- * name openblas_get_corename() gives: DYNAMIC_ARCH's, or a single-target
- * build's in capitals); 0 for a core not known here. */
-unsigned rv_openblas_core_bits(const char *core);
-
-/* The caveat for core on a CPU whose FMA datapath is cpu_vector_bits wide,
- * in buf (one line: the kernels, the share of the rate they can reach, what
- * to set), or NULL when they use the whole width or nothing is known. */
+/* The caveat for OpenBLAS core (the name openblas_get_corename() gives:
+ * DYNAMIC_ARCH's, or a single-target build's in capitals) on a CPU whose FMA
+ * datapath is cpu_vector_bits wide, in buf (one line: the kernels, the share
+ * of the rate they can reach, what to set), or NULL when they use the whole
+ * width or nothing is known. */
 const char *rv_openblas_caveat(char *buf, size_t size, const char *core, unsigned cpu_vector_bits);
 
 #endif
