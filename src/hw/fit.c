@@ -123,6 +123,12 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = 1e-5;
 		out->upper_what = "10 us per row";
 		out->unit = "s";
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_Bps") == 0 &&
+	           p->gemm.bias_Bps > 0 && p->n_memory > 0) {
+		out->slot = &p->gemm.bias_Bps;
+		out->upper = p->memory[0].bw_Bps / p->compute_units;
+		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
+		out->unit = "B/s";
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "shared_pack_Bps") == 0 && p->gemm.threading.shared_pack_Bps > 0 &&
 	           p->n_memory > 0) {

@@ -644,6 +644,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "tile_edge_overhead",
 		                            "pack_passes",
 		                            "bias_row_s",
+		                            "bias_Bps",
 		                            "pack_Bps",
 		                            "edge_kernels",
 		                            "last_wave",
@@ -695,6 +696,10 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	if (json_object_get(obj, "bias_row_s") &&
 	    (err = profile_positive(d, obj, "gemm", "bias_row_s", &g->bias_row_s)) < 0)
 		return err;
+	g->bias_Bps = 0;
+	if (json_object_get(obj, "bias_Bps") &&
+	    (err = profile_positive(d, obj, "gemm", "bias_Bps", &g->bias_Bps)) < 0)
+		return err;
 	if ((err = profile_enum_or(d, obj, "gemm", "edge_kernels", edges, 2, RV_EDGES_PAD, &v)) < 0)
 		return err;
 	g->edges = (enum rv_gemm_edges)v;
@@ -724,6 +729,10 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		return rv_json_error(d, "gemm.pack_Bps", RV_JSON_AT_KEY, RV_EPARSE,
 		                     "a CPU BLAS's packing; this profile's class is not cpu: "
 		                     "remove it");
+	if (g->bias_Bps > 0 && p->hw_class != RV_HW_CPU)
+		return rv_json_error(d, "gemm.bias_Bps", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "the cblas capture's bias copy on the calling thread; this "
+		                     "profile's class is not cpu: remove it");
 	if (g->small.n_blocks && !g->threading.unpacked_max_mnk)
 		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_KEY, RV_EPARSE,
 		                     "no call goes to the small-matrix kernel: state "

@@ -78,6 +78,9 @@ struct rv_gemm {
 	/* Core time per row of the output for copying the bias into it before
 	 * a linear's GEMM (beta 1), on the calling thread; 0 when absent. */
 	double bias_row_s;
+	/* The rate at which that copy writes the output's bytes (e * M * N),
+	 * on the calling thread; 0 when absent. */
+	double bias_Bps;
 	/* p of the p-norm (compute^p + dram^p)^(1/p) that bounds a GEMM's body
 	 * time from below, in [1, 64]; 0 when absent: max(compute, tiers). */
 	double overlap_norm;

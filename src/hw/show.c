@@ -33,6 +33,10 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 		rv_fmt_si(a, sizeof(a), g->bias_row_s, "s");
 		rv_buf_printf(out, "; %s per row to copy a bias", a);
 	}
+	if (g->bias_Bps > 0) {
+		rv_fmt_si(a, sizeof(a), g->bias_Bps, "B/s");
+		rv_buf_printf(out, "; the bias copied into the output at %s", a);
+	}
 	if (g->pack_Bps > 0) {
 		rv_fmt_si(a, sizeof(a), g->pack_Bps, "B/s");
 		rv_buf_printf(out, "; operands packed at %s per unit, before the kernels", a);

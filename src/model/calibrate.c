@@ -525,6 +525,9 @@ static int choose_params(struct fit_ctx *x)
 	/* A linear's bias copy per row: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.bias_row_s", 0);
+	/* The rate at which it writes C: only where the profile states one. */
+	if (err == 0)
+		err = consider(x, "gemm.bias_Bps", 0);
 	/* The small-matrix kernel's FMA latency and per-block cost: only where
 	 * the profile describes that kernel (consider() skips a 0). */
 	if (err == 0)

@@ -736,8 +736,11 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	gemm_tiers_of(&gt, p, op, m, n, e, r->footprint.working_set_B, share);
 	first_touch(r, p, units);
 	/* A linear's bias copied into each of the M rows of C before the call,
-	 * row by row on the calling thread (gemm.bias_row_s): core time. */
-	r->bias_s = op == RV_OP_LINEAR ? m * g->bias_row_s : 0;
+	 * row by row on the calling thread (gemm.bias_row_s), writing C's bytes
+	 * at gemm.bias_Bps: core time. */
+	r->bias_s = 0;
+	if (op == RV_OP_LINEAR)
+		r->bias_s = m * g->bias_row_s + (g->bias_Bps > 0 ? e * m * n / g->bias_Bps : 0);
 	/* A CPU BLAS that packs copies A (M x K) and B (K x N) into its panels,
 	 * each unit its share, before its kernels read them: core time, at
 	 * gemm.pack_Bps per unit, which the kernels wait for. */

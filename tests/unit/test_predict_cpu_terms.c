@@ -6,7 +6,8 @@
  * elementwise.unit_loop_Bps, the rate of one core's elementwise loop; and of
  * round 7: gemm.threading.shared_pack_Bps, the panels of A the threads of a
  * call share, gemm.bias_row_s, the time per row of copying a linear's bias into
- * its output before the GEMM, and gemm.edge_kernels, how the BLAS covers a
+ * its output before the GEMM (and of round 15, gemm.bias_Bps, the rate at
+ * which that copy writes), and gemm.edge_kernels, how the BLAS covers a
  * partial tile; and of round 8: gemm.threading.shared_pack_min_n, the N from
  * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
  * matmul's C before the kernel. */
@@ -216,6 +217,14 @@ static void test_predict_cpu_terms__bias_rows(void **state)
 	assert_true(lin1.latency_s <= lin0.latency_s + 512 * 1e-8 * (1 + 1e-12));
 	rv_assert_close(mm1.latency_s, mm0.latency_s, 0, 0);
 	rv_assert_close(mm1.bias_s, 0, 0, 0);
+	/* gemm.bias_Bps: the copy also writes C's e x M x N bytes at that rate
+	 * (fp16 here: 2 x 512 x 1024 B at 1e9 B/s); a matmul still none. */
+	p->gemm.bias_Bps = 1e9;
+	predict(&lin0, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&mm0, p, RV_OP_MATMUL, "512x1024x1024");
+	rv_assert_close(lin0.bias_s, 512 * 1e-8 + 2.0 * 512 * 1024 / 1e9, 1e-12, 0);
+	rv_assert_close(lin0.compute_s - lin0.bias_s, lin1.compute_s - lin1.bias_s, 1e-12, 0);
+	rv_assert_close(mm0.latency_s, mm1.latency_s, 0, 0);
 	rv_profile_free(p);
 }
 
@@ -301,6 +310,14 @@ static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
 		  3,
 		  "2.3e-9",
 		  offsetof(struct rv_profile, gemm.bias_row_s) },
+		{ "gemm.bias_Bps",
+		  "\"gemm\": {",
+		  "\"bias_Bps\": ",
+		  ",",
+		  { "0", "-1e9", "\"fast\"" },
+		  3,
+		  "3.5e10",
+		  offsetof(struct rv_profile, gemm.bias_Bps) },
 	};
 
 	(void)state;
