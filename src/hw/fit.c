@@ -154,6 +154,9 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "dot_output_s") == 0 && p->gemm.small.provenance) {
 		fixed_cost(out, &p->gemm.small.dot_output_s);
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
+	           strcmp(x[2], "dot_copy_s") == 0 && p->gemm.small.provenance) {
+		fixed_cost(out, &p->gemm.small.dot_copy_s);
 	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
 	           strcmp(x[1], "unit_loop_Bps") == 0 && p->elementwise.provenance &&
 	           p->n_memory > 0) {

@@ -575,9 +575,10 @@ static int profile_blocks(struct rv_json_doc *d, json_t *arr, const char *path, 
  * library's small-matrix kernel, widest along N first. */
 static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "blocks",       "fma_latency_s", "block_s",
-		                            "dot_max_rows", "dot_min_k",     "dot_block",
-		                            "dot_output_s", "provenance",    NULL };
+	static const char *const keys[] = {
+		"blocks",    "fma_latency_s", "block_s",    "dot_max_rows", "dot_min_k",
+		"dot_block", "dot_output_s",  "dot_copy_s", "provenance",   NULL
+	};
 	int64_t dot_rows = 0, dot_k = 0, dot_block = 0;
 	int has;
 	static const char *const required[] = { "blocks", "fma_latency_s", "provenance", NULL };
@@ -597,6 +598,9 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 	    (json_object_get(obj, "dot_output_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.small_kernel", "dot_output_s", &k->dot_output_s)) <
 	             0) ||
+	    (json_object_get(obj, "dot_copy_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.small_kernel", "dot_copy_s", &k->dot_copy_s)) <
+	             0) ||
 	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_max_rows", 1, 4096, &dot_rows,
 	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.small_kernel", "dot_min_k", 1, UINT_MAX, &dot_k,
@@ -605,10 +609,12 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 	                           &has)) < 0 ||
 	    (err = profile_provenance(d, obj, "gemm.small_kernel", &k->provenance)) < 0)
 		return err;
-	if (!dot_rows != !dot_block || (dot_k && !dot_rows))
+	if (!dot_rows != !dot_block ||
+	    ((dot_k || k->dot_output_s > 0 || k->dot_copy_s > 0) && !dot_rows))
 		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_VALUE, RV_EPARSE,
-		                     "dot_max_rows and dot_block go together, and dot_min_k "
-		                     "needs them: state both or neither");
+		                     "dot_max_rows and dot_block go together, and dot_min_k, "
+		                     "dot_output_s and dot_copy_s need them: state both or none "
+		                     "of these");
 	k->dot_max_rows = (unsigned)dot_rows;
 	k->dot_min_k = (unsigned)dot_k;
 	k->dot_block = (unsigned)dot_block;
@@ -623,11 +629,14 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 			        "it (%u): list the blocks widest first",
 			        k->block_n[i], k->block_n[i - 1]);
 		}
-	if (k->fma_latency_s > 1e-6 || k->block_s > 1e-3 || k->dot_output_s > 1e-3)
+	if (k->fma_latency_s > 1e-6 || k->block_s > 1e-3 || k->dot_output_s > 1e-3 ||
+	    k->dot_copy_s > 1e-3)
 		return rv_json_error(d, "gemm.small_kernel", RV_JSON_AT_VALUE, RV_ERANGE,
-		                     "fma_latency_s %s or block_s %s is out of range "
-		                     "(at most 1 us and 1 ms)",
-		                     num(k->fma_latency_s), num(k->block_s));
+		                     "fma_latency_s %s, block_s %s, dot_output_s %s or "
+		                     "dot_copy_s %s is out of range (at most 1 us, the others "
+		                     "1 ms)",
+		                     num(k->fma_latency_s), num(k->block_s), num(k->dot_output_s),
+		                     num(k->dot_copy_s));
 	return 0;
 }
 

@@ -134,6 +134,9 @@ struct rv_gemm {
 		 * of N by dot_block rows of M (then pairs, then one). */
 		unsigned dot_max_rows, dot_min_k, dot_block;
 		double dot_output_s; /* per output of a dot product: its reduction */
+		/* per element of K, where B is not transposed: the tail's columns
+		 * of B copied transposed into a buffer before its dot products */
+		double dot_copy_s;
 		char *provenance;
 	} small;
 };

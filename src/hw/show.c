@@ -106,6 +106,14 @@ static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_ker
 		              "; a tail of up to %u columns with K >= %u (any N with B "
 		              "transposed) as dot products in %ux%u blocks",
 		              k->dot_max_rows, k->dot_min_k, k->dot_block, k->dot_block);
+	if (k->dot_output_s > 0) {
+		rv_fmt_si(a, sizeof(a), k->dot_output_s, "s");
+		rv_buf_printf(out, "; %s to reduce each output", a);
+	}
+	if (k->dot_copy_s > 0) {
+		rv_fmt_si(a, sizeof(a), k->dot_copy_s, "s");
+		rv_buf_printf(out, "; %s per element of K to copy the tail's B transposed", a);
+	}
 	rv_buf_printf(out, "\n                   %s\n", k->provenance);
 }
 

@@ -536,6 +536,8 @@ static int choose_params(struct fit_ctx *x)
 		err = consider(x, "gemm.small_kernel.block_s", 0);
 	if (err == 0)
 		err = consider(x, "gemm.small_kernel.dot_output_s", 0);
+	if (err == 0)
+		err = consider(x, "gemm.small_kernel.dot_copy_s", 0);
 	/* The elementwise loop's own rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "elementwise.unit_loop_Bps", 0);

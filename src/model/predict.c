@@ -622,8 +622,9 @@ static double dot_s(const struct rv_gemm_small_kernel *sk, double m, double k, d
  * and what is left in one strip of the narrowest, its lanes masked, each
  * strip's M in blocks of its rows (K steps of the strip's FLOPs); but a tail
  * of at most dot_max_rows columns of N with K >= dot_min_k as dot products
- * (dot_s()), and all of N so where B is transposed as stored (a linear's
- * weight: both operands run along K). */
+ * (dot_s()), its columns of B first copied transposed (dot_copy_s per
+ * element of K), and all of N so where B is transposed as stored (a
+ * linear's weight: both operands run along K, nothing copied). */
 static double small_kernel_s(const struct rv_gemm_small_kernel *sk, double m, double k, double n,
                              double rate, int transposed)
 {
@@ -639,7 +640,7 @@ static double small_kernel_s(const struct rv_gemm_small_kernel *sk, double m, do
 			double tail = left - strips * w;
 
 			if (sk->dot_block && tail <= sk->dot_max_rows && k >= sk->dot_min_k)
-				total_s += dot_s(sk, m, k, tail, lanes, rate);
+				total_s += dot_s(sk, m, k, tail, lanes, rate) + k * sk->dot_copy_s;
 			else
 				strips += 1;
 		}

@@ -456,8 +456,14 @@ static void test_model__predict_small_kernel(void **state)
 	assert_int_equal(rv_predict(&dot, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
 	rv_assert_close(dot.compute_s, want + 20 * 3e-9, 1e-12, 0);
 	sk->dot_output_s = 0;
-	/* A linear (its weight transposed as stored) runs all of N so: 3 x 40 x
-	 * 6: a block of 4 columns and a pair, M = 3 in a pair and a row. */
+	/* Its 4 columns of B first copied transposed: dot_copy_s per element of
+	 * K, 40 of them. */
+	sk->dot_copy_s = 5e-10;
+	assert_int_equal(rv_predict(&dot, cpu, RV_OP_MATMUL, &s, RV_DTYPE_FP16), 0);
+	rv_assert_close(dot.compute_s, want + 40 * 5e-10, 1e-12, 0);
+	/* A linear (its weight transposed as stored) runs all of N so, and
+	 * copies nothing: 3 x 40 x 6: a block of 4 columns and a pair, M = 3 in
+	 * a pair and a row. */
 	shape_of(&s, RV_OP_LINEAR, "3x40x6");
 	want = 3 * (STEP(16, 4 * 2) + STEP(16, 4) + STEP(16, 2 * 2) + STEP(16, 2)) + 4 * 2e-9;
 	assert_int_equal(rv_predict(&lin, cpu, RV_OP_LINEAR, &s, RV_DTYPE_FP16), 0);
