@@ -656,6 +656,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "bias_Bps",
 		                            "pack_Bps",
 		                            "edge_kernels",
+		                            "edge_quantum",
 		                            "last_wave",
 		                            "beta_zero",
 		                            "overlap_norm",
@@ -712,6 +713,10 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	if ((err = profile_enum_or(d, obj, "gemm", "edge_kernels", edges, 2, RV_EDGES_PAD, &v)) < 0)
 		return err;
 	g->edges = (enum rv_gemm_edges)v;
+	if (json_object_get(obj, "edge_kernels") && json_object_get(obj, "edge_quantum"))
+		return rv_json_error(d, "gemm.edge_quantum", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "edge_kernels and edge_quantum both say what a partial "
+		                     "tile costs: state one");
 	if ((err = profile_enum_or(d, obj, "gemm", "last_wave", waves, 2, RV_LAST_WAVE_WHOLE, &v)) <
 	    0)
 		return err;
@@ -733,6 +738,25 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	}
 
 	g->tiles_per_unit = (unsigned)tpu;
+	g->quantum_m = g->quantum_n = 0;
+	if (json_object_get(obj, "edge_quantum")) {
+		json_t *q = json_object_get(obj, "edge_quantum");
+		json_t *qm = json_array_get(q, 0), *qn = json_array_get(q, 1);
+
+		if (!json_is_array(q) || json_array_size(q) != 2 || !json_is_integer(qm) ||
+		    !json_is_integer(qn) || json_integer_value(qm) < 1 ||
+		    json_integer_value(qn) < 1 || json_integer_value(qm) > 4096 ||
+		    json_integer_value(qn) > 4096)
+			return rv_json_error(d, "gemm.edge_quantum", RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "expected [rows of M, columns of N], integers from 1 "
+			                     "to 4096");
+		if (p->hw_class != RV_HW_CPU)
+			return rv_json_error(d, "gemm.edge_quantum", RV_JSON_AT_KEY, RV_EPARSE,
+			                     "a CPU BLAS's edge kernels; this profile's class is "
+			                     "not cpu: remove it");
+		g->quantum_m = (unsigned)json_integer_value(qm);
+		g->quantum_n = (unsigned)json_integer_value(qn);
+	}
 	/* Terms that would never apply are refused, not ignored. */
 	if (g->pack_Bps > 0 && p->hw_class != RV_HW_CPU)
 		return rv_json_error(d, "gemm.pack_Bps", RV_JSON_AT_KEY, RV_EPARSE,

@@ -65,6 +65,12 @@ struct rv_gemm {
 	 * one per set bit of the remainder, each at a whole tile's time
 	 * (RV_EDGES_HALVING: OpenBLAS's edge kernels). */
 	enum rv_gemm_edges { RV_EDGES_PAD, RV_EDGES_HALVING } edges;
+	/* A CPU BLAS whose edge kernels run at the full rate down to quantum_m
+	 * rows and quantum_n columns (gemm.edge_quantum; 0 when absent): a
+	 * partial tile costs its share of a whole one, its rows and columns
+	 * rounded up to those; a unit's tiles are summed, not counted in whole
+	 * waves. */
+	unsigned quantum_m, quantum_n;
 	/* How long a partly filled last wave of tiles takes (gemm.last_wave): a
 	 * whole wave's time (RV_LAST_WAVE_WHOLE, the default), or its share, as
 	 * a library that splits the last wave's K loops over every unit

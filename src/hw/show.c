@@ -23,6 +23,9 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	              g->tiles_per_unit, g->half_m, g->half_n, g->half_k);
 	if (g->pack_passes_set)
 		rv_buf_printf(out, "; %.3g packing passes over B", g->pack_passes);
+	if (g->quantum_m)
+		rv_buf_printf(out, "; partial tiles at the full rate down to %ux%u", g->quantum_m,
+		              g->quantum_n);
 	if (g->edges == RV_EDGES_HALVING)
 		rv_buf_puts(out, "; partial tiles by halving edge kernels");
 	if (g->last_wave == RV_LAST_WAVE_BALANCED)

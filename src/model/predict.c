@@ -556,11 +556,14 @@ static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, 
  * its kernels of halving width (RV_EDGES_HALVING: OpenBLAS covers 7 columns
  * of a 16-wide kernel with its 4-, 2- and 1-wide ones, and each takes about
  * a whole tile's time: its rate grows in proportion to the width). */
-static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges)
+static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges, unsigned quantum)
 {
 	double whole = floor_of(d / t), r = d - whole * t;
 	unsigned bits = 0;
 
+	/* Edge kernels at the full rate down to quantum: r rounded up to it. */
+	if (quantum && r > 0)
+		return whole + fmin(ceil_div(r, quantum) * quantum, t) / t;
 	if (edges == RV_EDGES_PAD || !(r > 0))
 		return ceil_div(d, t);
 	for (unsigned w = 1; w < t; w <<= 1)
@@ -753,20 +756,24 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
-		double tiles = edge_tiles(m, tm, g->edges) * edge_tiles(n, tn, g->edges);
-		double waves = ceil_div(tiles, slots);
+		double tiles = edge_tiles(m, tm, g->edges, g->quantum_m) *
+		               edge_tiles(n, tn, g->edges, g->quantum_n);
+		double waves = g->quantum_m ? tiles / slots : ceil_div(tiles, slots);
 
 		/* A BLAS that partitions C among its threads (gemm.threading.
 		 * split_n_from) gives each unit a slab: N's share from that N on,
 		 * else M's, each slab's edges its own. */
 		if (units > 1 && g->threading.split_n_from) {
 			double slab = n >= (double)g->threading.split_n_from
-			                      ? edge_tiles(m, tm, g->edges) *
-			                                edge_tiles(ceil_div(n, units), tn, g->edges)
-			                      : edge_tiles(ceil_div(m, units), tm, g->edges) *
-			                                edge_tiles(n, tn, g->edges);
+			                      ? edge_tiles(m, tm, g->edges, g->quantum_m) *
+			                                edge_tiles(ceil_div(n, units), tn, g->edges,
+			                                           g->quantum_n)
+			                      : edge_tiles(ceil_div(m, units), tm, g->edges,
+			                                   g->quantum_m) *
+			                                edge_tiles(n, tn, g->edges, g->quantum_n);
 
-			waves = ceil_div(slab, g->tiles_per_unit);
+			waves = g->quantum_m ? slab / g->tiles_per_unit
+			                     : ceil_div(slab, g->tiles_per_unit);
 			tiles = fmin(tiles, slab * units);
 		}
 		/* A partial last wave takes a whole wave's time, unless the library
@@ -799,8 +806,8 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		        r->first_touch_s + r->bias_s + r->pack_s;
 		cand->tile_m = tm;
 		cand->tile_n = tn;
-		cand->tiles = (uint64_t)tiles;
-		cand->waves = (uint64_t)waves;
+		cand->tiles = (uint64_t)ceil_of(tiles);
+		cand->waves = (uint64_t)ceil_of(waves);
 		cand->eff_tile = packs ? m * n / (tiles * tm * tn) : 1.0;
 		cand->eff_wave = packs ? tiles / (wave_time * slots) : 1.0;
 		cand->eff_small = eff_small;

@@ -11,6 +11,7 @@
  * partial tile; and of round 8: gemm.threading.shared_pack_min_n, the N from
  * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
  * matmul's C before the kernel. */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,18 +343,21 @@ static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
 /* With one 8x8 tile on one unit, a dimension of d runs floor(d / 8) whole
  * tiles and then one more (pad) or one per set bit of d mod 8 (halving):
  * 7 = 4 + 2 + 1 is three tiles' time, 8 one, 20 = 16 + 4 three either way,
- * 23 = 16 + 4 + 2 + 1 five against three. Along M as along N. */
+ * 23 = 16 + 4 + 2 + 1 five against three. Along M as along N. With an edge
+ * quantum of 4 (round 18), the rest of d rounded up to 4 is its share of a
+ * tile: 20 is 2.5 tiles, 3 x 3 a quarter of one. */
 static void test_predict_cpu_terms__edge_kernels(void **state)
 {
 	static const struct {
 		const char *shape;
-		double pad, halving; /* tiles */
+		double pad, halving, quantum; /* tiles; quantum: of [4, 4] */
 	} cases[] = {
-		{ "8x64x7", 1, 3 },  { "8x64x8", 1, 1 },  { "8x64x20", 3, 3 },
-		{ "8x64x23", 3, 5 }, { "23x64x8", 3, 5 }, { "7x64x7", 1, 9 },
+		{ "8x64x7", 1, 3, 1 },    { "8x64x8", 1, 1, 1 },    { "8x64x20", 3, 3, 2.5 },
+		{ "8x64x23", 3, 5, 3 },   { "23x64x8", 3, 5, 3 },   { "7x64x7", 1, 9, 1 },
+		{ "8x64x17", 3, 3, 2.5 }, { "3x64x3", 1, 4, 0.25 },
 	};
 	struct rv_profile *p = toy();
-	struct rv_prediction pad, halving;
+	struct rv_prediction pad, halving, quantum;
 
 	(void)state;
 	assert_int_equal(p->gemm.edges, RV_EDGES_PAD);
@@ -373,6 +377,14 @@ static void test_predict_cpu_terms__edge_kernels(void **state)
 		                1e-12, 0);
 		rv_assert_close(halving.eff_tile * cases[i].halving, pad.eff_tile * cases[i].pad,
 		                1e-12, 0);
+		/* gemm.edge_quantum [4, 4]: a partial tile costs its share, its
+		 * rows and columns rounded up to 4 (edge_kernels then unused). */
+		p->gemm.quantum_m = p->gemm.quantum_n = 4;
+		predict(&quantum, p, RV_OP_MATMUL, cases[i].shape);
+		p->gemm.quantum_m = p->gemm.quantum_n = 0;
+		rv_assert_close(quantum.compute_s / pad.compute_s, cases[i].quantum / cases[i].pad,
+		                1e-12, 0);
+		assert_int_equal(quantum.tiles, (uint64_t)ceil(cases[i].quantum));
 	}
 	rv_profile_free(p);
 }
