@@ -59,6 +59,17 @@ static void fixed_cost(struct rv_param *out, double *slot)
 	out->unit = "s";
 }
 
+/* One unit's rate of a core loop over bytes (packing, a bias copy, an
+ * elementwise loop): above 0, at most that unit's share of the inner tier's
+ * datasheet bandwidth (the profile has a memory tier). */
+static void unit_rate(struct rv_param *out, const struct rv_profile *p, double *slot)
+{
+	out->slot = slot;
+	out->upper = p->memory[0].bw_Bps / p->compute_units;
+	out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
+	out->unit = "B/s";
+}
+
 int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *name)
 {
 	char buf[96], *x[4];
@@ -112,10 +123,7 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		                  "thread groups)";
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "pack_Bps") == 0 &&
 	           p->gemm.pack_Bps > 0 && p->n_memory > 0) {
-		out->slot = &p->gemm.pack_Bps;
-		out->upper = p->memory[0].bw_Bps / p->compute_units;
-		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
-		out->unit = "B/s";
+		unit_rate(out, p, &p->gemm.pack_Bps);
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_row_s") == 0 &&
 	           p->gemm.bias_row_s > 0) {
 		out->slot = &p->gemm.bias_row_s;
@@ -125,17 +133,11 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->unit = "s";
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_Bps") == 0 &&
 	           p->gemm.bias_Bps > 0 && p->n_memory > 0) {
-		out->slot = &p->gemm.bias_Bps;
-		out->upper = p->memory[0].bw_Bps / p->compute_units;
-		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
-		out->unit = "B/s";
+		unit_rate(out, p, &p->gemm.bias_Bps);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "shared_pack_Bps") == 0 && p->gemm.threading.shared_pack_Bps > 0 &&
 	           p->n_memory > 0) {
-		out->slot = &p->gemm.threading.shared_pack_Bps;
-		out->upper = p->memory[0].bw_Bps / p->compute_units;
-		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
-		out->unit = "B/s";
+		unit_rate(out, p, &p->gemm.threading.shared_pack_Bps);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "dispatch_s") == 0 && p->gemm.threading.provenance) {
 		fixed_cost(out, &p->gemm.threading.dispatch_s);
@@ -160,11 +162,8 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
 	           strcmp(x[1], "unit_loop_Bps") == 0 && p->elementwise.provenance &&
 	           p->n_memory > 0) {
-		out->slot = &p->elementwise.unit_loop_Bps;
+		unit_rate(out, p, &p->elementwise.unit_loop_Bps);
 		out->allow_zero = 1;
-		out->upper = p->memory[0].bw_Bps / p->compute_units;
-		out->upper_what = "one unit's share of the inner tier's datasheet bandwidth";
-		out->unit = "B/s";
 	} else if (n == 2 && strcmp(x[0], "fresh_output") == 0 && strcmp(x[1], "page_s") == 0 &&
 	           p->fresh_output.provenance) {
 		fixed_cost(out, &p->fresh_output.page_s);

@@ -1,0 +1,67 @@
+/* cblas_sgemm timed as the cblas capture calls it, best of 7 rounds on
+ * THREADS threads (docs/accuracy.md, "Round 15" and "Round 16"):
+ *   matmul: row-major NN with beta 0 (the capture's), or BETA;
+ *   linear: the bias memcpy'd into each row of C, then NoTrans/Trans with
+ *           beta 1 (src/kernel/cblas_module.c), timed whole, its GEMM
+ *           alone and its bias copy alone (results/dev-xeon/bias-gemm.txt).
+ * build: gcc -O2 results/dev-xeon/gemm-time.c -o /tmp/gemm-time -lopenblas
+ * usage: OPENBLAS_CORETYPE=SkylakeX /tmp/gemm-time matmul|linear M K N THREADS [BETA] */
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 6 || (strcmp(argv[1], "matmul") != 0 && strcmp(argv[1], "linear") != 0)) {
+		fprintf(stderr, "usage: %s matmul|linear M K N THREADS [BETA]\n", argv[0]);
+		return 2;
+	}
+	int linear = strcmp(argv[1], "linear") == 0;
+	int m = atoi(argv[2]), k = atoi(argv[3]), n = atoi(argv[4]), thr = atoi(argv[5]);
+	float beta = linear ? 1.0f : argc > 6 ? (float)atof(argv[6]) : 0.0f;
+	float *a = calloc((size_t)m * k, 4), *b = calloc((size_t)k * n, 4), *bias = calloc(n, 4),
+	      *y = calloc((size_t)m * n, 4);
+	/* linear: whole, GEMM alone, bias copy alone; matmul: the GEMM. */
+	double best[3] = { 1e9, 1e9, 1e9 };
+	int modes = linear ? 3 : 1;
+	int reps = (int)(3e-3 / (1e-9 * (2.0 * m * k * n / 50 + m * n))) + 3;
+
+	openblas_set_num_threads(thr);
+	for (size_t i = 0; i < (size_t)m * k; i++)
+		a[i] = 1e-3f * (float)(i % 7);
+	for (int r = 0; r < 7; r++)
+		for (int mode = 0; mode < modes; mode++) {
+			double t0 = now(), t;
+
+			for (int i = 0; i < reps; i++) {
+				if (linear && mode != 1)
+					for (int j = 0; j < m; j++)
+						memcpy(y + (size_t)j * n, bias, (size_t)n * 4);
+				if (!linear)
+					cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n,
+					            k, 1.0f, a, k, b, n, beta, y, n);
+				else if (mode != 2)
+					cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n,
+					            k, 1.0f, a, k, b, k, beta, y, n);
+			}
+			t = (now() - t0) / reps;
+			if (t < best[mode])
+				best[mode] = t;
+		}
+	if (linear)
+		printf("%dx%dx%d thr%d: both %.2f us, gemm %.2f us, bias %.2f us\n", m, k, n, thr,
+		       best[0] * 1e6, best[1] * 1e6, best[2] * 1e6);
+	else
+		printf("%dx%dx%d thr%d beta%g: %.2f us\n", m, k, n, thr, beta, best[0] * 1e6);
+	return 0;
+}
