@@ -741,10 +741,17 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	first_touch(r, p, units);
 	/* A linear's bias copied into each of the M rows of C before the call,
 	 * row by row on the calling thread (gemm.bias_row_s), writing C's bytes
-	 * at gemm.bias_Bps: core time. */
+	 * at gemm.bias_Bps, or at one unit's share of the inner tier's
+	 * bandwidth where C fits in its share of that tier: core time. */
 	r->bias_s = 0;
-	if (op == RV_OP_LINEAR)
-		r->bias_s = m * g->bias_row_s + (g->bias_Bps > 0 ? e * m * n / g->bias_Bps : 0);
+	if (op == RV_OP_LINEAR) {
+		double c_B = e * m * n, bias_Bps = g->bias_Bps;
+
+		if (bias_Bps > 0 && p->n_memory > 1 &&
+		    miss_share(p, 1, c_B, 1.0 / p->compute_units) == 0)
+			bias_Bps = p->memory[0].effective_bw_Bps / p->compute_units;
+		r->bias_s = m * g->bias_row_s + (bias_Bps > 0 ? c_B / bias_Bps : 0);
+	}
 	/* A CPU BLAS that packs copies A (M x K) and B (K x N) into its panels,
 	 * each unit its share, before its kernels read them: core time, at
 	 * gemm.pack_Bps per unit, which the kernels wait for. */

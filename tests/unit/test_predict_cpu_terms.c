@@ -226,6 +226,13 @@ static void test_predict_cpu_terms__bias_rows(void **state)
 	rv_assert_close(lin0.bias_s, 512 * 1e-8 + 2.0 * 512 * 1024 / 1e9, 1e-12, 0);
 	rv_assert_close(lin0.compute_s - lin0.bias_s, lin1.compute_s - lin1.bias_s, 1e-12, 0);
 	rv_assert_close(mm0.latency_s, mm1.latency_s, 0, 0);
+	/* A C that fits in one unit's share of L1 (8 x 16 fp16: 256 B) is
+	 * written at that unit's share of L1's bandwidth instead. */
+	predict(&lin0, p, RV_OP_LINEAR, "8x1024x16");
+	rv_assert_close(lin0.bias_s,
+	                8 * 1e-8 +
+	                        2.0 * 8 * 16 / (p->memory[0].effective_bw_Bps / p->compute_units),
+	                1e-12, 0);
 	rv_profile_free(p);
 }
 
