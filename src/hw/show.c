@@ -30,8 +30,11 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 		rv_buf_puts(out, "; partial tiles by halving edge kernels");
 	if (g->last_wave == RV_LAST_WAVE_BALANCED)
 		rv_buf_puts(out, "; the last wave balanced over every unit");
-	if (g->beta_zero == RV_BETA_ZERO_PASS)
-		rv_buf_puts(out, "; C zeroed in a pass of its own for a matmul");
+	if (g->beta_zero != RV_BETA_ZERO_IN_KERNEL)
+		rv_buf_puts(out, g->beta_zero == RV_BETA_ZERO_PASS_LLC_ONCE
+		                         ? "; C zeroed in a pass of its own for a matmul, once "
+		                           "where the last cache serves it"
+		                         : "; C zeroed in a pass of its own for a matmul");
 	if (g->bias_row_s > 0) {
 		rv_fmt_si(a, sizeof(a), g->bias_row_s, "s");
 		rv_buf_printf(out, "; %s per row to copy a bias", a);

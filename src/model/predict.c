@@ -416,7 +416,8 @@ static __attribute__((noinline)) double gpu_wave_traffic(double m, double k, dou
 struct gemm_tiers {
 	double block[RV_TIER_COUNT], miss[RV_TIER_COUNT];
 	int allocates;
-	double zero_B; /* C's bytes of a pass that zeroes it first (gemm.beta_zero), or 0 */
+	double zero_B;     /* C's bytes of a pass that zeroes it first (gemm.beta_zero), or 0 */
+	int zero_llc_once; /* that pass's lines cost once at the last cache tier */
 };
 
 static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, enum rv_op op,
@@ -427,7 +428,9 @@ static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, enu
 		gt->miss[i] = miss_share(p, i, working_set_B, share);
 	}
 	gt->allocates = output_allocates(p, e * m * n);
-	gt->zero_B = op == RV_OP_MATMUL && p->gemm.beta_zero == RV_BETA_ZERO_PASS ? e * m * n : 0;
+	gt->zero_B =
+	        op == RV_OP_MATMUL && p->gemm.beta_zero != RV_BETA_ZERO_IN_KERNEL ? e * m * n : 0;
+	gt->zero_llc_once = p->gemm.beta_zero == RV_BETA_ZERO_PASS_LLC_ONCE;
 }
 
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
@@ -469,8 +472,11 @@ gemm_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, const str
 			q += e * m * n;
 		/* A BLAS that zeroes C for beta = 0 in a pass of its own writes it
 		 * once more (and, beyond L1, reads it for ownership first) before
-		 * its kernel reads and updates it. */
-		q += gt->zero_B * (i >= 1 && gt->allocates ? 2 : 1);
+		 * its kernel reads and updates it; where the profile says so, its
+		 * lines cost once where the last cache tier serves them. */
+		q += gt->zero_B *
+		     (i >= 1 && gt->allocates && !(gt->zero_llc_once && i + 2 == p->n_memory) ? 2
+		                                                                              : 1);
 		/* A CPU BLAS's GEMM kernels first copy B into packed panels (written,
 		 * then read again): two more passes over B beyond L1, which only a
 		 * large M amortizes and which a skinny GEMM through a big weight pays
@@ -748,7 +754,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		double c_B = e * m * n, bias_Bps = g->bias_Bps;
 
 		if (bias_Bps > 0 && p->n_memory > 1 &&
-		    miss_share(p, 1, c_B, 1.0 / p->compute_units) == 0)
+		    !(miss_share(p, 1, c_B, 1.0 / p->compute_units) > 0))
 			bias_Bps = p->memory[0].effective_bw_Bps / p->compute_units;
 		r->bias_s = m * g->bias_row_s + (bias_Bps > 0 ? c_B / bias_Bps : 0);
 	}

@@ -10,7 +10,8 @@
  * which that copy writes), and gemm.edge_kernels, how the BLAS covers a
  * partial tile; and of round 8: gemm.threading.shared_pack_min_n, the N from
  * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
- * matmul's C before the kernel. */
+ * matmul's C before the kernel (round 20: once where the last cache serves
+ * it). */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -262,6 +263,14 @@ static void test_predict_cpu_terms__beta_zero_pass(void **state)
 	assert_true(mm1.latency_s >= mm0.latency_s);
 	rv_assert_close(lin1.latency_s, lin0.latency_s, 0, 0);
 	rv_assert_close(lin1.tier_B[RV_TIER_DRAM], lin0.tier_B[RV_TIER_DRAM], 0, 0);
+	/* "separate_pass_llc_once": once where the last cache tier (here L2)
+	 * serves it, still twice from DRAM. */
+	p->gemm.beta_zero = RV_BETA_ZERO_PASS_LLC_ONCE;
+	predict(&mm1, p, RV_OP_MATMUL, "2048x1024x2048");
+	rv_assert_close(mm1.tier_B[RV_TIER_L1] - mm0.tier_B[RV_TIER_L1], c_B, 1e-12, 0);
+	rv_assert_close(mm1.tier_B[RV_TIER_L2] - mm0.tier_B[RV_TIER_L2], c_B, 1e-12, 0);
+	rv_assert_close(mm1.tier_B[RV_TIER_DRAM] - mm0.tier_B[RV_TIER_DRAM], 2 * c_B * 0.75, 1e-12,
+	                0);
 	rv_profile_free(p);
 	/* Stated by name; anything else is refused, naming the key. */
 	assert_true(parse_with(&p, "\"gemm\": {", "\"beta_zero\": \"twice\",") < 0);
@@ -269,6 +278,10 @@ static void test_predict_cpu_terms__beta_zero_pass(void **state)
 	(void)snprintf(insert, sizeof(insert), "\"beta_zero\": \"separate_pass\",");
 	assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
 	assert_int_equal(p->gemm.beta_zero, RV_BETA_ZERO_PASS);
+	rv_profile_free(p);
+	(void)snprintf(insert, sizeof(insert), "\"beta_zero\": \"separate_pass_llc_once\",");
+	assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
+	assert_int_equal(p->gemm.beta_zero, RV_BETA_ZERO_PASS_LLC_ONCE);
 	rv_profile_free(p);
 }
 
