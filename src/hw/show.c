@@ -9,12 +9,24 @@
 static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t);
 static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_kernel *k);
 
+/* "; <before><v in unit, SI-prefixed><after>" where v > 0 (an optional
+ * term). */
+static void show_si(struct rv_buf *out, const char *before, double v, const char *unit,
+                    const char *after)
+{
+	char a[48];
+
+	if (!(v > 0))
+		return;
+	rv_fmt_si(a, sizeof(a), v, unit);
+	rv_buf_printf(out, "; %s%s%s", before, a, after);
+}
+
 /* The gemm object: tiles, the optional terms, how the BLAS dispatches and
  * its small-matrix kernel. */
 static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 {
 	const struct rv_gemm_threading *t = &g->threading;
-	char a[48];
 
 	rv_buf_puts(out, "  gemm             tiles");
 	for (size_t i = 0; i < g->n_tiles; i++)
@@ -35,18 +47,9 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 		                         ? "; C zeroed in a pass of its own for a matmul, once "
 		                           "where the last cache serves it"
 		                         : "; C zeroed in a pass of its own for a matmul");
-	if (g->bias_row_s > 0) {
-		rv_fmt_si(a, sizeof(a), g->bias_row_s, "s");
-		rv_buf_printf(out, "; %s per row to copy a bias", a);
-	}
-	if (g->bias_Bps > 0) {
-		rv_fmt_si(a, sizeof(a), g->bias_Bps, "B/s");
-		rv_buf_printf(out, "; the bias copied into the output at %s", a);
-	}
-	if (g->pack_Bps > 0) {
-		rv_fmt_si(a, sizeof(a), g->pack_Bps, "B/s");
-		rv_buf_printf(out, "; operands packed at %s per unit, before the kernels", a);
-	}
+	show_si(out, "", g->bias_row_s, "s", " per row to copy a bias");
+	show_si(out, "the bias copied into the output at ", g->bias_Bps, "B/s", "");
+	show_si(out, "operands packed at ", g->pack_Bps, "B/s", " per unit, before the kernels");
 	if (g->overlap_norm > 0)
 		rv_buf_printf(out, "; compute and memory combine as a %g-norm", g->overlap_norm);
 	rv_buf_printf(out, "\n                   %s\n", g->provenance);
@@ -78,14 +81,8 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 	if (t->single_unit_max_mnk)
 		rv_buf_printf(out, "one unit up to M*N*K %llu",
 		              (unsigned long long)t->single_unit_max_mnk);
-	if (t->packed_call_s > 0) {
-		rv_fmt_si(a, sizeof(a), t->packed_call_s, "s");
-		rv_buf_printf(out, "; %s more for a call that packs", a);
-	}
-	if (t->dispatch_s > 0) {
-		rv_fmt_si(a, sizeof(a), t->dispatch_s, "s");
-		rv_buf_printf(out, "; %s to hand a call to more units", a);
-	}
+	show_si(out, "", t->packed_call_s, "s", " more for a call that packs");
+	show_si(out, "", t->dispatch_s, "s", " to hand a call to more units");
 	if (t->shared_pack_Bps > 0) {
 		rv_fmt_si(a, sizeof(a), t->shared_pack_Bps, "B/s");
 		rv_buf_printf(out, "; their shared panels of A at %s", a);
@@ -112,14 +109,8 @@ static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_ker
 		              "; a tail of up to %u columns with K >= %u (any N with B "
 		              "transposed) as dot products in %ux%u blocks",
 		              k->dot_max_rows, k->dot_min_k, k->dot_block, k->dot_block);
-	if (k->dot_output_s > 0) {
-		rv_fmt_si(a, sizeof(a), k->dot_output_s, "s");
-		rv_buf_printf(out, "; %s to reduce each output", a);
-	}
-	if (k->dot_copy_s > 0) {
-		rv_fmt_si(a, sizeof(a), k->dot_copy_s, "s");
-		rv_buf_printf(out, "; %s per element of K to copy the tail's B transposed", a);
-	}
+	show_si(out, "", k->dot_output_s, "s", " to reduce each output");
+	show_si(out, "", k->dot_copy_s, "s", " per element of K to copy the tail's B transposed");
 	rv_buf_printf(out, "\n                   %s\n", k->provenance);
 }
 
