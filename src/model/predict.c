@@ -561,13 +561,14 @@ static unsigned gemm_units(const struct rv_profile *p, enum rv_op op, double m, 
  * and for a remainder r one more (RV_EDGES_PAD), or one per set bit of r,
  * its kernels of halving width (RV_EDGES_HALVING: OpenBLAS covers 7 columns
  * of a 16-wide kernel with its 4-, 2- and 1-wide ones, and each takes about
- * a whole tile's time: its rate grows in proportion to the width). */
+ * a whole tile's time: its rate grows in proportion to the width), or, with
+ * edge kernels at the full rate down to quantum (gemm.edge_quantum), r
+ * rounded up to it as a share of one (fractional). */
 static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges, unsigned quantum)
 {
 	double whole = floor_of(d / t), r = d - whole * t;
 	unsigned bits = 0;
 
-	/* Edge kernels at the full rate down to quantum: r rounded up to it. */
 	if (quantum && r > 0)
 		return whole + fmin(ceil_div(r, quantum) * quantum, t) / t;
 	if (edges == RV_EDGES_PAD || !(r > 0))
@@ -575,6 +576,13 @@ static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges, unsigne
 	for (unsigned w = 1; w < t; w <<= 1)
 		bits += ((unsigned)r & w) != 0;
 	return whole + bits;
+}
+
+/* The tiles (edge_tiles()) of an M x N block of C with tile tm x tn. */
+static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn)
+{
+	return edge_tiles(m, tm, g->edges, g->quantum_m) *
+	       edge_tiles(n, tn, g->edges, g->quantum_n);
 }
 
 /* How the small-matrix kernel covers d with blocks of b: size[i] x count[i],
@@ -769,8 +777,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
-		double tiles = edge_tiles(m, tm, g->edges, g->quantum_m) *
-		               edge_tiles(n, tn, g->edges, g->quantum_n);
+		double tiles = tiles_of(g, m, n, tm, tn);
 		double waves = g->quantum_m ? tiles / slots : ceil_div(tiles, slots);
 
 		/* A BLAS that partitions C among its threads (gemm.threading.
@@ -778,12 +785,8 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * else M's, each slab's edges its own. */
 		if (units > 1 && g->threading.split_n_from) {
 			double slab = n >= (double)g->threading.split_n_from
-			                      ? edge_tiles(m, tm, g->edges, g->quantum_m) *
-			                                edge_tiles(ceil_div(n, units), tn, g->edges,
-			                                           g->quantum_n)
-			                      : edge_tiles(ceil_div(m, units), tm, g->edges,
-			                                   g->quantum_m) *
-			                                edge_tiles(n, tn, g->edges, g->quantum_n);
+			                      ? tiles_of(g, m, ceil_div(n, units), tm, tn)
+			                      : tiles_of(g, ceil_div(m, units), n, tm, tn);
 
 			waves = g->quantum_m ? slab / g->tiles_per_unit
 			                     : ceil_div(slab, g->tiles_per_unit);
