@@ -479,6 +479,13 @@ check 0 "" "of packing A and B into panels" -- predict --hw xeon_emr_2vcpu --har
 out=$("$roofval" predict --hw xeon_emr_2vcpu --hardware-dir "$xr14" --op matmul --shape 24x192x1 2>&1)
 [[ "$out" != *"packing A and B"* && "$out" == *"the small-matrix kernel's register blocks: efficiency"* ]]
 tally $? "a small-matrix kernel call was charged packing: $out"
+# Round 20's terms (results/dev-xeon): the packed kernel's full-rate edges,
+# the zeroing pass once at L3, the bias copy and the tail's transposing copy.
+xr20="$repo/results/dev-xeon/hardware-round20"
+check 0 "" "partial tiles at the full rate down to 4x4" -- hw show "$xr20/xeon_emr_2vcpu.json"
+check 0 "" "once where the last cache serves it" -- hw show "$xr20/xeon_emr_2vcpu.json"
+check 0 "" "per element of K to copy the tail's B transposed" -- hw show "$xr20/xeon_emr_2vcpu.json"
+check 0 "" "of copying the bias into each row" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xr20" --op linear --shape 48x8x8192
 
 # sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
 mkdir -p "$scratch/g1/other" "$scratch/g2"
