@@ -5,10 +5,21 @@
 # threads (docs/accuracy.md, "Round 20"): the pass costs what fraction of
 # the update's time per byte of C.
 # usage (from the repository root): results/dev-xeon/zero-pass.sh > results/dev-xeon/zero-pass-wide.txt
+# With --rounds: three calibration shapes of round 16 instead, beta 0 and 1
+# on two threads, three rounds (> results/dev-xeon/zero-pass.txt).
 set -euo pipefail
 gcc -O2 results/dev-xeon/gemm-time.c -o /tmp/gemm-time -lopenblas
 export OPENBLAS_CORETYPE=SkylakeX
 date -u; uptime
+if [ "${1:-}" = --rounds ]; then
+	for r in 1 2 3; do
+		for s in "2048 1 6144" "6144 2 512" "16384 16 2048"; do
+			# shellcheck disable=SC2086
+			/tmp/gemm-time matmul $s 2 0; /tmp/gemm-time matmul $s 2 1
+		done
+	done
+	exit 0
+fi
 for m in 32 192 1536 6144 16384; do
 	for t in 1 2; do
 		z=$(/tmp/gemm-time matmul $m 1 2048 $t 0 | sed 's/.*: \([0-9.]*\) us/\1/')
