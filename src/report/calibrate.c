@@ -180,19 +180,28 @@ static void print_lofo(struct rv_buf *b, const struct rv_calibration *c, const s
 		rv_buf_printf(b, " %5.1f%%%s\n", 100 * cp->uncertainty,
 		              cp->lofo_not_determined ? "  not determined by these rows" : "");
 		/* The families that it depends on: their withholding moves it by more
-		 * than 1 sigma, or leaves fewer than two rows that it moves. */
+		 * than 1 sigma, or leaves fewer than two rows that it moves; the
+		 * latter said once where it holds whichever family is withheld. */
+		size_t alone = 0;
+
+		for (size_t f = 0; f < c->n_families; f++)
+			alone += c->families[f].alone[j] != 0;
+		if (cp->lofo_not_determined && c->n_families > 1 && alone == c->n_families)
+			rv_buf_printf(b, "      fewer than 2 rows move it, whichever family is "
+			                 "withheld\n");
 		for (size_t f = 0, n = 0; cp->lofo_not_determined && f < c->n_families; f++) {
 			const struct rv_cal_family *g = &c->families[f];
 			int beyond =
 			        !isnan(g->move[j]) && fabs(log1p(g->move[j])) > cp->uncertainty;
+			int only = g->alone[j] && alone < c->n_families;
 
-			if (beyond || g->alone[j]) {
+			if (beyond || only) {
 				rv_buf_printf(b, "%s %s %s (", n ? "," : "      without",
 				              rv_op_name(g->op), g->name);
 				if (beyond)
 					rv_buf_printf(b, "%+.1f%%", 100 * g->move[j]);
-				rv_buf_printf(b, "%s%s)", beyond && g->alone[j] ? ", " : "",
-				              g->alone[j] ? "fewer than 2 rows move it" : "");
+				rv_buf_printf(b, "%s%s)", beyond && only ? ", " : "",
+				              only ? "fewer than 2 rows move it" : "");
 				n++;
 			}
 			if (n && (n == 3 || f + 1 == c->n_families)) {

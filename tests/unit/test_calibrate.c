@@ -702,6 +702,55 @@ static void test_calibrate__kept_says_so(void **state)
 	rv_profile_free(fresh);
 }
 
+/* The report names the families without which fewer than two rows move a
+ * parameter, and says it once where that holds whichever is withheld. */
+static void test_calibrate__alone_said_once(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_alone");
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	struct rv_buf text = RV_BUF_INIT;
+	struct rv_cal_param *cp;
+	const char *line;
+	char want[160];
+
+	(void)state;
+	write_data(dir, 0);
+	if (calibrate_into(dir, &c, p) != 0)
+		fail_msg("%s", rv_error_last());
+	assert_true(c.n_params > 0 && c.n_families > 1);
+	cp = &c.params[0];
+	cp->undetermined = cp->switched_off = 0;
+	cp->lofo_not_determined = 1;
+	for (size_t f = 0; f < c.n_families; f++) {
+		c.families[f].alone[0] = 1;
+		c.families[f].move[0] = 0;
+	}
+	assert_int_equal(rv_report_calibration(&text, &c, p), 0);
+	/* Its own line in the section, then the one line that says it. */
+	line = strstr(text.data, "parameters with a family withheld");
+	assert_non_null(line);
+	line = strstr(line, cp->prm.name);
+	assert_non_null(line);
+	line = strchr(line, '\n');
+	assert_non_null(line);
+	assert_memory_equal(
+	        line, "\n      fewer than 2 rows move it, whichever family is withheld\n",
+	        strlen("\n      fewer than 2 rows move it, whichever family is withheld\n"));
+	rv_buf_free(&text);
+	/* One family only: named. */
+	for (size_t f = 1; f < c.n_families; f++)
+		c.families[f].alone[0] = 0;
+	assert_int_equal(rv_report_calibration(&text, &c, p), 0);
+	assert_null(strstr(text.data, "whichever family is withheld"));
+	(void)snprintf(want, sizeof(want), "without %s %s (fewer than 2 rows move it)",
+	               rv_op_name(c.families[0].op), c.families[0].name);
+	assert_non_null(strstr(text.data, want));
+	rv_buf_free(&text);
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
 /* A per-call overhead that the rows leave undetermined goes back to its
  * profile value, unless that is above the fastest call measured, which no
  * fixed cost of every call can be: then the fit is refused and says so. */
@@ -747,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__ties_kept_outer_tier),
 		cmocka_unit_test(test_calibrate__fitted_is_predicted),
 		cmocka_unit_test(test_calibrate__kept_says_so),
+		cmocka_unit_test(test_calibrate__alone_said_once),
 		cmocka_unit_test(test_calibrate__overhead_above_fastest_call),
 	};
 
