@@ -6,7 +6,7 @@
  *           alone and its bias copy alone (results/dev-xeon/bias-gemm.txt).
  * Buffers page-aligned and filled, as the capture's.
  * build: gcc -O2 results/dev-xeon/gemm-time.c -o /tmp/gemm-time -lopenblas
- * usage: OPENBLAS_CORETYPE=SkylakeX /tmp/gemm-time matmul|linear M K N THREADS [BETA] */
+ * usage: OPENBLAS_CORETYPE=SkylakeX [GEMM_TIME_LOOP_S=S] /tmp/gemm-time matmul|linear M K N THREADS [BETA] */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +67,24 @@ int main(int argc, char **argv)
 	fill(b, (size_t)k * n);
 	fill(bias, n);
 	fill(y, (size_t)m * n);
+	/* GEMM_TIME_LOOP_S: the whole call back to back for that long (for a
+	 * profiler's samples: results/dev-xeon/call-parts.sh), its mean printed. */
+	if (getenv("GEMM_TIME_LOOP_S")) {
+		double t0 = now(), until = atof(getenv("GEMM_TIME_LOOP_S"));
+		long calls = 0;
+
+		do {
+			if (linear)
+				for (int j = 0; j < m; j++)
+					memcpy(y + (size_t)j * n, bias, (size_t)n * 4);
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, linear ? CblasTrans : CblasNoTrans, m,
+			            n, k, 1.0f, a, k, b, linear ? k : n, beta, y, n);
+			calls++;
+		} while (now() - t0 < until);
+		printf("%dx%dx%d thr%d: %ld calls, %.2f us each\n", m, k, n, thr, calls,
+		       (now() - t0) / calls * 1e6);
+		return 0;
+	}
 	for (int r = 0; r < 7; r++)
 		for (int mode = 0; mode < modes; mode++) {
 			double t0 = now(), t;
