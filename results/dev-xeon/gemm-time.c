@@ -28,8 +28,8 @@ static double now(void)
  * lives in L3; the measurements of rounds 15 to 20 were taken so). */
 static float *buffer(size_t elements)
 {
-	void *p = mmap(NULL, elements * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	               -1, 0);
+	void *p = mmap(NULL, elements * 4, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+	               0);
 
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -77,8 +77,8 @@ int main(int argc, char **argv)
 			if (linear)
 				for (int j = 0; j < m; j++)
 					memcpy(y + (size_t)j * n, bias, (size_t)n * 4);
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, linear ? CblasTrans : CblasNoTrans, m,
-			            n, k, 1.0f, a, k, b, linear ? k : n, beta, y, n);
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, linear ? CblasTrans : CblasNoTrans,
+			            m, n, k, 1.0f, a, k, b, linear ? k : n, beta, y, n);
 			calls++;
 		} while (now() - t0 < until);
 		printf("%dx%dx%d thr%d: %ld calls, %.2f us each\n", m, k, n, thr, calls,
