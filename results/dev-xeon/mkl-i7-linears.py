@@ -4,35 +4,17 @@
 # AVX2 path (the i7's) on this VM's cores: a linear as PyTorch's addmm calls
 # cblas_sgemm (row-major, B transposed as stored, beta 1 over C holding the
 # bias; col-major: C^T = W X^T), on one and two threads, best of 7 rounds of
-# calls on page-aligned buffers (numpy-free: mmap).
+# calls on page-aligned buffers (results/dev-epyc/blas_timer.py).
 # usage: MKL_ENABLE_INSTRUCTIONS=AVX2 MKL_THREADING_LAYER=GNU python3 results/dev-xeon/mkl-i7-linears.py
-import ctypes, mmap, os, time
-
-MKL = ctypes.CDLL('libmkl_rt.so')
-
-
-def buf(n):
-    m = mmap.mmap(-1, max(4 * n, 4096))
-    a = (ctypes.c_float * n).from_buffer(m)
-    for i in range(0, n, 97):
-        a[i] = 1e-3 * (i % 7)
-    return m, a
+import os, sys, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'dev-epyc'))
+import blas_timer
+MKL = blas_timer.library('libmkl_rt.so')
 
 
-def linear(m, k, n, thr, rounds=7):
-    MKL.MKL_Set_Num_Threads(thr)
-    keep = [buf(m * k), buf(n * k), buf(m * n)]
-    x, w, c = (b[1] for b in keep)
+def linear(m, k, n, thr):
     reps = max(3, int(0.02 / max(1e-7, 2 * m * k * n / 5e10 + 4 * n * k / 2e10)))
-    best = 1e9
-    for r in range(rounds):
-        t0 = time.perf_counter()
-        for i in range(reps):
-            # col-major C^T (n x m) = W (n x k, stored k-major: Trans) X^T (k x m)
-            MKL.cblas_sgemm(102, 112, 111, n, m, k, ctypes.c_float(1.0), w, k, x, k,
-                            ctypes.c_float(1.0), c, n)
-        best = min(best, (time.perf_counter() - t0) / reps)
-    return best
+    return blas_timer.t(m, k, n, thr, reps, lib=MKL, linear=True)
 
 
 print(time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime()), 'load', os.getloadavg(),
