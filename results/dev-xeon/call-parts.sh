@@ -23,8 +23,8 @@ for op in matmul linear; do
 		# shellcheck disable=SC2086
 		set -- ${shape//x/ }
 		for t in 1 2; do
-			best=$(/tmp/gemm-time "$op" "$1" "$2" "$3" "$t" | sed 's/.*: //; s/.*gemm \([0-9.]*\) us.*/\1/; s/ us//')
-			[ "$op" = linear ] && best=$(/tmp/gemm-time "$op" "$1" "$2" "$3" "$t" | sed 's/.*both \([0-9.]*\) us.*/\1/')
+			# the call's best time: a matmul's, or a linear's whole call ("both")
+			best=$(/tmp/gemm-time "$op" "$1" "$2" "$3" "$t" | sed 's/.*both \([0-9.]*\) us.*/\1/; s/.*: \([0-9.]*\) us/\1/')
 			GEMM_TIME_LOOP_S=1 perf record -q -o "$data" /tmp/gemm-time "$op" "$1" "$2" "$3" "$t" >/dev/null 2>&1
 			perf report -i "$data" --stdio --sort symbol 2>/dev/null | grep -v '^#' |
 				awk -v s="$op $shape" -v t="$t" -v best="$best" '

@@ -42,6 +42,19 @@ static void fill(float *x, size_t elements)
 		x[i] = 1e-3f * (float)(i % 7);
 }
 
+/* The call as the capture makes it, or a part of a linear's: mode 0 the
+ * whole call, 1 its GEMM alone, 2 its bias copy alone. */
+static void call(int linear, int mode, int m, int k, int n, const float *a, const float *b,
+                 const float *bias, float beta, float *y)
+{
+	if (linear && mode != 1)
+		for (int j = 0; j < m; j++)
+			memcpy(y + (size_t)j * n, bias, (size_t)n * 4);
+	if (mode != 2)
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, linear ? CblasTrans : CblasNoTrans, m, n,
+		            k, 1.0f, a, k, b, linear ? k : n, beta, y, n);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 6 || (strcmp(argv[1], "matmul") != 0 && strcmp(argv[1], "linear") != 0)) {
@@ -74,11 +87,7 @@ int main(int argc, char **argv)
 		long calls = 0;
 
 		do {
-			if (linear)
-				for (int j = 0; j < m; j++)
-					memcpy(y + (size_t)j * n, bias, (size_t)n * 4);
-			cblas_sgemm(CblasRowMajor, CblasNoTrans, linear ? CblasTrans : CblasNoTrans,
-			            m, n, k, 1.0f, a, k, b, linear ? k : n, beta, y, n);
+			call(linear, 0, m, k, n, a, b, bias, beta, y);
 			calls++;
 		} while (now() - t0 < until);
 		printf("%dx%dx%d thr%d: %ld calls, %.2f us each\n", m, k, n, thr, calls,
@@ -89,17 +98,8 @@ int main(int argc, char **argv)
 		for (int mode = 0; mode < modes; mode++) {
 			double t0 = now(), t;
 
-			for (int i = 0; i < reps; i++) {
-				if (linear && mode != 1)
-					for (int j = 0; j < m; j++)
-						memcpy(y + (size_t)j * n, bias, (size_t)n * 4);
-				if (!linear)
-					cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n,
-					            k, 1.0f, a, k, b, n, beta, y, n);
-				else if (mode != 2)
-					cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n,
-					            k, 1.0f, a, k, b, k, beta, y, n);
-			}
+			for (int i = 0; i < reps; i++)
+				call(linear, mode, m, k, n, a, b, bias, beta, y);
 			t = (now() - t0) / reps;
 			if (t < best[mode])
 				best[mode] = t;
