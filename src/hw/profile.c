@@ -498,11 +498,13 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "packed_call_s",
 		                            "shared_pack_Bps",
 		                            "shared_pack_min_n",
+		                            "k_step",
+		                            "k_step_s",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
 	int64_t single = 0, unpacked = 0, unpacked_mn = 0, unpacked_k = 0, pack_min_n = 0,
-	        split_n = 0;
+	        split_n = 0, k_step = 0;
 	int err, has;
 
 	memset(t, 0, sizeof(*t));
@@ -521,6 +523,10 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "shared_pack_min_n", 1, INT64_MAX,
 	                           &pack_min_n, &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "k_step", 1, INT64_MAX, &k_step,
+	                           &has)) < 0 ||
+	    (json_object_get(obj, "k_step_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.threading", "k_step_s", &t->k_step_s)) < 0) ||
 	    (json_object_get(obj, "dispatch_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.threading", "dispatch_s", &t->dispatch_s)) < 0) ||
 	    (json_object_get(obj, "packed_call_s") &&
@@ -537,6 +543,11 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	t->unpacked_min_k_transposed = (uint64_t)unpacked_k;
 	t->split_n_from = (uint64_t)split_n;
 	t->shared_pack_min_n = (uint64_t)pack_min_n;
+	t->k_step = (uint64_t)k_step;
+	if (json_object_get(obj, "k_step_s") && !k_step)
+		return rv_json_error(d, "gemm.threading.k_step_s", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "gemm.threading.k_step_s needs k_step, the K step of the "
+		                     "BLAS's threaded driver (its GEMM_Q)");
 	return 0;
 }
 

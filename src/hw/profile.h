@@ -125,6 +125,12 @@ struct rv_gemm {
 		 * only where N is at least shared_pack_min_n (0: any N). */
 		double shared_pack_Bps;
 		uint64_t shared_pack_min_n;
+		/* Such a call's driver steps through K in steps of k_step (the
+		 * BLAS's GEMM_Q; 0: not stated), and every step after the first
+		 * adds k_step_s: the threads hand each other that step's packed
+		 * panels and wait for them. */
+		uint64_t k_step;
+		double k_step_s;
 		char *provenance; /* NULL when the profile has no such object */
 	} threading;
 	/* The library's small-matrix kernel, which runs the unpacked calls of

@@ -90,6 +90,11 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 			rv_buf_printf(out, " (N from %llu)",
 			              (unsigned long long)t->shared_pack_min_n);
 	}
+	if (t->k_step) {
+		rv_fmt_si(a, sizeof(a), t->k_step_s, "s");
+		rv_buf_printf(out, "; %s per step of K (%llu) after the first", a,
+		              (unsigned long long)t->k_step);
+	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }
 

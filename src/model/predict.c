@@ -704,7 +704,8 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * partition's synchronisation) before any of them computes: a fixed
 	 * time per call on more than one unit (gemm.threading.dispatch_s), and
 	 * the panels of our A that they share, packed and waited for, at
-	 * gemm.threading.shared_pack_Bps. */
+	 * gemm.threading.shared_pack_Bps, and a hand-over of each step of K
+	 * after the first (gemm.threading.k_step_s). */
 	double dispatch_s = 0;
 	/* A small-matrix kernel (packs 0) works on the operands in place with
 	 * masked edges: no micro-tile quantization and no packing to amortize
@@ -743,6 +744,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		dispatch_s += g->threading.dispatch_s;
 		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
+		if (g->threading.k_step)
+			dispatch_s += (ceil_div(k, (double)g->threading.k_step) - 1) *
+			              g->threading.k_step_s;
 	}
 	if (!packs && g->small.n_blocks) {
 		double unit_rate = c->effective_flop_per_s * share;

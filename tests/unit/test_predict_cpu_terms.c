@@ -11,7 +11,8 @@
  * partial tile; and of round 8: gemm.threading.shared_pack_min_n, the N from
  * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
  * matmul's C before the kernel (round 20: once where the last cache serves
- * it). */
+ * it); and of the Zen 5 VM's round 11: gemm.threading.k_step and k_step_s,
+ * the hand-over of each step of K after the first between the threads. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -169,6 +170,65 @@ static void test_predict_cpu_terms__shared_pack(void **state)
 	}
 }
 
+/* A call on more than one unit adds k_step_s for each step of k_step along K
+ * after the first (ceil(K / k_step) - 1 of them); one on a single unit, or
+ * with K within one step, adds nothing. k_step_s needs k_step. */
+static void test_predict_cpu_terms__k_steps(void **state)
+{
+	static const struct {
+		const char *shape;
+		double steps; /* after the first, with k_step 256 */
+	} cases[] = {
+		{ "512x256x1024", 0 },  { "512x257x1024", 1 },  { "512x512x1024", 1 },
+		{ "512x1024x1024", 3 }, { "512x1025x1024", 4 },
+	};
+	struct rv_profile *p = toy();
+	struct rv_prediction base, with, one0, one1;
+
+	(void)state;
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p->gemm.threading.k_step = 0;
+		p->gemm.threading.k_step_s = 2e-6;
+		predict(&base, p, RV_OP_LINEAR, cases[i].shape);
+		p->gemm.threading.k_step = 256;
+		predict(&with, p, RV_OP_LINEAR, cases[i].shape);
+		rv_assert_close(with.latency_s, base.latency_s + cases[i].steps * 2e-6, 1e-12, 0);
+		rv_assert_close(with.compute_s, base.compute_s, 0, 0);
+	}
+	p->gemm.threading.k_step = 0;
+	predict(&one0, p, RV_OP_MATMUL, "4x4096x256"); /* on one unit */
+	p->gemm.threading.k_step = 256;
+	predict(&one1, p, RV_OP_MATMUL, "4x4096x256");
+	rv_assert_close(one1.latency_s, one0.latency_s, 0, 0);
+	rv_profile_free(p);
+	/* k_step a whole number from 1; k_step_s only beside it. */
+	{
+		static const char *const bad[] = { "\"k_step\": 0, ", "\"k_step\": 1.5, ",
+			                           "\"k_step\": \"320\", ", "" };
+		char insert[192];
+
+		for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+			(void)snprintf(insert, sizeof(insert),
+			               "\"threading\": {%s\"k_step_s\": 2e-6, "
+			               "\"provenance\": \"test [assumed]\"},",
+			               i < sizeof(bad) / sizeof(bad[0]) ? bad[i]
+			                                                : "\"k_step\": 320, ");
+			if (i < sizeof(bad) / sizeof(bad[0])) {
+				assert_true(parse_with(&p, "\"gemm\": {", insert) < 0);
+				assert_non_null(strstr(rv_error_last(),
+				                       i < 3 ? "k_step" : "k_step_s needs k_step"));
+				continue;
+			}
+			assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
+			assert_int_equal(p->gemm.threading.k_step, 320);
+			rv_assert_close(p->gemm.threading.k_step_s, 2e-6, 0, 0);
+			rv_profile_free(p);
+		}
+	}
+}
+
 /* An add of N elements takes at least its working set over unit_loop_Bps
  * times the units it runs on, as core (compute) time; absent, nothing
  * changes. toy_cpu: 4 units, 1e12 FLOP/s, no elementwise object (all 4
@@ -315,6 +375,14 @@ static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
 		  3,
 		  "1.07e10",
 		  offsetof(struct rv_profile, gemm.threading.shared_pack_Bps) },
+		{ "gemm.threading.k_step_s",
+		  "\"gemm\": {",
+		  "\"k_step\": 320, \"k_step_s\": ",
+		  NULL,
+		  { "-2e-6", "\"fast\"" },
+		  2,
+		  "1.7e-6",
+		  offsetof(struct rv_profile, gemm.threading.k_step_s) },
 		{ "elementwise.unit_loop_Bps",
 		  "{",
 		  "\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": ",
@@ -452,6 +520,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
 		cmocka_unit_test(test_predict_cpu_terms__shared_pack),
+		cmocka_unit_test(test_predict_cpu_terms__k_steps),
 		cmocka_unit_test(test_predict_cpu_terms__beta_zero_pass),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
