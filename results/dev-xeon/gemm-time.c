@@ -6,7 +6,7 @@
  *           alone and its bias copy alone (results/dev-xeon/bias-gemm.txt).
  * Buffers page-aligned and filled, as the capture's.
  * build: gcc -O2 results/dev-xeon/gemm-time.c -o /tmp/gemm-time -lopenblas
- * usage: OPENBLAS_CORETYPE=SkylakeX [GEMM_TIME_LOOP_S=S] /tmp/gemm-time matmul|linear M K N THREADS [BETA] */
+ * usage: OPENBLAS_CORETYPE=SkylakeX [GEMM_TIME_LOOP_S=S [GEMM_TIME_PART=0|1|2]] /tmp/gemm-time matmul|linear M K N THREADS [BETA] */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,13 +81,15 @@ int main(int argc, char **argv)
 	fill(bias, n);
 	fill(y, (size_t)m * n);
 	/* GEMM_TIME_LOOP_S: the whole call back to back for that long (for a
-	 * profiler's samples: results/dev-xeon/call-parts.sh), its mean printed. */
+	 * profiler's samples: results/dev-xeon/call-parts.sh), its mean printed;
+	 * GEMM_TIME_PART 1 or 2: a linear's GEMM or bias copy alone instead. */
 	if (getenv("GEMM_TIME_LOOP_S")) {
 		double t0 = now(), until = atof(getenv("GEMM_TIME_LOOP_S"));
+		int part = getenv("GEMM_TIME_PART") ? atoi(getenv("GEMM_TIME_PART")) : 0;
 		long calls = 0;
 
 		do {
-			call(linear, 0, m, k, n, a, b, bias, beta, y);
+			call(linear, part, m, k, n, a, b, bias, beta, y);
 			calls++;
 		} while (now() - t0 < until);
 		printf("%dx%dx%d thr%d: %ld calls, %.2f us each\n", m, k, n, thr, calls,

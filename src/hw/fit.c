@@ -145,6 +145,10 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	           strcmp(x[2], "packed_call_s") == 0 && p->gemm.threading.provenance) {
 		fixed_cost(out, &p->gemm.threading.packed_call_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
+	           strcmp(x[2], "bias_handoff_Bps") == 0 &&
+	           p->gemm.threading.bias_handoff_Bps > 0 && p->n_memory > 0) {
+		unit_rate(out, p, &p->gemm.threading.bias_handoff_Bps);
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "k_step_s") == 0 && p->gemm.threading.k_step) {
 		fixed_cost(out, &p->gemm.threading.k_step_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&

@@ -500,6 +500,7 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "shared_pack_min_n",
 		                            "k_step",
 		                            "k_step_s",
+		                            "bias_handoff_Bps",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
@@ -525,6 +526,9 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           &pack_min_n, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "k_step", 1, INT64_MAX, &k_step,
 	                           &has)) < 0 ||
+	    (json_object_get(obj, "bias_handoff_Bps") &&
+	     (err = profile_positive(d, obj, "gemm.threading", "bias_handoff_Bps",
+	                             &t->bias_handoff_Bps)) < 0) ||
 	    (json_object_get(obj, "k_step_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.threading", "k_step_s", &t->k_step_s)) < 0) ||
 	    (json_object_get(obj, "dispatch_s") &&

@@ -131,6 +131,12 @@ struct rv_gemm {
 		 * panels and wait for them. */
 		uint64_t k_step;
 		double k_step_s;
+		/* A linear on more than one unit also moves the share of C that
+		 * the other units update across cores twice per call, from the
+		 * calling thread's core where its bias copy wrote it and back at
+		 * the next copy: 2 (units - 1) / units of C's bytes over this
+		 * rate; 0: none. */
+		double bias_handoff_Bps;
 		char *provenance; /* NULL when the profile has no such object */
 	} threading;
 	/* The library's small-matrix kernel, which runs the unpacked calls of

@@ -95,6 +95,10 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 		rv_buf_printf(out, "; %s per step of K (%llu) after the first", a,
 		              (unsigned long long)t->k_step);
 	}
+	if (t->bias_handoff_Bps > 0) {
+		rv_fmt_si(a, sizeof(a), t->bias_handoff_Bps, "B/s");
+		rv_buf_printf(out, "; a linear's C handed between cores at %s", a);
+	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }
 

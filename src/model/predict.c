@@ -704,8 +704,10 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * partition's synchronisation) before any of them computes: a fixed
 	 * time per call on more than one unit (gemm.threading.dispatch_s), and
 	 * the panels of our A that they share, packed and waited for, at
-	 * gemm.threading.shared_pack_Bps, and a hand-over of each step of K
-	 * after the first (gemm.threading.k_step_s). */
+	 * gemm.threading.shared_pack_Bps, a hand-over of each step of K after
+	 * the first (gemm.threading.k_step_s), and for a linear the other
+	 * units' share of C, crossing to them from the core where the bias
+	 * copy wrote it and back (gemm.threading.bias_handoff_Bps). */
 	double dispatch_s = 0;
 	/* A small-matrix kernel (packs 0) works on the operands in place with
 	 * masked edges: no micro-tile quantization and no packing to amortize
@@ -747,6 +749,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		if (g->threading.k_step)
 			dispatch_s += (ceil_div(k, (double)g->threading.k_step) - 1) *
 			              g->threading.k_step_s;
+		if (op == RV_OP_LINEAR && g->threading.bias_handoff_Bps > 0)
+			dispatch_s += 2.0 * (units - 1) / units * e * m * n /
+			              g->threading.bias_handoff_Bps;
 	}
 	if (!packs && g->small.n_blocks) {
 		double unit_rate = c->effective_flop_per_s * share;

@@ -12,7 +12,9 @@
  * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
  * matmul's C before the kernel (round 20: once where the last cache serves
  * it); and of the Zen 5 VM's round 11: gemm.threading.k_step and k_step_s,
- * the hand-over of each step of K after the first between the threads. */
+ * the hand-over of each step of K after the first between the threads, and
+ * of its round 12: gemm.threading.bias_handoff_Bps, a linear's C crossing
+ * between cores. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -229,6 +231,32 @@ static void test_predict_cpu_terms__k_steps(void **state)
 	}
 }
 
+/* A linear on more than one unit (all 4 here) adds 2 (units - 1) / units of
+ * C's bytes over bias_handoff_Bps; a matmul, or a linear on one unit, adds
+ * nothing. */
+static void test_predict_cpu_terms__bias_handoff(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction lin0, lin1, mat0, mat1, one0, one1;
+
+	(void)state;
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
+	predict(&lin0, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&mat0, p, RV_OP_MATMUL, "512x1024x1024");
+	predict(&one0, p, RV_OP_LINEAR, "256x64x256");
+	p->gemm.threading.bias_handoff_Bps = 2e10;
+	predict(&lin1, p, RV_OP_LINEAR, "512x1024x1024");
+	predict(&mat1, p, RV_OP_MATMUL, "512x1024x1024");
+	predict(&one1, p, RV_OP_LINEAR, "256x64x256");
+	/* fp16: 2 x 3 / 4 of 2 B x 512 x 1024 over 2e10 B/s. */
+	rv_assert_close(lin1.latency_s, lin0.latency_s + 1.5 * 2.0 * 512 * 1024 / 2e10, 1e-12, 0);
+	rv_assert_close(lin1.compute_s, lin0.compute_s, 0, 0);
+	rv_assert_close(mat1.latency_s, mat0.latency_s, 0, 0);
+	rv_assert_close(one1.latency_s, one0.latency_s, 0, 0);
+	rv_profile_free(p);
+}
+
 /* An add of N elements takes at least its working set over unit_loop_Bps
  * times the units it runs on, as core (compute) time; absent, nothing
  * changes. toy_cpu: 4 units, 1e12 FLOP/s, no elementwise object (all 4
@@ -383,6 +411,14 @@ static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
 		  2,
 		  "1.7e-6",
 		  offsetof(struct rv_profile, gemm.threading.k_step_s) },
+		{ "gemm.threading.bias_handoff_Bps",
+		  "\"gemm\": {",
+		  "\"bias_handoff_Bps\": ",
+		  NULL,
+		  { "0", "-2e10", "\"fast\"" },
+		  3,
+		  "2.2e10",
+		  offsetof(struct rv_profile, gemm.threading.bias_handoff_Bps) },
 		{ "elementwise.unit_loop_Bps",
 		  "{",
 		  "\"elementwise\": {\"max_units\": 1, \"unit_loop_Bps\": ",
@@ -521,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
 		cmocka_unit_test(test_predict_cpu_terms__shared_pack),
 		cmocka_unit_test(test_predict_cpu_terms__k_steps),
+		cmocka_unit_test(test_predict_cpu_terms__bias_handoff),
 		cmocka_unit_test(test_predict_cpu_terms__beta_zero_pass),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
