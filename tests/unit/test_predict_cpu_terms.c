@@ -39,6 +39,17 @@ static struct rv_profile *toy(void)
 	return p;
 }
 
+/* toy_cpu with a gemm.threading object: a call runs on one unit up to
+ * M*N*K 4194304 (256x64x256 exactly), on all 4 above it. */
+static struct rv_profile *threaded_toy(void)
+{
+	struct rv_profile *p = toy();
+
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 4194304;
+	return p;
+}
+
 static void predict(struct rv_prediction *r, const struct rv_profile *p, enum rv_op op,
                     const char *shape)
 {
@@ -48,29 +59,49 @@ static void predict(struct rv_prediction *r, const struct rv_profile *p, enum rv
 	assert_int_equal(rv_predict(r, p, op, &s, RV_DTYPE_FP16), 0);
 }
 
+/* A call and what a term adds to its latency (not to its compute time). */
+struct added {
+	enum rv_op op;
+	const char *shape;
+	double added_s;
+};
+
+/* Each call predicted with *term 0 and with value, on threaded_toy(). */
+static void check_added(double *(*term)(struct rv_profile *), double value,
+                        const struct added *calls, size_t n)
+{
+	struct rv_profile *p = threaded_toy();
+	struct rv_prediction without, with;
+
+	for (size_t i = 0; i < n; i++) {
+		*term(p) = 0;
+		predict(&without, p, calls[i].op, calls[i].shape);
+		*term(p) = value;
+		predict(&with, p, calls[i].op, calls[i].shape);
+		rv_assert_close(with.latency_s, without.latency_s + calls[i].added_s, 1e-12, 0);
+		rv_assert_close(with.compute_s, without.compute_s, 0, 0);
+	}
+	rv_profile_free(p);
+}
+
+static double *dispatch_s(struct rv_profile *p)
+{
+	return &p->gemm.threading.dispatch_s;
+}
+
 /* A call above single_unit_max_mnk (on all 4 units) pays dispatch_s on top
  * of what it took without it; one at or below it (one unit) pays nothing,
  * and neither does a vector_add. */
 static void test_predict_cpu_terms__only_calls_on_several_units(void **state)
 {
-	struct rv_profile *p = toy();
-	struct rv_prediction base_one, base_all, one, all, add0, add1;
+	static const struct added calls[] = {
+		{ RV_OP_MATMUL, "256x64x256", 0 },
+		{ RV_OP_LINEAR, "512x1024x1024", 1e-5 },
+		{ RV_OP_VECTOR_ADD, "1048576", 0 },
+	};
 
 	(void)state;
-	p->gemm.threading.provenance = strdup("test [assumed]");
-	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
-	predict(&base_one, p, RV_OP_MATMUL, "256x64x256");
-	predict(&base_all, p, RV_OP_LINEAR, "512x1024x1024");
-	predict(&add0, p, RV_OP_VECTOR_ADD, "1048576");
-	p->gemm.threading.dispatch_s = 1e-5;
-	predict(&one, p, RV_OP_MATMUL, "256x64x256");
-	predict(&all, p, RV_OP_LINEAR, "512x1024x1024");
-	predict(&add1, p, RV_OP_VECTOR_ADD, "1048576");
-	rv_assert_close(one.latency_s, base_one.latency_s, 0, 0);
-	rv_assert_close(all.latency_s, base_all.latency_s + 1e-5, 1e-12, 0);
-	rv_assert_close(all.compute_s, base_all.compute_s, 0, 0);
-	rv_assert_close(add1.latency_s, add0.latency_s, 0, 0);
-	rv_profile_free(p);
+	check_added(dispatch_s, 1e-5, calls, sizeof(calls) / sizeof(calls[0]));
 }
 
 /* Parses toy_cpu with insert written just after the first `after` of its
@@ -127,12 +158,10 @@ static struct rv_profile *check_term(const char *name, const char *after, const 
  * (the panels its threads share); one on a single unit does not. */
 static void test_predict_cpu_terms__shared_pack(void **state)
 {
-	struct rv_profile *p = toy();
+	struct rv_profile *p = threaded_toy();
 	struct rv_prediction one0, all0, one1, all1;
 
 	(void)state;
-	p->gemm.threading.provenance = strdup("test [assumed]");
-	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
 	predict(&one0, p, RV_OP_MATMUL, "256x64x256");
 	predict(&all0, p, RV_OP_LINEAR, "512x1024x1024");
 	p->gemm.threading.shared_pack_Bps = 1e9;
@@ -184,12 +213,10 @@ static void test_predict_cpu_terms__k_steps(void **state)
 		{ "512x256x1024", 0 },  { "512x257x1024", 1 },  { "512x512x1024", 1 },
 		{ "512x1024x1024", 3 }, { "512x1025x1024", 4 },
 	};
-	struct rv_profile *p = toy();
+	struct rv_profile *p = threaded_toy();
 	struct rv_prediction base, with, one0, one1;
 
 	(void)state;
-	p->gemm.threading.provenance = strdup("test [assumed]");
-	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		p->gemm.threading.k_step = 0;
 		p->gemm.threading.k_step_s = 2e-6;
@@ -234,27 +261,22 @@ static void test_predict_cpu_terms__k_steps(void **state)
 /* A linear on more than one unit (all 4 here) adds 2 (units - 1) / units of
  * C's bytes over bias_handoff_Bps; a matmul, or a linear on one unit, adds
  * nothing. */
+static double *bias_handoff_Bps(struct rv_profile *p)
+{
+	return &p->gemm.threading.bias_handoff_Bps;
+}
+
 static void test_predict_cpu_terms__bias_handoff(void **state)
 {
-	struct rv_profile *p = toy();
-	struct rv_prediction lin0, lin1, mat0, mat1, one0, one1;
+	static const struct added calls[] = {
+		/* fp16: 2 x 3 / 4 of 2 B x 512 x 1024 over 2e10 B/s. */
+		{ RV_OP_LINEAR, "512x1024x1024", 1.5 * 2.0 * 512 * 1024 / 2e10 },
+		{ RV_OP_MATMUL, "512x1024x1024", 0 },
+		{ RV_OP_LINEAR, "256x64x256", 0 },
+	};
 
 	(void)state;
-	p->gemm.threading.provenance = strdup("test [assumed]");
-	p->gemm.threading.single_unit_max_mnk = 4194304; /* 256x64x256 exactly */
-	predict(&lin0, p, RV_OP_LINEAR, "512x1024x1024");
-	predict(&mat0, p, RV_OP_MATMUL, "512x1024x1024");
-	predict(&one0, p, RV_OP_LINEAR, "256x64x256");
-	p->gemm.threading.bias_handoff_Bps = 2e10;
-	predict(&lin1, p, RV_OP_LINEAR, "512x1024x1024");
-	predict(&mat1, p, RV_OP_MATMUL, "512x1024x1024");
-	predict(&one1, p, RV_OP_LINEAR, "256x64x256");
-	/* fp16: 2 x 3 / 4 of 2 B x 512 x 1024 over 2e10 B/s. */
-	rv_assert_close(lin1.latency_s, lin0.latency_s + 1.5 * 2.0 * 512 * 1024 / 2e10, 1e-12, 0);
-	rv_assert_close(lin1.compute_s, lin0.compute_s, 0, 0);
-	rv_assert_close(mat1.latency_s, mat0.latency_s, 0, 0);
-	rv_assert_close(one1.latency_s, one0.latency_s, 0, 0);
-	rv_profile_free(p);
+	check_added(bias_handoff_Bps, 2e10, calls, sizeof(calls) / sizeof(calls[0]));
 }
 
 /* An add of N elements takes at least its working set over unit_loop_Bps
