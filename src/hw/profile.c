@@ -494,6 +494,7 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "unpacked_max_mn_transposed",
 		                            "unpacked_min_k_transposed",
 		                            "split_n_from",
+		                            "m_pieces",
 		                            "dispatch_s",
 		                            "packed_call_s",
 		                            "shared_pack_Bps",
@@ -501,11 +502,13 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "k_step",
 		                            "k_step_s",
 		                            "bias_handoff_Bps",
+		                            "kernel_call_rows",
+		                            "kernel_call_s",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
 	int64_t single = 0, unpacked = 0, unpacked_mn = 0, unpacked_k = 0, pack_min_n = 0,
-	        split_n = 0, k_step = 0;
+	        split_n = 0, m_pieces = 0, k_step = 0, call_rows = 0;
 	int err, has;
 
 	memset(t, 0, sizeof(*t));
@@ -522,10 +525,17 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           INT64_MAX, &unpacked_k, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "split_n_from", 1, INT64_MAX, &split_n,
 	                           &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "m_pieces", 1, 4096, &m_pieces,
+	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "shared_pack_min_n", 1, INT64_MAX,
 	                           &pack_min_n, &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "k_step", 1, INT64_MAX, &k_step,
 	                           &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "kernel_call_rows", 1, INT64_MAX,
+	                           &call_rows, &has)) < 0 ||
+	    (json_object_get(obj, "kernel_call_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.threading", "kernel_call_s", &t->kernel_call_s)) <
+	             0) ||
 	    (json_object_get(obj, "bias_handoff_Bps") &&
 	     (err = profile_positive(d, obj, "gemm.threading", "bias_handoff_Bps",
 	                             &t->bias_handoff_Bps)) < 0) ||
@@ -546,12 +556,23 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	t->unpacked_max_mn_transposed = (uint64_t)unpacked_mn;
 	t->unpacked_min_k_transposed = (uint64_t)unpacked_k;
 	t->split_n_from = (uint64_t)split_n;
+	t->m_pieces = (uint64_t)m_pieces;
+	if (m_pieces && !split_n)
+		return rv_json_error(d, "gemm.threading.m_pieces", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "gemm.threading.m_pieces needs split_n_from, the N from which "
+		                     "the BLAS's threads split N rather than M");
 	t->shared_pack_min_n = (uint64_t)pack_min_n;
 	t->k_step = (uint64_t)k_step;
+	t->kernel_call_rows = (uint64_t)call_rows;
 	if (json_object_get(obj, "k_step_s") && !k_step)
 		return rv_json_error(d, "gemm.threading.k_step_s", RV_JSON_AT_KEY, RV_EPARSE,
 		                     "gemm.threading.k_step_s needs k_step, the K step of the "
 		                     "BLAS's threaded driver (its GEMM_Q)");
+	if (json_object_get(obj, "kernel_call_s") && !call_rows)
+		return rv_json_error(
+		        d, "gemm.threading.kernel_call_s", RV_JSON_AT_KEY, RV_EPARSE,
+		        "gemm.threading.kernel_call_s needs kernel_call_rows, the rows "
+		        "of M each of the packed driver's kernel calls covers");
 	return 0;
 }
 

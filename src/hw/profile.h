@@ -113,8 +113,13 @@ struct rv_gemm {
 		uint64_t unpacked_min_k_transposed;
 		/* A call on more than one unit gives each a slab of C: a share of
 		 * N from N = split_n_from on, else of M, each covered with tiles
-		 * of its own (0: tiles dealt to the units in waves). */
+		 * of its own (0: tiles dealt to the units in waves). With
+		 * m_pieces (needs split_n_from; 0: not stated), M is cut into a
+		 * range per unit and each range into m_pieces pieces, each
+		 * covered with edges of its own: a unit runs its share of N over
+		 * every piece, or (below split_n_from) all of N over its own. */
 		uint64_t split_n_from;
+		uint64_t m_pieces;
 		double dispatch_s; /* added to a call on more than one unit; 0: none */
 		/* added to every call that packs (the library's buffer and its
 		 * driver's setup, which its small-matrix kernel skips); 0: none */
@@ -137,6 +142,13 @@ struct rv_gemm {
 		 * the next copy: 2 (units - 1) / units of C's bytes over this
 		 * rate; 0: none. */
 		double bias_handoff_Bps;
+		/* A call that packs covers our M (the BLAS's N) kernel call by
+		 * kernel call, kernel_call_rows rows at a time (0: not stated),
+		 * each copying its slice of our A into a panel and entering the
+		 * kernel, again for every step of K (k_step; one step where it is
+		 * 0): each such call of one unit's share of M adds kernel_call_s. */
+		uint64_t kernel_call_rows;
+		double kernel_call_s;
 		char *provenance; /* NULL when the profile has no such object */
 	} threading;
 	/* The library's small-matrix kernel, which runs the unpacked calls of

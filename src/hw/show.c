@@ -81,6 +81,13 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 	if (t->single_unit_max_mnk)
 		rv_buf_printf(out, "one unit up to M*N*K %llu",
 		              (unsigned long long)t->single_unit_max_mnk);
+	if (t->split_n_from) {
+		rv_buf_printf(out, "; units split N from N = %llu, else M",
+		              (unsigned long long)t->split_n_from);
+		if (t->m_pieces)
+			rv_buf_printf(out, ", M in %llu pieces per unit",
+			              (unsigned long long)t->m_pieces);
+	}
 	show_si(out, "", t->packed_call_s, "s", " more for a call that packs");
 	show_si(out, "", t->dispatch_s, "s", " to hand a call to more units");
 	if (t->shared_pack_Bps > 0) {
@@ -98,6 +105,11 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 	if (t->bias_handoff_Bps > 0) {
 		rv_fmt_si(a, sizeof(a), t->bias_handoff_Bps, "B/s");
 		rv_buf_printf(out, "; a linear's C handed between cores at %s", a);
+	}
+	if (t->kernel_call_rows) {
+		rv_fmt_si(a, sizeof(a), t->kernel_call_s, "s");
+		rv_buf_printf(out, "; %s per kernel call of %llu rows of M, per step of K", a,
+		              (unsigned long long)t->kernel_call_rows);
 	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }

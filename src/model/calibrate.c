@@ -523,6 +523,8 @@ static int choose_params(struct fit_ctx *x)
 		err = consider(x, "gemm.threading.k_step_s", 0);
 	if (err == 0)
 		err = consider(x, "gemm.threading.bias_handoff_Bps", 0);
+	if (err == 0)
+		err = consider(x, "gemm.threading.kernel_call_s", 0);
 	/* The packing rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.pack_Bps", 0);

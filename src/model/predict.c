@@ -585,6 +585,28 @@ static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm,
 	       edge_tiles(n, tn, g->edges, g->quantum_n);
 }
 
+/* The tiles along M when a BLAS's threaded driver cuts M into a range per
+ * unit (each ceil(what is left / ranges left)) and each range into pieces of
+ * ceil(range / pieces), the last what is left, each covered with edges of
+ * its own (gemm.threading.m_pieces, OpenBLAS's DIVIDE_RATE): their sum over
+ * every range (*all) and the most of one range (*most). */
+static void piece_tiles(const struct rv_gemm *g, double m, unsigned units, unsigned tm, double *all,
+                        double *most)
+{
+	double left = m, pieces = (double)g->threading.m_pieces;
+
+	*all = *most = 0;
+	for (unsigned u = 0; u < units && left > 0; u++) {
+		double range = ceil_div(left, units - u), div = ceil_div(range, pieces), sum = 0;
+
+		for (double r = range; r > 0; r -= div)
+			sum += edge_tiles(fmin(r, div), tm, g->edges, g->quantum_m);
+		left -= range;
+		*all += sum;
+		*most = fmax(*most, sum);
+	}
+}
+
 /* How the small-matrix kernel covers d with blocks of b: size[i] x count[i],
  * whole ones, then pairs, then one. */
 static void split_blocks(double d, double b, double size[3], double count[3])
@@ -777,10 +799,17 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	}
 	/* A CPU BLAS that packs copies A (M x K) and B (K x N) into its panels,
 	 * each unit its share, before its kernels read them: core time, at
-	 * gemm.pack_Bps per unit, which the kernels wait for. */
+	 * gemm.pack_Bps per unit, which the kernels wait for; and it covers
+	 * each unit's share of M kernel call by kernel call, each copying its
+	 * slice of A and entering the kernel, once per step of K (gemm.
+	 * threading.kernel_call_s). */
 	r->pack_s = packs && g->pack_Bps > 0 && p->hw_class == RV_HW_CPU
 	                    ? e * (m * k + k * n) / (g->pack_Bps * units)
 	                    : 0;
+	if (packs && g->threading.kernel_call_rows)
+		r->pack_s += ceil_div(ceil_div(m, units), (double)g->threading.kernel_call_rows) *
+		             ceil_div(k, g->threading.k_step ? (double)g->threading.k_step : k) *
+		             g->threading.kernel_call_s;
 	buf[0] = *r;
 	buf[1] = *r;
 
@@ -793,13 +822,23 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		 * split_n_from) gives each unit a slab: N's share from that N on,
 		 * else M's, each slab's edges its own. */
 		if (units > 1 && g->threading.split_n_from) {
-			double slab = n >= (double)g->threading.split_n_from
-			                      ? tiles_of(g, m, ceil_div(n, units), tm, tn)
+			int split_n = n >= (double)g->threading.split_n_from;
+			double slab = split_n ? tiles_of(g, m, ceil_div(n, units), tm, tn)
 			                      : tiles_of(g, ceil_div(m, units), n, tm, tn);
 
+			tiles = fmin(tiles, slab * units);
+			/* With M in pieces, every piece has edges of its own. */
+			if (g->threading.m_pieces) {
+				double sum, most,
+				        cols = edge_tiles(split_n ? ceil_div(n, units) : n, tn,
+				                          g->edges, g->quantum_n);
+
+				piece_tiles(g, m, units, tm, &sum, &most);
+				slab = cols * (split_n ? sum : most);
+				tiles = split_n ? slab * units : cols * sum;
+			}
 			waves = g->quantum_m ? slab / g->tiles_per_unit
 			                     : ceil_div(slab, g->tiles_per_unit);
-			tiles = fmin(tiles, slab * units);
 		}
 		/* A partial last wave takes a whole wave's time, unless the library
 		 * balances it over every slot (gemm.last_wave). */

@@ -47,7 +47,8 @@ struct rv_prediction {
 	 * before the GEMM (gemm.bias_row_s), also in compute_s. */
 	double bias_s;
 	/* Core time of packing both operands into the BLAS's panels before its
-	 * kernels run on them (gemm.pack_Bps), also in compute_s. */
+	 * kernels run on them (gemm.pack_Bps), and of the kernel calls that
+	 * cover M (gemm.threading.kernel_call_s), also in compute_s. */
 	double pack_s;
 	/* Timed from the library's small-matrix kernel's blocks
 	 * (gemm.small_kernel): its tiles and waves say nothing then. */

@@ -146,7 +146,8 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 	}
 	if (r->pack_s > 0) {
 		rv_fmt_si(y, sizeof(y), r->pack_s, "s");
-		rv_buf_printf(out, "; with %s of packing A and B into panels", y);
+		rv_buf_printf(out, "; with %s of packing A and B into panels%s", y,
+		              p->gemm.threading.kernel_call_rows ? " and calling the kernel" : "");
 	}
 	rv_buf_putc(out, '\n');
 	for (size_t i = 0; i < p->n_memory; i++) {

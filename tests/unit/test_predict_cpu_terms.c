@@ -14,7 +14,10 @@
  * it); and of the Zen 5 VM's round 11: gemm.threading.k_step and k_step_s,
  * the hand-over of each step of K after the first between the threads, and
  * of its round 12: gemm.threading.bias_handoff_Bps, a linear's C crossing
- * between cores. */
+ * between cores; and of its round 13: gemm.threading.kernel_call_rows and
+ * kernel_call_s, the packed driver's kernel calls along M, and
+ * gemm.threading.m_pieces, the pieces of M its threaded driver covers each
+ * with edges of their own. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -154,6 +157,32 @@ static struct rv_profile *check_term(const char *name, const char *after, const 
 	return p;
 }
 
+/* A gemm.threading object with body (its keys, each followed by ", ")
+ * inside toy_cpu: each case refused with its error text, or (error NULL)
+ * parsed; the profile of the last case, which parses (free it). */
+struct threading_case {
+	const char *body, *error;
+};
+
+static struct rv_profile *check_threading(const struct threading_case *c, size_t n)
+{
+	struct rv_profile *p = NULL;
+	char insert[256];
+
+	for (size_t i = 0; i < n; i++) {
+		(void)snprintf(insert, sizeof(insert),
+		               "\"threading\": {%s\"provenance\": \"test [assumed]\"},", c[i].body);
+		if (c[i].error) {
+			assert_true(parse_with(&p, "\"gemm\": {", insert) < 0);
+			assert_non_null(strstr(rv_error_last(), c[i].error));
+			continue;
+		}
+		assert_true(i + 1 == n);
+		assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
+	}
+	return p;
+}
+
 /* A call on more than one unit also adds our A's bytes over shared_pack_Bps
  * (the panels its threads share); one on a single unit does not. */
 static void test_predict_cpu_terms__shared_pack(void **state)
@@ -181,23 +210,17 @@ static void test_predict_cpu_terms__shared_pack(void **state)
 	rv_profile_free(p);
 	/* Stated as a whole number from 1 inside gemm.threading. */
 	{
-		static const char *const bad[] = { "0", "-4", "4.5", "\"4\"" };
-		char insert[160];
+		static const struct threading_case parse[] = {
+			{ "\"shared_pack_min_n\": 0, ", "shared_pack_min_n" },
+			{ "\"shared_pack_min_n\": -4, ", "shared_pack_min_n" },
+			{ "\"shared_pack_min_n\": 4.5, ", "shared_pack_min_n" },
+			{ "\"shared_pack_min_n\": \"4\", ", "shared_pack_min_n" },
+			{ "\"shared_pack_min_n\": 4, ", NULL },
+		};
 
-		for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
-			(void)snprintf(insert, sizeof(insert),
-			               "\"threading\": {\"shared_pack_min_n\": %s, "
-			               "\"provenance\": \"test [assumed]\"},",
-			               i < sizeof(bad) / sizeof(bad[0]) ? bad[i] : "4");
-			if (i < sizeof(bad) / sizeof(bad[0])) {
-				assert_true(parse_with(&p, "\"gemm\": {", insert) < 0);
-				assert_non_null(strstr(rv_error_last(), "shared_pack_min_n"));
-				continue;
-			}
-			assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
-			assert_int_equal(p->gemm.threading.shared_pack_min_n, 4);
-			rv_profile_free(p);
-		}
+		p = check_threading(parse, sizeof(parse) / sizeof(parse[0]));
+		assert_int_equal(p->gemm.threading.shared_pack_min_n, 4);
+		rv_profile_free(p);
 	}
 }
 
@@ -234,27 +257,121 @@ static void test_predict_cpu_terms__k_steps(void **state)
 	rv_profile_free(p);
 	/* k_step a whole number from 1; k_step_s only beside it. */
 	{
-		static const char *const bad[] = { "\"k_step\": 0, ", "\"k_step\": 1.5, ",
-			                           "\"k_step\": \"320\", ", "" };
-		char insert[192];
+		static const struct threading_case parse[] = {
+			{ "\"k_step\": 0, \"k_step_s\": 2e-6, ", "k_step" },
+			{ "\"k_step\": 1.5, \"k_step_s\": 2e-6, ", "k_step" },
+			{ "\"k_step\": \"320\", \"k_step_s\": 2e-6, ", "k_step" },
+			{ "\"k_step_s\": 2e-6, ", "k_step_s needs k_step" },
+			{ "\"k_step\": 320, \"k_step_s\": 2e-6, ", NULL },
+		};
 
-		for (size_t i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
-			(void)snprintf(insert, sizeof(insert),
-			               "\"threading\": {%s\"k_step_s\": 2e-6, "
-			               "\"provenance\": \"test [assumed]\"},",
-			               i < sizeof(bad) / sizeof(bad[0]) ? bad[i]
-			                                                : "\"k_step\": 320, ");
-			if (i < sizeof(bad) / sizeof(bad[0])) {
-				assert_true(parse_with(&p, "\"gemm\": {", insert) < 0);
-				assert_non_null(strstr(rv_error_last(),
-				                       i < 3 ? "k_step" : "k_step_s needs k_step"));
-				continue;
-			}
-			assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
-			assert_int_equal(p->gemm.threading.k_step, 320);
-			rv_assert_close(p->gemm.threading.k_step_s, 2e-6, 0, 0);
-			rv_profile_free(p);
-		}
+		p = check_threading(parse, sizeof(parse) / sizeof(parse[0]));
+		assert_int_equal(p->gemm.threading.k_step, 320);
+		rv_assert_close(p->gemm.threading.k_step_s, 2e-6, 0, 0);
+		rv_profile_free(p);
+	}
+}
+
+/* A call that packs spends kernel_call_s of core time on each kernel call
+ * of kernel_call_rows rows of its units' share of M, once per step of K
+ * (k_step; one step where it is 0): 256x64x256 on one unit is 22 calls of
+ * 12 rows, 512x1024x1024 on 4 units 11 (128 rows each); kernel_call_s needs
+ * kernel_call_rows. */
+static void test_predict_cpu_terms__kernel_calls(void **state)
+{
+	static const struct {
+		const char *shape;
+		unsigned k_step;
+		double calls;
+	} cases[] = {
+		{ "256x64x256", 0, 22 },    { "256x64x256", 32, 44 },     { "256x64x256", 64, 22 },
+		{ "512x1024x1024", 0, 11 }, { "512x1024x1024", 256, 44 },
+	};
+	struct rv_profile *p = threaded_toy();
+	struct rv_prediction base, with;
+
+	(void)state;
+	p->gemm.threading.kernel_call_s = 1e-8;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p->gemm.threading.k_step = cases[i].k_step;
+		p->gemm.threading.kernel_call_rows = 0;
+		predict(&base, p, RV_OP_MATMUL, cases[i].shape);
+		p->gemm.threading.kernel_call_rows = 12;
+		predict(&with, p, RV_OP_MATMUL, cases[i].shape);
+		rv_assert_close(with.pack_s - base.pack_s, cases[i].calls * 1e-8, 1e-12, 0);
+		rv_assert_close(with.compute_s - base.compute_s, cases[i].calls * 1e-8, 1e-12, 0);
+	}
+	rv_profile_free(p);
+	{
+		static const struct threading_case parse[] = {
+			{ "\"kernel_call_rows\": 0, \"kernel_call_s\": 1e-8, ",
+			  "kernel_call_rows" },
+			{ "\"kernel_call_rows\": 1.5, \"kernel_call_s\": 1e-8, ",
+			  "kernel_call_rows" },
+			{ "\"kernel_call_rows\": 12, \"kernel_call_s\": -1e-8, ", "kernel_call_s" },
+			{ "\"kernel_call_s\": 1e-8, ", "kernel_call_s needs kernel_call_rows" },
+			{ "\"kernel_call_rows\": 12, \"kernel_call_s\": 1e-8, ", NULL },
+		};
+
+		p = check_threading(parse, sizeof(parse) / sizeof(parse[0]));
+		assert_int_equal(p->gemm.threading.kernel_call_rows, 12);
+		rv_assert_close(p->gemm.threading.kernel_call_s, 1e-8, 0, 0);
+		rv_profile_free(p);
+	}
+}
+
+/* With m_pieces, a call on several units cuts M into a range per unit and
+ * each range into that many pieces, each with edges of its own (one 8x8
+ * tile, halving edges, 4 units): 24x32768x4096 splits N (1024 columns, 128
+ * tiles, per unit) and runs every range of 6 rows in pieces of 3 (2 + 1, two
+ * tiles each): 16 tiles along M against 3 for 24 rows whole; 48x32768x3
+ * splits M, each unit its own range of 12 rows in pieces of 6 (4 + 2): 4
+ * tiles against 2 for 12 rows whole, times 2 along N (2 + 1); 64 rows in
+ * pieces of 8, whole tiles, cost what they cost whole; 28 rows in ranges of
+ * 7, pieces of 4 and 3 (the last what is left): 12 tiles against 4. m_pieces needs
+ * split_n_from. */
+static void test_predict_cpu_terms__m_pieces(void **state)
+{
+	static const struct {
+		const char *shape;
+		double waves, pieces_waves;
+	} cases[] = {
+		{ "24x32768x4096", 128 * 3, 128 * 16 },
+		{ "48x32768x3", 2 * 2, 2 * 4 },
+		{ "64x32768x4096", 128 * 8, 128 * 8 },
+		{ "28x32768x4096", 128 * 4, 128 * 12 },
+	};
+	struct rv_profile *p = threaded_toy();
+	struct rv_prediction whole, pieces;
+
+	(void)state;
+	p->gemm.n_tiles = 1;
+	p->gemm.tile_m[0] = 8;
+	p->gemm.tile_n[0] = 8;
+	p->gemm.edges = RV_EDGES_HALVING;
+	p->gemm.threading.split_n_from = 4;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p->gemm.threading.m_pieces = 0;
+		predict(&whole, p, RV_OP_MATMUL, cases[i].shape);
+		p->gemm.threading.m_pieces = 2;
+		predict(&pieces, p, RV_OP_MATMUL, cases[i].shape);
+		assert_int_equal(whole.waves, (uint64_t)cases[i].waves);
+		assert_int_equal(pieces.waves, (uint64_t)cases[i].pieces_waves);
+		rv_assert_close(pieces.compute_s / whole.compute_s,
+		                cases[i].pieces_waves / cases[i].waves, 1e-12, 0);
+	}
+	rv_profile_free(p);
+	{
+		static const struct threading_case parse[] = {
+			{ "\"split_n_from\": 4, \"m_pieces\": 0, ", "m_pieces" },
+			{ "\"split_n_from\": 4, \"m_pieces\": 1.5, ", "m_pieces" },
+			{ "\"m_pieces\": 2, ", "m_pieces needs split_n_from" },
+			{ "\"split_n_from\": 4, \"m_pieces\": 2, ", NULL },
+		};
+
+		p = check_threading(parse, sizeof(parse) / sizeof(parse[0]));
+		assert_int_equal(p->gemm.threading.m_pieces, 2);
+		rv_profile_free(p);
 	}
 }
 
@@ -433,6 +550,14 @@ static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
 		  2,
 		  "1.7e-6",
 		  offsetof(struct rv_profile, gemm.threading.k_step_s) },
+		{ "gemm.threading.kernel_call_s",
+		  "\"gemm\": {",
+		  "\"kernel_call_rows\": 12, \"kernel_call_s\": ",
+		  NULL,
+		  { "-1e-8", "\"fast\"" },
+		  2,
+		  "1.4e-8",
+		  offsetof(struct rv_profile, gemm.threading.kernel_call_s) },
 		{ "gemm.threading.bias_handoff_Bps",
 		  "\"gemm\": {",
 		  "\"bias_handoff_Bps\": ",
@@ -579,6 +704,8 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__only_calls_on_several_units),
 		cmocka_unit_test(test_predict_cpu_terms__shared_pack),
 		cmocka_unit_test(test_predict_cpu_terms__k_steps),
+		cmocka_unit_test(test_predict_cpu_terms__kernel_calls),
+		cmocka_unit_test(test_predict_cpu_terms__m_pieces),
 		cmocka_unit_test(test_predict_cpu_terms__bias_handoff),
 		cmocka_unit_test(test_predict_cpu_terms__beta_zero_pass),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
