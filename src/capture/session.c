@@ -106,6 +106,10 @@ static void load_average(char *out, size_t size, const struct rv_env *env)
 struct manifest_run {
 	const char *meta_path, *hw, *kernel, *provider, *meter, *sweep_path, *loadavg;
 	const char *caveat; /* the kernel's, or NULL */
+	/* The round trip of a cache line between the first two CPUs (hw/probe.h),
+	 * CPUs only: measured (> 0), or why not (NULL: not asked). */
+	double core_round_trip_s;
+	const char *core_round_trip_note;
 	enum rv_op op;
 	enum rv_purpose purpose;
 	size_t rows;
@@ -121,7 +125,9 @@ struct manifest_update {
 	char *const *argv;
 };
 
-#define MANIFEST_SCHEMA "roofval.manifest/1"
+#define MANIFEST_SCHEMA      "roofval.manifest/1"
+/* How long a capture bounces a cache line between its first two CPUs. */
+#define CAPTURE_ROUND_TRIP_S 0.005
 
 /* The manifest text at path, parsed into *root: RV_EPARSE saying why when it
  * is not a roofval manifest, which is then never replaced. */
@@ -254,6 +260,12 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 	     json_object_set_new(run, "ended", json_string(m->ended)) != 0 ||
 	     (m->failure && json_object_set_new(run, "failure", manifest_arg(m->failure)) != 0) ||
 	     (m->caveat && json_object_set_new(run, "caveat", json_string(m->caveat)) != 0) ||
+	     (m->core_round_trip_s > 0 &&
+	      json_object_set_new(run, "core_round_trip_s", json_real(m->core_round_trip_s)) !=
+	              0) ||
+	     (m->core_round_trip_note &&
+	      json_object_set_new(run, "core_round_trip_note",
+	                          manifest_arg(m->core_round_trip_note)) != 0) ||
 	     (m->repeat > 1 && json_object_set_new(run, "repeat", json_integer(m->repeat)) != 0))) {
 		json_decref(run);
 		json_decref(root);
@@ -615,7 +627,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	struct job *jobs = NULL;
 	double *shape_s = NULL, energy_s;
 	char sweep_path[RV_PATH_MAX], meta_path[RV_PATH_MAX], meter_note[512], loadavg[64];
-	char caveat[512];
+	char caveat[512], placement[256];
 	double t_begin_s = rv_now_s();
 	int err;
 
@@ -689,6 +701,13 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	begin.provider = k->provider();
 	begin.caveat = kernel_caveat(caveat, sizeof(caveat), k, p);
 	begin.meter = run.meter;
+	/* Where the host keeps the first two CPUs: a multi-threaded kernel's
+	 * time moves with it (docs/accuracy.md, "Session 16"); a few ms. */
+	if (p->hw_class == RV_HW_CPU &&
+	    rv_core_round_trip(&run.core_round_trip_s, CAPTURE_ROUND_TRIP_S) < 0) {
+		(void)snprintf(placement, sizeof(placement), "not measured: %s", rv_error_last());
+		run.core_round_trip_note = placement;
+	}
 	report(o, &begin);
 	err = capture_shapes(o, r, env, jobs, shape_s, p, k, m, meter_note);
 	r->interrupted = stopped(o);

@@ -198,6 +198,12 @@ static int baseline_merge(int argc, char **argv)
 		return rv_cli_fail("baseline merge");
 	printf("%s: %zu baselines, %zu rows, %zu of them merged from more than one folder\n",
 	       o.output, res.files, res.rows, res.merged_rows);
+	if (rv_merge_placements_differ(&res))
+		printf("note: the captures saw a cache line cross between their first two CPUs in "
+		       "%.0f to %.0f ns (core_round_trip_s in their manifests): the host placed "
+		       "them apart differently, and multi-threaded calls may differ between "
+		       "the captures by more than noise; merge captures of one placement\n",
+		       res.round_trip_min_s * 1e9, res.round_trip_max_s * 1e9);
 	return RV_EXIT_OK;
 }
 

@@ -65,6 +65,19 @@ struct rv_kernel_ops;
 const char *rv_isa_kernel_caveat(char *buf, size_t size, const struct rv_kernel_ops *k,
                                  const struct rv_isa_rate *isa);
 
+/* ---- where the cores sit ---- */
+
+/* The round trip of one cache line between the first two CPUs this process
+ * may run on (hw/placement.c): a thread pinned to each, taking turns to
+ * write a counter the other waits for, for about max_s (at most 100000
+ * rounds; a partner that stops answering for 10 max_s is an error); the caller's own
+ * affinity is restored. It tells how far apart the host placed them: on a
+ * 2-vCPU Zen 5 guest about 450 ns across CCDs, 120 ns nearer, and a
+ * multi-threaded BLAS call there moves with it (docs/accuracy.md, "Session
+ * 16"). RV_ENOTSUP, saying why, where fewer than two CPUs are allowed or a
+ * thread cannot be pinned. */
+int rv_core_round_trip(double *round_trip_s, double max_s);
+
 /* ---- caches from CPUID ---- */
 
 /* One CPUID query: r = eax, ebx, ecx, edx of (leaf, subleaf); 0 when the

@@ -81,7 +81,15 @@ int rv_layout_jobs(const struct rv_layout *l, struct rv_job **out, size_t *n, co
  * merged from more than one folder. */
 struct rv_merge_result {
 	size_t files, rows, merged_rows;
+	/* The least and the most core_round_trip_s that the inputs' capture
+	 * records state (where the host kept the first two CPUs; 0 and 0 when
+	 * none states it): captures far apart saw multi-threaded calls run
+	 * differently (rv_merge_placements_differ()). */
+	double round_trip_min_s, round_trip_max_s;
 };
+/* Whether the captures r merged saw their first two CPUs placed apart
+ * (round trips more than 1.5 times apart). */
+int rv_merge_placements_differ(const struct rv_merge_result *r);
 /* Merges the baseline folders dirs[0..n-1] (n >= 2) into the folder out_dir
  * (src/layout/merge.c): each <hw>_<op>.csv that any of them holds, by
  * rv_baseline_merge() with each input labelled by its folder, replaced

@@ -23,9 +23,29 @@ static int has_job(const struct rv_job *jobs, size_t n, const struct rv_job *j)
 	return 0;
 }
 
+int rv_merge_placements_differ(const struct rv_merge_result *r)
+{
+	return r->round_trip_min_s > 0 && r->round_trip_max_s > 1.5 * r->round_trip_min_s;
+}
+
+/* The round trip a capture record states, into res's least and most. */
+static void note_round_trip(struct rv_merge_result *res, const json_t *run)
+{
+	double rt = json_number_value(json_object_get(run, "core_round_trip_s"));
+
+	if (!(rt > 0))
+		return;
+	if (!(res->round_trip_min_s > 0) || rt < res->round_trip_min_s)
+		res->round_trip_min_s = rt;
+	if (rt > res->round_trip_max_s)
+		res->round_trip_max_s = rt;
+}
+
 /* Appends to runs the capture records of the manifest of (hw, op) in l,
- * each with the folder it came from; none when there is no manifest. */
-static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv_job *j)
+ * each with the folder it came from (their round trips into res); none when
+ * there is no manifest. */
+static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv_job *j,
+                        struct rv_merge_result *res)
 {
 	char path[RV_PATH_MAX], *text = NULL;
 	json_error_t jerr;
@@ -58,6 +78,7 @@ static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv
 			                   path, i + 1);
 			break;
 		}
+		note_round_trip(res, run);
 		copy = json_deep_copy(run);
 		/* json_array_append_new() takes the copy even when it fails. */
 		if (!copy ||
@@ -78,7 +99,7 @@ static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv
 /* The text of the manifest of the merged (hw, op) into *out: the inputs'
  * capture records, and how they were merged. */
 static int manifest_text(char **out, const struct rv_layout *in, size_t n, const struct rv_job *j,
-                         size_t rows)
+                         size_t rows, struct rv_merge_result *res)
 {
 	char date[32];
 	time_t now = time(NULL);
@@ -104,7 +125,7 @@ static int manifest_text(char **out, const struct rv_layout *in, size_t n, const
 		if (json_array_append_new(dirs, json_string(in[i].baseline_dir)) != 0)
 			err = rv_error_set(RV_ENOMEM, "out of memory");
 		else
-			err = add_manifest(runs, &in[i], j);
+			err = add_manifest(runs, &in[i], j, res);
 	}
 	*out = err == 0 ? json_dumps(root, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
 	json_decref(root);
@@ -152,7 +173,7 @@ static int merge_job(struct merged *mf, const struct rv_layout *out, const struc
 		err = rv_layout_manifest_path(out, mf->meta_path, sizeof(mf->meta_path), j->hw,
 		                              j->op);
 	if (err == 0)
-		err = manifest_text(&mf->meta, in, n, j, m->n_rows);
+		err = manifest_text(&mf->meta, in, n, j, m->n_rows, res);
 	if (err == 0) {
 		res->files++;
 		res->rows += m->n_rows;

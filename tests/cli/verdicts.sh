@@ -115,6 +115,19 @@ check 1 "xeon_amx_2vcpu_matmul.meta.json: capture record 2 is not an object" "" 
 echo x >"$scratch/afile"
 check 1 "" "" -- baseline merge -o "$scratch/afile" "$f/a" "$f/b"
 
+# Captures whose manifests saw their first two CPUs placed apart
+# differently (a cache line's round trip, core_round_trip_s) are merged, and
+# the merge says so; a round trip within 1.5 times of the other does not.
+placed() { # DIR ROUND_TRIP_S: a copy of a/ whose matmul manifest states it
+	mkdir -p "$1" && cp "$f/a/"*.csv "$1/"
+	printf '{"schema": "roofval.manifest/1", "hardware": "xeon_amx_2vcpu", "op": "matmul", "captures": [{"purpose": "validation", "core_round_trip_s": %s}, {"purpose": "calibration", "core_round_trip_note": "not measured: this process may run on one CPU only"}]}\n' "$2" >"$1/xeon_amx_2vcpu_matmul.meta.json"
+}
+placed "$scratch/near" 1.2e-7 && placed "$scratch/far" 4.5e-7 && placed "$scratch/near2" 1.5e-7
+check 0 "" "note: the captures saw a cache line cross between their first two CPUs in 120 to 450 ns (core_round_trip_s in their manifests)" -- baseline merge -o "$scratch/m3" "$scratch/near" "$scratch/far"
+out=$("$roofval" baseline merge -o "$scratch/m4" "$scratch/near" "$scratch/near2" 2>&1)
+[[ "$out" != *"note:"* ]] && [[ "$out" == *"2 baselines"* ]]
+tally $? "a merge of captures 120 and 150 ns apart notes a placement: $out"
+
 # HTML: the report's second folder of the same target is its repeat capture.
 ROOFVAL_BASELINE_DIR=$f/a ROOFVAL_SWEEP_DIR=$f/sweeps "$roofval" report -o "$scratch/html" --baseline-dir "$f/b" --sweep-dir "$f/sweeps" --no-fit --hardware-dir "$repo/hardware" >/dev/null 2>"$scratch/stderr"
 tally $? "report with two folders: $(cat "$scratch/stderr")"

@@ -5,6 +5,8 @@
  * with a note saying why, and the latency measured; none is an error. The
  * faults come from the fake meter's scripts (ROOFVAL_FAKE_METER_*) and, for
  * faults at a moment in the window, from a wrapper around the fake meter. */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -722,6 +724,15 @@ static void test_capture__session(void **state)
 	assert_manifest_has(text, "compile_flags", rv_build_flags());
 	assert_manifest_has(text, "kernel_flags", rv_build_kernel_flags());
 	assert_null(strstr(text, "\"repeat\""));
+	/* A CPU target's manifest says where the host kept its first two CPUs,
+	 * or why it could not tell. */
+	{
+		cpu_set_t cpus;
+
+		assert_int_equal(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+		rv_assert_contains(text, CPU_COUNT(&cpus) >= 2 ? "\"core_round_trip_s\": "
+		                                               : "\"core_round_trip_note\": ");
+	}
 	free(text);
 	/* What the build functions say is what CMake configured. */
 	assert_true(strlen(rv_build_compiler()) > 2 && strcmp(rv_build_compiler(), "unknown") != 0);

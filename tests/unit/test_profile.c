@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the strict hardware profile loader: shipped files, fixtures, lookup and the folder. */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -603,6 +606,36 @@ static void test_profile__probe_knee(void **state)
 	assert_true(isnan(knee) && isnan(llc));
 }
 
+/* The round trip of a cache line between the first two CPUs: positive and
+ * below a millisecond where two CPUs are allowed, the caller's affinity
+ * restored; with the caller on one CPU, refused saying so; no time, no run. */
+static void test_profile__core_round_trip(void **state)
+{
+	cpu_set_t before, after, one;
+	double rt = -1;
+
+	(void)state;
+	assert_int_equal(rv_core_round_trip(&rt, 0), RV_ERANGE);
+	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(before), &before), 0);
+	if (CPU_COUNT(&before) >= 2) {
+		assert_int_equal(rv_core_round_trip(&rt, 0.002), 0);
+		assert_true(rt > 0 && rt < 1e-3);
+		assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(after), &after), 0);
+		assert_true(CPU_EQUAL(&before, &after));
+	}
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &before)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+	assert_int_equal(rv_core_round_trip(&rt, 0.002), RV_ENOTSUP);
+	rv_assert_contains(rv_error_last(), "one CPU only");
+	rv_assert_close(rt, 0, 0, 0);
+	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(before), &before), 0);
+}
+
 /* The table of FLOP per cycle per core, from fixed feature sets. */
 static void test_profile__isa_table(void **state)
 {
@@ -975,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_profile__names),
 		cmocka_unit_test(test_profile__probe_knee),
 		cmocka_unit_test(test_profile__isa_table),
+		cmocka_unit_test(test_profile__core_round_trip),
 		cmocka_unit_test(test_profile__cpu_features_match_cpuinfo),
 		cmocka_unit_test(test_profile__caches_cpuid),
 		cmocka_unit_test(test_profile__probe_template),
