@@ -7,7 +7,9 @@
 # 24, 28, 40 (pieces of 3, 5, 6, 7, 10). One and two threads, back to back
 # for 0.2 s each (results/dev-xeon/gemm-time.c), with the round trip of a
 # cache line between the two vCPUs (core-pingpong.c) before and after
-# (docs/accuracy.md, "Session 16").
+# (docs/accuracy.md, "Session 16"). Then M x 24 x 16384 for M from 1 to 8:
+# M = 2 and 4 on two threads run pieces of one row, which cost less than
+# a whole tile.
 # usage (from the repository root): results/dev-zen5/m-pieces.sh > results/dev-zen5/m-pieces.txt
 set -euo pipefail
 gcc -O2 results/dev-xeon/gemm-time.c -o /tmp/gemm-time -lopenblas
@@ -21,5 +23,9 @@ for op in linear matmul; do
 		awk -v op=$op -v m=$m -v a="$a" -v b="$b" 'BEGIN {
 			printf "%-6s %3dx512x512: t1 %8.2f  t2 %8.2f  t2 / (t1 / 2) %5.2f\n", op, m, a, b, b / (a / 2) }'
 	done
+done
+echo "# linear M x 24 x 16384: us per call on one thread and on two"
+for m in 1 2 3 4 8; do
+	printf "linear %dx24x16384: t1 %8.2f  t2 %8.2f\n" $m "$(us linear $m 24 16384 1)" "$(us linear $m 24 16384 2)"
 done
 date -u; uptime; /tmp/core-pingpong
