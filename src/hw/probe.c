@@ -572,6 +572,9 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 		err = time_best(&h->call_overhead_s, k, env, RV_OP_MATMUL, &one, RV_DTYPE_FP32,
 		                101);
 	}
+	/* Where the host keeps the first two CPUs: 0 where it cannot tell. */
+	if (err == 0 && rv_core_round_trip(&h->core_round_trip_s, 0.01) < 0)
+		h->core_round_trip_s = 0;
 	return err;
 }
 
@@ -777,7 +780,15 @@ int rv_probe_render(char **text, const struct rv_probe_host *h, const struct rv_
 	(void)json_object_set_new(root, "key", json_string(o->key));
 	(void)json_object_set_new(root, "name", json_string(name));
 	(void)json_object_set_new(units, "count", json_integer((json_int_t)h->n_cpus));
-	set_prov(units, "online CPUs (sysconf) [measured]");
+	if (h->core_round_trip_s > 0)
+		(void)snprintf(
+		        prov, sizeof(prov),
+		        "online CPUs (sysconf) [measured]; a cache line's round trip between "
+		        "the first two: %.0f ns when probed [measured] (where the host keeps "
+		        "them, which a multi-threaded call moves with; each capture records "
+		        "its own, docs/capture.md)",
+		        h->core_round_trip_s * 1e9);
+	set_prov(units, h->core_round_trip_s > 0 ? prov : "online CPUs (sysconf) [measured]");
 	(void)json_object_set_new(clocks, "base_Hz", json_real(hz));
 	(void)json_object_set_new(clocks, "boost_Hz", json_real(hz));
 	(void)json_object_set_new(clocks, "sustained_Hz", json_real(hz));

@@ -142,6 +142,9 @@ struct rv_probe_host {
 	double knee_B;            /* effective capacity of the last cache level; NAN: none seen */
 	const char *cache_source; /* where the capacities come from; NULL: sysfs */
 	double call_overhead_s;
+	/* rv_core_round_trip() between the first two CPUs; 0: not measured
+	 * (one CPU, or a thread that could not be pinned) */
+	double core_round_trip_s;
 };
 
 struct rv_probe_opts {

@@ -886,6 +886,17 @@ static void test_profile__probe_template(void **state)
 	assert_string_equal(p->key, "probe_t");
 	assert_string_equal(p->name, "AMD EPYC 9654, 4 CPUs (probed 2026-12-01)");
 	assert_int_equal(p->compute_units, 4);
+	assert_null(strstr(p->units_provenance, "round trip"));
+	/* A round trip measured between the first two CPUs: in the units'
+	 * provenance. */
+	rv_profile_free(p);
+	free(text);
+	h.core_round_trip_s = 4.5e-7;
+	if (rv_probe_render(&text, &h, &o) != 0 ||
+	    rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
+		fail_msg("%s", rv_error_last());
+	rv_assert_contains(p->units_provenance,
+	                   "a cache line's round trip between the first two: 450 ns when probed");
 	rv_assert_close(p->base_Hz, 2.4e9, 1e-5, 0);
 	c = rv_profile_compute(p, RV_DTYPE_FP32);
 	assert_non_null(c);
