@@ -202,7 +202,14 @@ struct rv_capture_session_result {
 	double elapsed_s;           /* the whole session */
 	double kernel_s;            /* inside the kernels' run() */
 	int interrupted;            /* *stop was set: the rows done are kept */
+	/* A CPU target's cache-line round trip between its first two CPUs
+	 * before the first shape and after the last (hw/probe.h); 0: not
+	 * measured. The manifest records both. */
+	double round_trip_begin_s, round_trip_end_s;
 };
+/* Whether the host moved the CPUs during the capture r: the two round
+ * trips more than 1.5 times apart. */
+int rv_capture_placement_moved(const struct rv_capture_session_result *r);
 
 /* Runs a capture session. 0 when it finished or was interrupted (see
  * r->interrupted; a failure after the stop is not reported), or, with

@@ -108,7 +108,7 @@ struct manifest_run {
 	const char *caveat; /* the kernel's, or NULL */
 	/* The round trip of a cache line between the first two CPUs (hw/probe.h),
 	 * CPUs only: measured (> 0), or why not (NULL: not asked). */
-	double core_round_trip_s;
+	double core_round_trip_s, core_round_trip_end_s;
 	const char *core_round_trip_note;
 	enum rv_op op;
 	enum rv_purpose purpose;
@@ -263,6 +263,9 @@ static int manifest_update(void *ctx, const char *old_text, size_t old_len, stru
 	     (m->core_round_trip_s > 0 &&
 	      json_object_set_new(run, "core_round_trip_s", json_real(m->core_round_trip_s)) !=
 	              0) ||
+	     (m->core_round_trip_end_s > 0 &&
+	      json_object_set_new(run, "core_round_trip_end_s",
+	                          json_real(m->core_round_trip_end_s)) != 0) ||
 	     (m->core_round_trip_note &&
 	      json_object_set_new(run, "core_round_trip_note",
 	                          manifest_arg(m->core_round_trip_note)) != 0) ||
@@ -613,6 +616,14 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 	return err;
 }
 
+int rv_capture_placement_moved(const struct rv_capture_session_result *r)
+{
+	double lo = fmin(r->round_trip_begin_s, r->round_trip_end_s),
+	       hi = fmax(r->round_trip_begin_s, r->round_trip_end_s);
+
+	return lo > 0 && hi > 1.5 * lo;
+}
+
 int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_capture_session_result *r)
 {
 	const struct rv_env *env = o->env ? o->env : &rv_env_host;
@@ -713,6 +724,12 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	r->interrupted = stopped(o);
 	if (r->interrupted)
 		err = 0; /* a failure after the stop is the stop's */
+	/* ... and after the last shape: the host may have moved them. */
+	if (run.core_round_trip_s > 0 &&
+	    rv_core_round_trip(&run.core_round_trip_end_s, CAPTURE_ROUND_TRIP_S) < 0)
+		run.core_round_trip_end_s = 0;
+	r->round_trip_begin_s = run.core_round_trip_s;
+	r->round_trip_end_s = run.core_round_trip_end_s;
 	/* The manifest records every run that kept rows: complete, interrupted
 	 * or failed; the capture's own failure stays the one reported. */
 	if (r->done) {

@@ -215,6 +215,14 @@ int rv_cmd_capture(int argc, char **argv)
 	        "%s: %zu rows written (%zu shapes, of which %zu ambiguous), %zu shapes skipped, in "
 	        "%.2f s (%.2f s inside the kernels)\n",
 	        r.csv_path, r.done, r.total, r.ambiguous, r.skipped, r.elapsed_s, r.kernel_s);
+	if (rv_capture_placement_moved(&r))
+		fprintf(stderr,
+		        "note: the host moved the CPUs during the capture (a cache line between "
+		        "the "
+		        "first two: %.0f ns before, %.0f ns after): multi-threaded rows may mix "
+		        "two "
+		        "placements; capture again (docs/capture.md, \"Where the CPUs sit\")\n",
+		        r.round_trip_begin_s * 1e9, r.round_trip_end_s * 1e9);
 	if (r.interrupted) {
 		fprintf(stderr,
 		        "roofval: capture: interrupted after %zu of %zu shapes; %s keeps "

@@ -28,17 +28,22 @@ int rv_merge_placements_differ(const struct rv_merge_result *r)
 	return r->round_trip_min_s > 0 && r->round_trip_max_s > 1.5 * r->round_trip_min_s;
 }
 
-/* The round trip a capture record states, into res's least and most. */
+/* The round trips a capture record states (before its first shape and
+ * after its last), into res's least and most. */
 static void note_round_trip(struct rv_merge_result *res, const json_t *run)
 {
-	double rt = json_number_value(json_object_get(run, "core_round_trip_s"));
+	static const char *const keys[] = { "core_round_trip_s", "core_round_trip_end_s" };
 
-	if (!(rt > 0))
-		return;
-	if (!(res->round_trip_min_s > 0) || rt < res->round_trip_min_s)
-		res->round_trip_min_s = rt;
-	if (rt > res->round_trip_max_s)
-		res->round_trip_max_s = rt;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		double rt = json_number_value(json_object_get(run, keys[i]));
+
+		if (!(rt > 0))
+			continue;
+		if (!(res->round_trip_min_s > 0) || rt < res->round_trip_min_s)
+			res->round_trip_min_s = rt;
+		if (rt > res->round_trip_max_s)
+			res->round_trip_max_s = rt;
+	}
 }
 
 /* Appends to runs the capture records of the manifest of (hw, op) in l,

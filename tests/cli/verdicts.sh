@@ -123,10 +123,13 @@ placed() { # DIR ROUND_TRIP_S: a copy of a/ whose matmul manifest states it
 	printf '{"schema": "roofval.manifest/1", "hardware": "xeon_amx_2vcpu", "op": "matmul", "captures": [{"purpose": "validation", "core_round_trip_s": %s}, {"purpose": "calibration", "core_round_trip_note": "not measured: this process may run on one CPU only"}]}\n' "$2" >"$1/xeon_amx_2vcpu_matmul.meta.json"
 }
 placed "$scratch/near" 1.2e-7 && placed "$scratch/far" 4.5e-7 && placed "$scratch/near2" 1.5e-7
+placed "$scratch/moved" '1.2e-7, "core_round_trip_end_s": 4.5e-7'
 check 0 "" "note: the captures saw a cache line cross between their first two CPUs in 120 to 450 ns (core_round_trip_s in their manifests)" -- baseline merge -o "$scratch/m3" "$scratch/near" "$scratch/far"
 out=$("$roofval" baseline merge -o "$scratch/m4" "$scratch/near" "$scratch/near2" 2>&1)
 [[ "$out" != *"note:"* ]] && [[ "$out" == *"2 baselines"* ]]
 tally $? "a merge of captures 120 and 150 ns apart notes a placement: $out"
+# A capture whose CPUs moved between its first and last shape counts both.
+check 0 "" "in 120 to 450 ns (core_round_trip_s in their manifests)" -- baseline merge -o "$scratch/m5" "$scratch/near" "$scratch/moved"
 
 # HTML: the report's second folder of the same target is its repeat capture.
 ROOFVAL_BASELINE_DIR=$f/a ROOFVAL_SWEEP_DIR=$f/sweeps "$roofval" report -o "$scratch/html" --baseline-dir "$f/b" --sweep-dir "$f/sweeps" --no-fit --hardware-dir "$repo/hardware" >/dev/null 2>"$scratch/stderr"

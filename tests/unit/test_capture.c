@@ -732,6 +732,24 @@ static void test_capture__session(void **state)
 		assert_int_equal(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
 		rv_assert_contains(text, CPU_COUNT(&cpus) >= 2 ? "\"core_round_trip_s\": "
 		                                               : "\"core_round_trip_note\": ");
+		if (CPU_COUNT(&cpus) >= 2) {
+			rv_assert_contains(text, "\"core_round_trip_end_s\": ");
+			assert_true(r.round_trip_begin_s > 0 && r.round_trip_end_s > 0);
+		}
+	}
+	/* Moved: the two round trips more than 1.5 times apart, both measured. */
+	{
+		struct rv_capture_session_result m = { .round_trip_begin_s = 1.2e-7,
+			                               .round_trip_end_s = 4.5e-7 };
+
+		assert_true(rv_capture_placement_moved(&m));
+		m.round_trip_end_s = 1.7e-7;
+		assert_false(rv_capture_placement_moved(&m));
+		m.round_trip_end_s = 0;
+		assert_false(rv_capture_placement_moved(&m));
+		m.round_trip_begin_s = 4.5e-7;
+		m.round_trip_end_s = 1.2e-7;
+		assert_true(rv_capture_placement_moved(&m));
 	}
 	free(text);
 	/* What the build functions say is what CMake configured. */
