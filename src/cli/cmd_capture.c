@@ -217,11 +217,10 @@ int rv_cmd_capture(int argc, char **argv)
 	        r.csv_path, r.done, r.total, r.ambiguous, r.skipped, r.elapsed_s, r.kernel_s);
 	if (rv_capture_placement_moved(&r))
 		fprintf(stderr,
-		        "note: the host moved the CPUs during the capture (a cache line between "
-		        "the "
-		        "first two: %.0f ns before, %.0f ns after): multi-threaded rows may mix "
-		        "two "
-		        "placements; capture again (docs/capture.md, \"Where the CPUs sit\")\n",
+		        "note: the host moved the CPUs during the capture (a cache line took %.0f "
+		        "ns "
+		        "between the first two before, %.0f ns after): multi-threaded rows may mix "
+		        "two placements; capture again\n",
 		        r.round_trip_begin_s * 1e9, r.round_trip_end_s * 1e9);
 	if (r.interrupted) {
 		fprintf(stderr,
