@@ -618,10 +618,7 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 
 int rv_capture_placement_moved(const struct rv_capture_session_result *r)
 {
-	double lo = fmin(r->round_trip_begin_s, r->round_trip_end_s),
-	       hi = fmax(r->round_trip_begin_s, r->round_trip_end_s);
-
-	return lo > 0 && hi > 1.5 * lo;
+	return rv_round_trips_apart(r->round_trip_begin_s, r->round_trip_end_s);
 }
 
 int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_capture_session_result *r)

@@ -77,6 +77,13 @@ static unsigned long bounce(struct bounce *b, double max_s, double *elapsed_s)
 	return i;
 }
 
+int rv_round_trips_apart(double a_s, double b_s)
+{
+	double lo = a_s < b_s ? a_s : b_s, hi = a_s < b_s ? b_s : a_s;
+
+	return lo > 0 && hi > 1.5 * lo;
+}
+
 int rv_core_round_trip(double *round_trip_s, double max_s)
 {
 	struct bounce *b; /* a line of its own */

@@ -11,6 +11,7 @@
 #include "core/build_info.h"
 #include "core/error.h"
 #include "core/vec.h"
+#include "hw/probe.h"
 #include "io/file.h"
 #include "layout/layout.h"
 
@@ -25,7 +26,7 @@ static int has_job(const struct rv_job *jobs, size_t n, const struct rv_job *j)
 
 int rv_merge_placements_differ(const struct rv_merge_result *r)
 {
-	return r->round_trip_min_s > 0 && r->round_trip_max_s > 1.5 * r->round_trip_min_s;
+	return rv_round_trips_apart(r->round_trip_min_s, r->round_trip_max_s);
 }
 
 /* The round trips a capture record states (before its first shape and

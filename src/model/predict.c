@@ -585,6 +585,13 @@ static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm,
 	       edge_tiles(n, tn, g->edges, g->quantum_n);
 }
 
+/* The steps in which the BLAS's driver goes through K (gemm.threading.
+ * k_step; one where the profile states none). */
+static double k_steps(const struct rv_gemm *g, double k)
+{
+	return g->threading.k_step ? ceil_div(k, (double)g->threading.k_step) : 1;
+}
+
 /* The tiles along M when a BLAS's threaded driver cuts M into a range per
  * unit (each ceil(what is left / ranges left)) and each range into pieces of
  * ceil(range / pieces), the last what is left, each covered with edges of
@@ -768,9 +775,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		dispatch_s += g->threading.dispatch_s;
 		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
-		if (g->threading.k_step)
-			dispatch_s += (ceil_div(k, (double)g->threading.k_step) - 1) *
-			              g->threading.k_step_s;
+		dispatch_s += (k_steps(g, k) - 1) * g->threading.k_step_s;
 		if (op == RV_OP_LINEAR && g->threading.bias_handoff_Bps > 0)
 			dispatch_s += 2.0 * (units - 1) / units * e * m * n /
 			              g->threading.bias_handoff_Bps;
@@ -808,8 +813,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	                    : 0;
 	if (packs && g->threading.kernel_call_rows)
 		r->pack_s += ceil_div(ceil_div(m, units), (double)g->threading.kernel_call_rows) *
-		             ceil_div(k, g->threading.k_step ? (double)g->threading.k_step : k) *
-		             g->threading.kernel_call_s;
+		             k_steps(g, k) * g->threading.kernel_call_s;
 	buf[0] = *r;
 	buf[1] = *r;
 
