@@ -721,10 +721,18 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	r->interrupted = stopped(o);
 	if (r->interrupted)
 		err = 0; /* a failure after the stop is the stop's */
-	/* ... and after the last shape: the host may have moved them. */
-	if (run.core_round_trip_s > 0 &&
-	    rv_core_round_trip(&run.core_round_trip_end_s, CAPTURE_ROUND_TRIP_S) < 0)
-		run.core_round_trip_end_s = 0;
+	/* ... and after the last shape: the host may have moved them. A round
+	 * trip that cannot be measured leaves the capture's own message. */
+	if (run.core_round_trip_s > 0) {
+		char kept[1024];
+
+		(void)snprintf(kept, sizeof(kept), "%s", rv_error_last());
+		if (rv_core_round_trip(&run.core_round_trip_end_s, CAPTURE_ROUND_TRIP_S) < 0) {
+			run.core_round_trip_end_s = 0;
+			if (err < 0)
+				(void)rv_error_set(err, "%s", kept);
+		}
+	}
 	r->round_trip_begin_s = run.core_round_trip_s;
 	r->round_trip_end_s = run.core_round_trip_end_s;
 	/* The manifest records every run that kept rows: complete, interrupted
