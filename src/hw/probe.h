@@ -79,7 +79,7 @@ const char *rv_isa_kernel_caveat(char *buf, size_t size, const struct rv_kernel_
 int rv_core_round_trip(double *round_trip_s, double max_s);
 /* Whether two round trips (0: not measured) say the CPUs were placed
  * differently: both measured, the larger more than 1.5 times the other.
- * The one rule of a capture's note and of baseline merge's. */
+ * The one rule of a capture's note, baseline merge's and validate's. */
 int rv_round_trips_apart(double a_s, double b_s);
 
 /* ---- caches from CPUID ---- */

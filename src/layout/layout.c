@@ -338,15 +338,26 @@ struct validate_arg {
 	const struct rv_predictor *model;
 };
 
+/* Widens v's placement of (hw, op) by what the captures of l's manifest
+ * state. */
+static int add_placement(const struct rv_layout *l, struct rv_validation *v, const char *hw,
+                         enum rv_op op)
+{
+	double min_s, max_s;
+	int err = rv_layout_round_trips(l, hw, op, &min_s, &max_s);
+
+	return err < 0 ? err : rv_validation_add_placement(v, hw, op, min_s, max_s);
+}
+
 static int validate_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
 {
 	struct validate_arg *a = arg;
 	const struct rv_baseline *b;
 	int err = rv_layout_baseline(l, &b, j->job->hw, j->job->op);
 
-	if (err < 0)
-		return err;
-	return rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
+	if (err == 0)
+		err = rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
+	return err < 0 ? err : add_placement(l, a->v, j->job->hw, j->job->op);
 }
 
 /* The entries of a job an adapter is asked to predict: labelled, scoreable,
@@ -607,7 +618,8 @@ int rv_layout_add_repeats(struct rv_layout *l, struct rv_validation *v)
 			err = 0;
 			continue;
 		}
-		if (err == 0 && (err = rv_validation_add_repeats(v, b, path)) == 0)
+		if (err == 0 && (err = rv_validation_add_repeats(v, b, path)) == 0 &&
+		    (err = add_placement(l, v, r->hardware, r->op)) == 0)
 			found++;
 	}
 	free(done);

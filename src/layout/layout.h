@@ -102,6 +102,14 @@ int rv_merge_placements_differ(const struct rv_merge_result *r);
 int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
                     struct rv_merge_result *res);
 
+/* The least (*min_s) and the most (*max_s) core_round_trip_s that the
+ * capture records of the manifest of (hw, op) in l state (src/layout/
+ * merge.c): where the host kept the first two CPUs while they captured; 0
+ * and 0 when there is no manifest or none states one. A manifest that is
+ * not one is RV_EPARSE. */
+int rv_layout_round_trips(const struct rv_layout *l, const char *hw, enum rv_op op, double *min_s,
+                          double *max_s);
+
 /* The profile of key hw (or the profile file hw names: a path with '/' or
  * ending in .json), with its fit when the layout has RV_PROFILE_FIT; loaded
  * at the first call. Borrowed: valid until rv_layout_close(). */

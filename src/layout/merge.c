@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* baseline merge: the baselines of several capture folders of one machine
  * merged into one folder (data/merge.c's rule), with a manifest that keeps
- * every input's capture records. */
+ * every input's capture records; and the round trips a manifest's capture
+ * records state (where the CPUs sat), for merge and validate. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +31,8 @@ int rv_merge_placements_differ(const struct rv_merge_result *r)
 }
 
 /* The round trips a capture record states (before its first shape and
- * after its last), into res's least and most. */
-static void note_round_trip(struct rv_merge_result *res, const json_t *run)
+ * after its last), into the least *min_s and the most *max_s. */
+static void note_round_trip(double *min_s, double *max_s, const json_t *run)
 {
 	static const char *const keys[] = { "core_round_trip_s", "core_round_trip_end_s" };
 
@@ -40,11 +41,67 @@ static void note_round_trip(struct rv_merge_result *res, const json_t *run)
 
 		if (!(rt > 0))
 			continue;
-		if (!(res->round_trip_min_s > 0) || rt < res->round_trip_min_s)
-			res->round_trip_min_s = rt;
-		if (rt > res->round_trip_max_s)
-			res->round_trip_max_s = rt;
+		if (!(*min_s > 0) || rt < *min_s)
+			*min_s = rt;
+		if (rt > *max_s)
+			*max_s = rt;
 	}
+}
+
+/* The manifest of (hw, op) in l (*root, json_decref() it; NULL when there
+ * is none) and its capture records (*caps, each an object); a file that is
+ * not a manifest is an error that says why the command reads it (why). */
+static int load_manifest(const struct rv_layout *l, const char *hw, enum rv_op op, json_t **root,
+                         json_t **caps, const char *why)
+{
+	char path[RV_PATH_MAX], *text = NULL;
+	json_error_t jerr;
+	json_t *run;
+	size_t i, len = 0;
+	int err = rv_layout_manifest_path(l, path, sizeof(path), hw, op);
+
+	*root = *caps = NULL;
+	if (err == 0)
+		err = rv_file_read(&text, &len, path);
+	if (err == RV_ENOENT)
+		return 0;
+	if (err < 0)
+		return err;
+	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	*caps = *root ? json_object_get(*root, "captures") : NULL;
+	if (!json_is_array(*caps))
+		err = rv_error_set(RV_EPARSE,
+		                   "%s is not a roofval manifest (%s); move it away or fix it: %s",
+		                   path, *root ? "no \"captures\" list" : jerr.text, why);
+	json_array_foreach(*caps, i, run)
+	{
+		if (err == 0 && !json_is_object(run))
+			err = rv_error_set(RV_EPARSE, "%s: capture record %zu is not an object",
+			                   path, i + 1);
+	}
+	if (err < 0) {
+		json_decref(*root);
+		*root = *caps = NULL;
+	}
+	return err;
+}
+
+int rv_layout_round_trips(const struct rv_layout *l, const char *hw, enum rv_op op, double *min_s,
+                          double *max_s)
+{
+	json_t *root, *caps, *run;
+	size_t i;
+	int err = load_manifest(l, hw, op, &root, &caps,
+	                        "validate reads where each capture's CPUs sat");
+
+	*min_s = *max_s = 0;
+	json_array_foreach(caps, i, run)
+	{
+		note_round_trip(min_s, max_s, run);
+	}
+	json_decref(root);
+	return err;
 }
 
 /* Appends to runs the capture records of the manifest of (hw, op) in l,
@@ -53,49 +110,26 @@ static void note_round_trip(struct rv_merge_result *res, const json_t *run)
 static int add_manifest(json_t *runs, const struct rv_layout *l, const struct rv_job *j,
                         struct rv_merge_result *res)
 {
-	char path[RV_PATH_MAX], *text = NULL;
-	json_error_t jerr;
 	json_t *root, *caps, *run;
-	size_t i, len = 0;
-	int err = rv_layout_manifest_path(l, path, sizeof(path), j->hw, j->op);
+	size_t i;
+	int err = load_manifest(l, j->hw, j->op, &root, &caps,
+	                        "the merged folder keeps every input's capture records");
 
-	if (err == 0)
-		err = rv_file_read(&text, &len, path);
-	if (err == RV_ENOENT)
-		return 0;
-	if (err < 0)
-		return err;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	caps = root ? json_object_get(root, "captures") : NULL;
-	if (!json_is_array(caps)) {
-		json_decref(root);
-		return rv_error_set(RV_EPARSE,
-		                    "%s is not a roofval manifest (%s); move it away or fix it: "
-		                    "the merged folder keeps every input's capture records",
-		                    path, root ? "no \"captures\" list" : jerr.text);
-	}
 	json_array_foreach(caps, i, run)
 	{
 		json_t *copy;
 
-		if (!json_is_object(run)) {
-			err = rv_error_set(RV_EPARSE, "%s: capture record %zu is not an object",
-			                   path, i + 1);
+		if (err < 0)
 			break;
-		}
-		note_round_trip(res, run);
+		note_round_trip(&res->round_trip_min_s, &res->round_trip_max_s, run);
 		copy = json_deep_copy(run);
 		/* json_array_append_new() takes the copy even when it fails. */
 		if (!copy ||
 		    json_object_set_new(copy, "baseline_dir", json_string(l->baseline_dir)) != 0) {
 			json_decref(copy);
 			err = rv_error_set(RV_ENOMEM, "out of memory");
-			break;
-		}
-		if (json_array_append_new(runs, copy) != 0) {
+		} else if (json_array_append_new(runs, copy) != 0) {
 			err = rv_error_set(RV_ENOMEM, "out of memory");
-			break;
 		}
 	}
 	json_decref(root);

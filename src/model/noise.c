@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/vec.h"
+#include "hw/probe.h"
 #include "model/validate.h"
 
 /* Records ordered by (hardware, dtype, shape, model, op): the records of one
@@ -194,6 +195,35 @@ int rv_bias_negligible(const struct rv_shape *s, double matmul_pred_s, double li
 	return linear_pred_s - matmul_pred_s < RV_BIAS_NEGLIGIBLE * matmul_pred_s;
 }
 
+int rv_validation_add_placement(struct rv_validation *v, const char *hw, enum rv_op op,
+                                double min_s, double max_s)
+{
+	struct rv_placement *pl = NULL, add;
+
+	if (!(min_s > 0) || !(max_s > 0))
+		return 0;
+	for (size_t i = 0; i < v->n_placements && !pl; i++)
+		if (v->placements[i].op == op && strcmp(v->placements[i].hardware, hw) == 0)
+			pl = &v->placements[i];
+	if (!pl) {
+		memset(&add, 0, sizeof(add));
+		(void)snprintf(add.hardware, sizeof(add.hardware), "%s", hw);
+		add.op = op;
+		add.round_trip_min_s = min_s;
+		add.round_trip_max_s = max_s;
+		return rv_vec_push(&v->placements, &v->n_placements, &v->cap_placements, &add,
+		                   sizeof(add));
+	}
+	pl->round_trip_min_s = fmin(pl->round_trip_min_s, min_s);
+	pl->round_trip_max_s = fmax(pl->round_trip_max_s, max_s);
+	return 0;
+}
+
+int rv_noise_placements_differ(const struct rv_noise *n)
+{
+	return rv_round_trips_apart(n->round_trip_min_s, n->round_trip_max_s);
+}
+
 /* Whether one prediction could pass both measurements of a pair. */
 static int passable(double a, double wa, double b, double wb)
 {
@@ -348,6 +378,12 @@ int rv_validation_noise(const struct rv_validation *v, struct rv_noise **out, si
 		(void)snprintf(accs[n].n.hardware, sizeof(accs[n].n.hardware), "%s",
 		               cells[i].hardware);
 		accs[n].n.op = cells[i].op;
+		for (size_t k = 0; k < v->n_placements; k++)
+			if (v->placements[k].op == cells[i].op &&
+			    strcmp(v->placements[k].hardware, cells[i].hardware) == 0) {
+				accs[n].n.round_trip_min_s = v->placements[k].round_trip_min_s;
+				accs[n].n.round_trip_max_s = v->placements[k].round_trip_max_s;
+			}
 		n++;
 	}
 	/* The repeat captures by entry, for each record's others. */

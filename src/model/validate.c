@@ -49,6 +49,7 @@ void rv_validation_free(struct rv_validation *v)
 	free(v->models);
 	free(v->model_counts);
 	free(v->repeats);
+	free(v->placements);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -133,6 +133,16 @@ struct rv_repeat {
 	double band_a, band_b; /* the latency tolerance of each (the same for captures) */
 };
 
+/* The least and the most round trip of a cache line between the first two
+ * CPUs (core_round_trip_s) that the captures of one (hardware, op) read by
+ * a validation state: on a guest whose host moves its CPUs, multi-threaded
+ * calls run differently in each placement (docs/capture.md). */
+struct rv_placement {
+	char hardware[64];
+	enum rv_op op;
+	double round_trip_min_s, round_trip_max_s;
+};
+
 struct rv_validation {
 	struct rv_record *records; /* in run order: model, (hardware, op, purpose), sweep order */
 	size_t n_records, cap_records;
@@ -155,6 +165,10 @@ struct rv_validation {
 	struct rv_repeat *repeats;
 	size_t n_repeats, cap_repeats;
 	size_t repeat_folders; /* the further baseline folders read for them */
+	/* Where the host kept the first two CPUs while the baselines read were
+	 * captured (rv_validation_add_placement()), per (hardware, op). */
+	struct rv_placement *placements;
+	size_t n_placements, cap_placements;
 };
 
 /* The regime a measurement shows (launch_bound under 5 x the per-call
@@ -276,6 +290,11 @@ int rv_validation_add_repeat_records(struct rv_validation *v, const struct rv_re
 #define RV_BIAS_NEGLIGIBLE 0.02
 int rv_bias_negligible(const struct rv_shape *s, double matmul_pred_s, double linear_pred_s);
 
+/* Widens v's placement of (hw, op) to the round trips min_s to max_s of
+ * another set of captures (both 0: none stated, nothing added). RV_ENOMEM. */
+int rv_validation_add_placement(struct rv_validation *v, const char *hw, enum rv_op op,
+                                double min_s, double max_s);
+
 /* The noise ceiling of one (hardware, op), for one model's records. */
 struct rv_noise {
 	char model[RV_MODEL_NAME_MAX];
@@ -290,7 +309,14 @@ struct rv_noise {
 	 * and of them those within their latency band of the others' median:
 	 * how often this capture agrees with what the machine usually does. */
 	size_t agree_records, agree_within;
+	/* The round trips the captures read state (struct rv_placement; 0 and
+	 * 0 when none does): far apart (rv_noise_placements_differ()), their
+	 * multi-threaded rows do not measure one machine. */
+	double round_trip_min_s, round_trip_max_s;
 };
+/* Whether the captures behind n saw their first two CPUs placed apart
+ * (rv_round_trips_apart()). */
+int rv_noise_placements_differ(const struct rv_noise *n);
 
 /* The noise ceiling of every (model, hardware, op) with records in v, in
  * the order of the heatmap cells (model, hardware, op): pairs of two

@@ -225,7 +225,8 @@ static int report_noise(struct rv_buf *html, const struct rv_validation *v)
 {
 	struct rv_noise *noise = NULL;
 	size_t n = 0;
-	char text[256], line[512], pass[RV_REPORT_NUM_SIZE];
+	char text[RV_REPORT_NOISE_TEXT_SIZE], line[RV_REPORT_NOISE_TEXT_SIZE + 256],
+	        pass[RV_REPORT_NUM_SIZE];
 	int err = rv_validation_noise(v, &noise, &n);
 
 	if (err < 0)

@@ -201,6 +201,11 @@ static json_t *noise(const struct rv_report__ctx *c, int *bad)
 		put(o, "passed", count(n->passed), bad);
 		put(o, "agree_records", count(n->agree_records), bad);
 		put(o, "agree_within", count(n->agree_within), bad);
+		put(o, "round_trip_min_s",
+		    n->round_trip_min_s > 0 ? number(n->round_trip_min_s) : json_null(), bad);
+		put(o, "round_trip_max_s",
+		    n->round_trip_max_s > 0 ? number(n->round_trip_max_s) : json_null(), bad);
+		put(o, "placements_differ", json_boolean(rv_noise_placements_differ(n)), bad);
 		put(o, "note", n->n_pairs ? json_null() : string("no repeat measurements"), bad);
 		append(a, o, bad);
 	}

@@ -255,7 +255,7 @@ static void md_suspects(struct rv_buf *b, const struct rv_validation *v)
 
 static void md_noise(struct rv_buf *b, const struct rv_report__ctx *c)
 {
-	char text[256], pass[RV_REPORT_NUM_SIZE];
+	char text[RV_REPORT_NOISE_TEXT_SIZE], pass[RV_REPORT_NUM_SIZE];
 
 	rv_buf_puts(b, "\n## Noise ceiling\n\nThe share of paired records (two captures of one "
 	               "target, or the matmul and linear of one GEMM) that one prediction could "

@@ -469,20 +469,26 @@ void rv_report__noise_text(char *out, size_t size, const struct rv_noise *n)
 	char ceil[RV_REPORT_NUM_SIZE], scat[RV_REPORT_NUM_SIZE];
 	int len;
 
-	if (n->n_pairs == 0) {
-		(void)snprintf(out, size, "no repeat measurements");
-		return;
-	}
 	rv_report__percent(ceil, sizeof(ceil), n->ceiling, 0);
 	rv_report__percent(scat, sizeof(scat), n->scatter, 0);
-	len = snprintf(out, size,
-	               "%s of %zu pairs (%zu repeat captures, %zu matmul/linear), scatter %s", ceil,
-	               n->n_pairs, n->n_kind[RV_REPEAT_CAPTURES],
-	               n->n_kind[RV_REPEAT_MATMUL_LINEAR], scat);
+	if (n->n_pairs == 0)
+		len = snprintf(out, size, "no repeat measurements");
+	else
+		len = snprintf(
+		        out, size,
+		        "%s of %zu pairs (%zu repeat captures, %zu matmul/linear), scatter %s",
+		        ceil, n->n_pairs, n->n_kind[RV_REPEAT_CAPTURES],
+		        n->n_kind[RV_REPEAT_MATMUL_LINEAR], scat);
 	if (n->agree_records > 0 && len > 0 && (size_t)len < size)
+		len += snprintf(out + len, size - (size_t)len,
+		                "; within band of its other captures' median: %zu of %zu records",
+		                n->agree_within, n->agree_records);
+	if (rv_noise_placements_differ(n) && len > 0 && (size_t)len < size)
 		(void)snprintf(out + len, size - (size_t)len,
-		               "; within band of its other captures' median: %zu of %zu records",
-		               n->agree_within, n->agree_records);
+		               "; the captures saw their CPUs placed apart (core round trip %.0f "
+		               "to %.0f ns in their manifests): multi-threaded rows differ between "
+		               "placements, so read them per placement",
+		               n->round_trip_min_s * 1e9, n->round_trip_max_s * 1e9);
 }
 
 int rv_report__any_suspect(const struct rv_validation *v)

@@ -113,7 +113,10 @@ struct rv_report__ctx {
  * (rv_validate) or has repeat measurements. */
 int rv_report__shows_noise(const struct rv_report__ctx *c);
 /* The noise text of one entry: "67% of 3 pairs (2 captures, 1 matmul/linear),
- * scatter 4.1%" or "no repeat measurements". */
+ * scatter 4.1%" or "no repeat measurements", then how the record agrees
+ * with its other captures and whether they saw their CPUs placed apart;
+ * out holds RV_REPORT_NOISE_TEXT_SIZE. */
+#define RV_REPORT_NOISE_TEXT_SIZE 512
 void rv_report__noise_text(char *out, size_t size, const struct rv_noise *n);
 /* Whether any record of v is suspect (any reason). */
 int rv_report__any_suspect(const struct rv_validation *v);

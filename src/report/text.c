@@ -490,7 +490,7 @@ static int text_suspects(struct rv_buf *b, const struct rv_validation *v)
 
 static void text_noise(struct rv_buf *b, const struct rv_report__ctx *c)
 {
-	char text[256], pass[RV_REPORT_NUM_SIZE];
+	char text[RV_REPORT_NOISE_TEXT_SIZE], pass[RV_REPORT_NUM_SIZE];
 
 	rv_buf_puts(b, "\nnoise ceiling: the share of paired records one prediction could pass, "
 	               "beside the records within the latency band\n");

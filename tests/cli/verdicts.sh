@@ -130,6 +130,29 @@ out=$("$roofval" baseline merge -o "$scratch/m4" "$scratch/near" "$scratch/near2
 tally $? "a merge of captures 120 and 150 ns apart notes a placement: $out"
 # A capture whose CPUs moved between its first and last shape counts both.
 check 0 "" "in 120 to 450 ns (core_round_trip_s in their manifests)" -- baseline merge -o "$scratch/m5" "$scratch/near" "$scratch/moved"
+# validate says the same beside the noise ceiling: of a folder and its
+# repeat capture placed apart, of a merged folder that mixes them, and of
+# one capture that moved; in JSON too. Placements alike: nothing said.
+apart="the captures saw their CPUs placed apart (core round trip 120 to 450 ns in their manifests)"
+check 0 "" "xeon_amx_2vcpu matmul: ceiling 100.0% of 6 pairs (3 repeat captures, 3 matmul/linear), scatter 0.6%; $apart" -- "${c[@]}" --baseline-dir "$scratch/near" --baseline-dir "$scratch/far"
+check 0 "" "xeon_amx_2vcpu matmul: ceiling 100.0% of 3 pairs (0 repeat captures, 3 matmul/linear), scatter 2.5%; $apart" -- "${c[@]}" --baseline-dir "$scratch/m3" --no-fit
+check 0 "" "xeon_amx_2vcpu matmul: no repeat measurements; $apart" -- "${c[@]}" --baseline-dir "$scratch/moved" --op matmul
+check 0 "" "scatter 0.6%; $apart: multi-threaded rows differ between placements, so read them per placement | 3 of 3 (100.0%) |" -- "${c[@]}" --baseline-dir "$scratch/near" --baseline-dir "$scratch/far" --format markdown
+out=$("$roofval" "${c[@]}" --baseline-dir "$scratch/near" --baseline-dir "$scratch/near2" 2>&1)
+[[ "$out" != *"placed apart"* ]] && [[ "$out" == *"ceiling 100.0% of 6 pairs"* ]]
+tally $? "validate of captures 120 and 150 ns apart notes a placement: $out"
+"$roofval" "${c[@]}" --baseline-dir "$scratch/near" --baseline-dir "$scratch/far" --format json -o "$scratch/apart.json" 2>"$scratch/stderr"
+tally $? "validate --format json of captures placed apart: $(cat "$scratch/stderr")"
+python3 - "$scratch/apart.json" <<'PY'
+import json, sys
+n = {x["op"]: x for x in json.load(open(sys.argv[1]))["noise"]}
+assert n["matmul"]["placements_differ"] is True, n["matmul"]
+assert abs(n["matmul"]["round_trip_min_s"] - 1.2e-7) < 1e-12 and abs(n["matmul"]["round_trip_max_s"] - 4.5e-7) < 1e-12, n["matmul"]
+assert n["linear"]["placements_differ"] is False and n["linear"]["round_trip_min_s"] is None, n["linear"]
+PY
+tally $? "validate --format json: the noise entries lack their placements"
+# A manifest that is not one is named, as merge names it.
+check 1 "xeon_amx_2vcpu_matmul.meta.json: capture record 2 is not an object" "" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$scratch/badmeta"
 
 # HTML: the report's second folder of the same target is its repeat capture.
 ROOFVAL_BASELINE_DIR=$f/a ROOFVAL_SWEEP_DIR=$f/sweeps "$roofval" report -o "$scratch/html" --baseline-dir "$f/b" --sweep-dir "$f/sweeps" --no-fit --hardware-dir "$repo/hardware" >/dev/null 2>"$scratch/stderr"
