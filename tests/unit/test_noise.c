@@ -290,6 +290,40 @@ static void test_noise__repeat_records_once(void **state)
 	rv_validation_free(&w);
 }
 
+/* The placements of a validation: each (hardware, op) widened by every set
+ * of captures that states round trips, none added for those that state
+ * none, and each noise entry given its own and told whether they are apart
+ * (more than 1.5 times). */
+static void test_noise__placements(void **state)
+{
+	struct rv_validation v;
+	struct rv_noise *n = NULL;
+	size_t n_noise = 0;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	cpu_alu(&v, RV_OP_MATMUL, "512x512x512", 1.05e-3, 1.00e-3, "x");
+	cpu_alu(&v, RV_OP_LINEAR, "512x512x512", 1.05e-3, 1.00e-3, "x");
+	assert_int_equal(rv_validation_add_placement(&v, "cpu", RV_OP_MATMUL, 0, 0), 0);
+	assert_int_equal(v.n_placements, 0);
+	assert_int_equal(rv_validation_add_placement(&v, "cpu", RV_OP_MATMUL, 1.2e-7, 1.5e-7), 0);
+	assert_int_equal(rv_validation_add_placement(&v, "cpu", RV_OP_LINEAR, 1.2e-7, 1.7e-7), 0);
+	assert_int_equal(rv_validation_add_placement(&v, "cpu", RV_OP_MATMUL, 4.5e-7, 4.6e-7), 0);
+	assert_int_equal(rv_validation_add_placement(&v, "cpu", RV_OP_MATMUL, 0, 0), 0);
+	assert_int_equal(v.n_placements, 2);
+	assert_int_equal(rv_validation_noise(&v, &n, &n_noise), 0);
+	assert_int_equal(n_noise, 2);
+	for (size_t i = 0; i < n_noise; i++) {
+		int mm = n[i].op == RV_OP_MATMUL;
+
+		rv_assert_close(n[i].round_trip_min_s, 1.2e-7, 0, 0);
+		rv_assert_close(n[i].round_trip_max_s, mm ? 4.6e-7 : 1.7e-7, 0, 0);
+		assert_int_equal(rv_noise_placements_differ(&n[i]), mm);
+	}
+	free(n);
+	rv_validation_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_noise__bias_rule),
 		cmocka_unit_test(test_noise__repeat_records_once),
 		cmocka_unit_test(test_noise__ceiling),
+		cmocka_unit_test(test_noise__placements),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
