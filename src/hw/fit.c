@@ -154,6 +154,9 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
 	           strcmp(x[2], "kernel_call_s") == 0 && p->gemm.threading.kernel_call_rows) {
 		fixed_cost(out, &p->gemm.threading.kernel_call_s);
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
+	           strcmp(x[2], "split_line_s") == 0 && p->gemm.threading.split_line_B) {
+		fixed_cost(out, &p->gemm.threading.split_line_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "fma_latency_s") == 0 && p->gemm.small.provenance) {
 		out->slot = &p->gemm.small.fma_latency_s;

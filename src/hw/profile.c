@@ -504,11 +504,14 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		                            "bias_handoff_Bps",
 		                            "kernel_call_rows",
 		                            "kernel_call_s",
+		                            "split_line_B",
+		                            "split_line_s",
+		                            "split_lines_max",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "provenance", NULL };
 	int64_t single = 0, unpacked = 0, unpacked_mn = 0, unpacked_k = 0, pack_min_n = 0,
-	        split_n = 0, m_pieces = 0, k_step = 0, call_rows = 0;
+	        split_n = 0, m_pieces = 0, k_step = 0, call_rows = 0, line_B = 0, lines_max = 0;
 	int err, has;
 
 	memset(t, 0, sizeof(*t));
@@ -533,6 +536,13 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, "gemm.threading", "kernel_call_rows", 1, INT64_MAX,
 	                           &call_rows, &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "split_line_B", 1, 4096, &line_B,
+	                           &has)) < 0 ||
+	    (err = rv_json_get_int(d, obj, "gemm.threading", "split_lines_max", 1, INT64_MAX,
+	                           &lines_max, &has)) < 0 ||
+	    (json_object_get(obj, "split_line_s") &&
+	     (err = profile_nonneg(d, obj, "gemm.threading", "split_line_s", &t->split_line_s)) <
+	             0) ||
 	    (json_object_get(obj, "kernel_call_s") &&
 	     (err = profile_nonneg(d, obj, "gemm.threading", "kernel_call_s", &t->kernel_call_s)) <
 	             0) ||
@@ -568,6 +578,18 @@ static int profile_gemm_threading(struct rv_gemm_threading *t, struct rv_json_do
 		return rv_json_error(d, "gemm.threading.k_step_s", RV_JSON_AT_KEY, RV_EPARSE,
 		                     "gemm.threading.k_step_s needs k_step, the K step of the "
 		                     "BLAS's threaded driver (its GEMM_Q)");
+	t->split_line_B = (uint64_t)line_B;
+	t->split_lines_max = (uint64_t)lines_max;
+	if ((line_B || json_object_get(obj, "split_line_s") || lines_max) &&
+	    !(line_B && json_object_get(obj, "split_line_s") && split_n))
+		return rv_json_error(d,
+		                     line_B      ? "gemm.threading.split_line_B"
+		                     : lines_max ? "gemm.threading.split_lines_max"
+		                                 : "gemm.threading.split_line_s",
+		                     RV_JSON_AT_KEY, RV_EPARSE,
+		                     "gemm.threading.split_line_s, split_line_B (the cache line's "
+		                     "bytes) and split_n_from go together (split_lines_max with "
+		                     "them)");
 	if (json_object_get(obj, "kernel_call_s") && !call_rows)
 		return rv_json_error(
 		        d, "gemm.threading.kernel_call_s", RV_JSON_AT_KEY, RV_EPARSE,

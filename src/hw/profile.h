@@ -149,6 +149,16 @@ struct rv_gemm {
 		 * 0): each such call of one unit's share of M adds kernel_call_s. */
 		uint64_t kernel_call_rows;
 		double kernel_call_s;
+		/* Where the units split N (split_n_from), each writes its share of
+		 * every row of C, and the cache lines of one unit's share (lines
+		 * of split_line_B bytes; 0: not stated) next to another's are
+		 * pulled across to it and back (its prefetchers reach past its
+		 * share): each pass over C (every step of K, and a matmul's
+		 * separate pass that zeroes it first) adds split_line_s per such
+		 * line of every row, at most split_lines_max lines of a row (0: no
+		 * limit). */
+		uint64_t split_line_B, split_lines_max;
+		double split_line_s;
 		char *provenance; /* NULL when the profile has no such object */
 	} threading;
 	/* The library's small-matrix kernel, which runs the unpacked calls of

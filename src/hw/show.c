@@ -111,6 +111,15 @@ static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t)
 		rv_buf_printf(out, "; %s per kernel call of %llu rows of M, per step of K", a,
 		              (unsigned long long)t->kernel_call_rows);
 	}
+	if (t->split_line_B) {
+		rv_fmt_si(a, sizeof(a), t->split_line_s, "s");
+		rv_buf_printf(out, "; %s per %llu-byte line of a unit's share of a row of C", a,
+		              (unsigned long long)t->split_line_B);
+		if (t->split_lines_max)
+			rv_buf_printf(out, " (at most %llu a row)",
+			              (unsigned long long)t->split_lines_max);
+		rv_buf_puts(out, ", per pass over C, where N is split");
+	}
 	rv_buf_printf(out, "\n                   %s\n", t->provenance);
 }
 

@@ -525,6 +525,8 @@ static int choose_params(struct fit_ctx *x)
 		err = consider(x, "gemm.threading.bias_handoff_Bps", 0);
 	if (err == 0)
 		err = consider(x, "gemm.threading.kernel_call_s", 0);
+	if (err == 0)
+		err = consider(x, "gemm.threading.split_line_s", 0);
 	/* The packing rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.pack_Bps", 0);

@@ -592,6 +592,23 @@ static double k_steps(const struct rv_gemm *g, double k)
 	return g->threading.k_step ? ceil_div(k, (double)g->threading.k_step) : 1;
 }
 
+/* The cache lines that cross between units per call where they split N
+ * (gemm.threading.split_line_B): of every row of C, the lines of one unit's
+ * share (ceil(N / units) elements), at most split_lines_max, once per pass
+ * over C: each step of K, and a matmul's pass that zeroes C first. */
+static double split_lines(const struct rv_gemm *g, enum rv_op op, double m, double k, double n,
+                          double e, unsigned units)
+{
+	const struct rv_gemm_threading *t = &g->threading;
+	double lines = ceil_div(e * ceil_div(n, units), (double)t->split_line_B);
+	double passes =
+	        k_steps(g, k) + (op == RV_OP_MATMUL && g->beta_zero != RV_BETA_ZERO_IN_KERNEL);
+
+	if (t->split_lines_max)
+		lines = fmin(lines, (double)t->split_lines_max);
+	return m * lines * passes;
+}
+
 /* The tiles along M when a BLAS's threaded driver cuts M into a range per
  * unit (each ceil(what is left / ranges left)) and each range into pieces of
  * ceil(range / pieces), the last what is left, each covered with edges of
@@ -776,6 +793,9 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		if (g->threading.shared_pack_Bps > 0 && n >= (double)g->threading.shared_pack_min_n)
 			dispatch_s += e * m * k / g->threading.shared_pack_Bps;
 		dispatch_s += (k_steps(g, k) - 1) * g->threading.k_step_s;
+		if (g->threading.split_line_B && n >= (double)g->threading.split_n_from)
+			dispatch_s +=
+			        split_lines(g, op, m, k, n, e, units) * g->threading.split_line_s;
 		if (op == RV_OP_LINEAR && g->threading.bias_handoff_Bps > 0)
 			dispatch_s += 2.0 * (units - 1) / units * e * m * n /
 			              g->threading.bias_handoff_Bps;

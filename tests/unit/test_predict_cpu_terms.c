@@ -17,7 +17,8 @@
  * between cores; and of its round 13: gemm.threading.kernel_call_rows and
  * kernel_call_s, the packed driver's kernel calls along M, and
  * gemm.threading.m_pieces, the pieces of M its threaded driver covers each
- * with edges of their own. */
+ * with edges of their own; and of its round 14: gemm.threading.split_line_s,
+ * the cache lines of C that cross between units that split N. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -396,6 +397,83 @@ static void test_predict_cpu_terms__bias_handoff(void **state)
 	check_added(bias_handoff_Bps, 2e10, calls, sizeof(calls) / sizeof(calls[0]));
 }
 
+/* Where the units split N (split_n_from), each pass over C adds split_line_s
+ * per line of split_line_B bytes of one unit's share of a row, for every
+ * row of M: threaded_toy() runs 512x1024x1024 on 4 units, a share of 256
+ * fp16 elements, 512 B, 8 lines of 64 B; one pass (one step of K, a
+ * matmul's zeroing in its kernel), two with a separate zeroing pass, four
+ * steps of K = 256; at most split_lines_max lines a row; nothing below
+ * split_n_from or on one unit; a share of one element is a line. */
+static void test_predict_cpu_terms__split_lines(void **state)
+{
+	static const struct {
+		enum rv_op op;
+		const char *shape;
+		unsigned split_n_from, lines_max, k_step;
+		enum rv_gemm_beta_zero beta_zero;
+		double lines;
+	} cases[] = {
+		{ RV_OP_LINEAR, "512x1024x1024", 4, 0, 0, RV_BETA_ZERO_IN_KERNEL, 512 * 8 },
+		{ RV_OP_MATMUL, "512x1024x1024", 4, 0, 0, RV_BETA_ZERO_IN_KERNEL, 512 * 8 },
+		{ RV_OP_MATMUL, "512x1024x1024", 4, 0, 0, RV_BETA_ZERO_PASS, 512 * 8 * 2 },
+		{ RV_OP_LINEAR, "512x1024x1024", 4, 0, 0, RV_BETA_ZERO_PASS, 512 * 8 },
+		{ RV_OP_LINEAR, "512x1024x1024", 4, 5, 0, RV_BETA_ZERO_IN_KERNEL, 512 * 5 },
+		{ RV_OP_LINEAR, "512x1024x1024", 4, 0, 256, RV_BETA_ZERO_IN_KERNEL, 512 * 8 * 4 },
+		{ RV_OP_MATMUL, "512x1024x1024", 4, 0, 256, RV_BETA_ZERO_PASS, 512 * 8 * 5 },
+		{ RV_OP_LINEAR, "512x1024x1024", 2048, 0, 0, RV_BETA_ZERO_IN_KERNEL, 0 },
+		{ RV_OP_LINEAR, "256x64x256", 4, 0, 0, RV_BETA_ZERO_IN_KERNEL, 0 },
+		{ RV_OP_LINEAR, "65536x64x3", 2, 0, 0, RV_BETA_ZERO_IN_KERNEL, 65536 },
+	};
+	struct rv_profile *p = threaded_toy();
+	struct rv_prediction without, with;
+	struct rv_param prm;
+
+	(void)state;
+	p->gemm.threading.split_line_B = 64;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p->gemm.threading.split_n_from = cases[i].split_n_from;
+		p->gemm.threading.split_lines_max = cases[i].lines_max;
+		p->gemm.threading.k_step = cases[i].k_step;
+		p->gemm.beta_zero = cases[i].beta_zero;
+		p->gemm.threading.split_line_s = 0;
+		predict(&without, p, cases[i].op, cases[i].shape);
+		p->gemm.threading.split_line_s = 1e-9;
+		predict(&with, p, cases[i].op, cases[i].shape);
+		rv_assert_close(with.latency_s - without.latency_s, cases[i].lines * 1e-9, 1e-12,
+		                0);
+		rv_assert_close(with.compute_s, without.compute_s, 0, 0);
+	}
+	rv_profile_free(p);
+	{
+		static const struct threading_case parse[] = {
+			{ "\"split_n_from\": 4, \"split_line_s\": 1e-8, ", "go together" },
+			{ "\"split_line_B\": 64, \"split_line_s\": 1e-8, ", "go together" },
+			{ "\"split_n_from\": 4, \"split_line_B\": 64, ", "go together" },
+			{ "\"split_n_from\": 4, \"split_lines_max\": 8, \"split_line_s\": 1e-8, ",
+			  "split_lines_max" },
+			{ "\"split_n_from\": 4, \"split_line_B\": 0, \"split_line_s\": 1e-8, ",
+			  "split_line_B" },
+			{ "\"split_n_from\": 4, \"split_line_B\": 64, \"split_line_s\": -1e-8, ",
+			  "split_line_s" },
+			{ "\"split_n_from\": 4, \"split_line_B\": 64, \"split_line_s\": 1e-8, "
+			  "\"split_lines_max\": 0, ",
+			  "split_lines_max" },
+			{ "\"split_n_from\": 4, \"split_line_B\": 64, \"split_line_s\": 1e-8, "
+			  "\"split_lines_max\": 10, ",
+			  NULL },
+		};
+
+		p = check_threading(parse, sizeof(parse) / sizeof(parse[0]));
+		assert_int_equal(p->gemm.threading.split_line_B, 64);
+		assert_int_equal(p->gemm.threading.split_lines_max, 10);
+		rv_assert_close(p->gemm.threading.split_line_s, 1e-8, 0, 0);
+		/* Fitted as a time per line. */
+		assert_int_equal(rv_param_resolve(&prm, p, "gemm.threading.split_line_s"), 0);
+		assert_ptr_equal(prm.slot, &p->gemm.threading.split_line_s);
+		rv_profile_free(p);
+	}
+}
+
 /* An add of N elements takes at least its working set over unit_loop_Bps
  * times the units it runs on, as core (compute) time; absent, nothing
  * changes. toy_cpu: 4 units, 1e12 FLOP/s, no elementwise object (all 4
@@ -708,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__m_pieces),
 		cmocka_unit_test(test_predict_cpu_terms__bias_handoff),
 		cmocka_unit_test(test_predict_cpu_terms__beta_zero_pass),
+		cmocka_unit_test(test_predict_cpu_terms__split_lines),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
 		cmocka_unit_test(test_predict_cpu_terms__terms_profile_and_fit),
