@@ -45,9 +45,15 @@ static void update(float *b, long j0, long j1, long r0, long r1)
 static void part(int who)
 {
 	switch (mode) {
-	case 2: update(who ? c2 : c, 0, m / 2, 0, n); break;
-	case 3: update(c, 0, m, who ? n / 2 : 0, who ? n : n / 2); break;
-	case 4: update(c, who ? m / 2 : 0, who ? m : m / 2, 0, n); break;
+	case 2:
+		update(who ? c2 : c, 0, m / 2, 0, n);
+		break;
+	case 3:
+		update(c, 0, m, who ? n / 2 : 0, who ? n : n / 2);
+		break;
+	case 4:
+		update(c, who ? m / 2 : 0, who ? m : m / 2, 0, n);
+		break;
 	}
 }
 
@@ -116,7 +122,8 @@ int main(int argc, char **argv)
 	mode = -1;
 	atomic_fetch_add(&go, 1);
 	pthread_join(th, NULL);
-	printf("%6ldx%-5ld C %7.0f KB | us: cpu0 %8.1f cpu1 %8.1f | two: own %8.1f rows-split %8.1f "
+	printf("%6ldx%-5ld C %7.0f KB | us: cpu0 %8.1f cpu1 %8.1f | two: own %8.1f rows-split "
+	       "%8.1f "
 	       "col-halves %8.1f\n",
 	       m, n, bytes / 1024.0, t0 * 1e6, t1 * 1e6, own * 1e6, cols * 1e6, halves * 1e6);
 	return 0;
