@@ -935,6 +935,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	if (!pnorm) {
 		if (best)
 			*r = *best;
+		r->handover_s = dispatch_s;
 		return best_s + dispatch_s;
 	}
 	/* The tiles by compute time (NaN first), stably: a lower bound of their
@@ -976,6 +977,7 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	}
 	if (best_t != SIZE_MAX)
 		take_tile(r, &all[best_t]);
+	r->handover_s = dispatch_s;
 	return best_s + dispatch_s;
 }
 

@@ -50,6 +50,12 @@ struct rv_prediction {
 	 * kernels run on them (gemm.pack_Bps), and of the kernel calls that
 	 * cover M (gemm.threading.kernel_call_s), also in compute_s. */
 	double pack_s;
+	/* Time of setting up a BLAS call that packs and of handing it to more
+	 * than one unit (gemm.threading: dispatch_s, packed_call_s, the shared
+	 * panels, the steps of K, a linear's C between cores, the lines of C
+	 * the units share), added to the latency after the body, not in
+	 * compute_s: latency_s = overhead_s + body + handover_s. */
+	double handover_s;
 	/* Timed from the library's small-matrix kernel's blocks
 	 * (gemm.small_kernel): its tiles and waves say nothing then. */
 	int small_kernel;

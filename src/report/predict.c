@@ -150,6 +150,14 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 		              p->gemm.threading.kernel_call_rows ? " and calling the kernel" : "");
 	}
 	rv_buf_putc(out, '\n');
+	if (r->handover_s > 0) {
+		rv_fmt_si(x, sizeof(x), r->handover_s, "s");
+		rv_buf_printf(
+		        out,
+		        "    handover %-12s after the body: the BLAS's call set up and handed "
+		        "to its threads (gemm.threading)\n",
+		        x);
+	}
 	for (size_t i = 0; i < p->n_memory; i++) {
 		enum rv_tier t = p->memory[i].tier;
 
@@ -159,7 +167,7 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 		rv_buf_printf(out, "    %-8s %-12s %s at %s\n", rv_tier_name(t), x, y, z);
 	}
 	if (r->tiles && p->gemm.overlap_norm > 0) {
-		rv_fmt_si(x, sizeof(x), r->latency_s - r->overhead_s, "s");
+		rv_fmt_si(x, sizeof(x), r->latency_s - r->overhead_s - r->handover_s, "s");
 		rv_buf_printf(out,
 		              "    body     %-12s max(longest term, (compute^p + dram^p)^(1/p)), "
 		              "p = %g\n",
@@ -203,6 +211,7 @@ static int prediction_json(struct rv_buf *out, const struct rv_profile *p, enum 
 		                                    r->first_touch_s));
 		(void)json_object_set_new(terms, "bias_copy_s", json_real(r->bias_s));
 		(void)json_object_set_new(terms, "packing_s", json_real(r->pack_s));
+		(void)json_object_set_new(terms, "handover_s", json_real(r->handover_s));
 		(void)json_object_set_new(terms, "small_kernel", json_boolean(r->small_kernel));
 	}
 	return put_json(out, root);

@@ -84,6 +84,8 @@ static void check_added(double *(*term)(struct rv_profile *), double value,
 		predict(&with, p, calls[i].op, calls[i].shape);
 		rv_assert_close(with.latency_s, without.latency_s + calls[i].added_s, 1e-12, 0);
 		rv_assert_close(with.compute_s, without.compute_s, 0, 0);
+		/* Shown as the hand-over term. */
+		rv_assert_close(with.handover_s, without.handover_s + calls[i].added_s, 1e-12, 0);
 	}
 	rv_profile_free(p);
 }
@@ -440,6 +442,8 @@ static void test_predict_cpu_terms__split_lines(void **state)
 		p->gemm.threading.split_line_s = 1e-9;
 		predict(&with, p, cases[i].op, cases[i].shape);
 		rv_assert_close(with.latency_s - without.latency_s, cases[i].lines * 1e-9, 1e-12,
+		                0);
+		rv_assert_close(with.handover_s - without.handover_s, cases[i].lines * 1e-9, 1e-12,
 		                0);
 		rv_assert_close(with.compute_s, without.compute_s, 0, 0);
 	}
