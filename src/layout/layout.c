@@ -564,11 +564,18 @@ static int calibration_op(struct rv_layout *l, struct rv_calibration *c, const s
 			                    "%s is a sweep for op %s; a sweep file is named "
 			                    "<op>_<purpose>.json after what it holds",
 			                    spath, rv_op_name(bad->op));
-		return rv_calibrate_add(c, p, bad, b, bpath);
-	}
-	if (err < 0)
+		s = bad;
+	} else if (err < 0) {
 		return err;
-	return rv_calibrate_add(c, p, s, b, bpath);
+	}
+	if ((err = rv_calibrate_add(c, p, s, b, bpath)) < 0)
+		return err;
+	/* Where the captures of these rows saw their CPUs (their manifests). */
+	for (size_t i = 0; i < c->n_sources; i++)
+		if (c->sources[i].op == op)
+			err = rv_layout_round_trips(l, p->key, op, &c->sources[i].round_trip_min_s,
+			                            &c->sources[i].round_trip_max_s);
+	return err;
 }
 
 int rv_layout_calibrate(struct rv_layout *l, struct rv_calibration *c, struct rv_profile **p,

@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/vec.h"
+#include "hw/probe.h"
 #include "model/opcount.h"
 #include "model/predict.h"
 
@@ -1416,7 +1417,7 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 		              ops,
 		              json_pack(
 		                      "{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-		                      "s:o}",
+		                      "s:o, s:o, s:o, s:b}",
 		                      "hardware", p->key, "op", rv_op_name(s->op), "rows",
 		                      (json_int_t)s->rows, "energy_rows",
 		                      (json_int_t)s->energy_rows, "loo_within_band",
@@ -1429,7 +1430,15 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 		                      num_or_null(s->en_loo_median_ape), "energy_lofo_within_band",
 		                      num_or_null(s->en_lofo_within_band),
 		                      "energy_lofo_median_abs_error",
-		                      num_or_null(s->en_lofo_median_ape))) != 0;
+		                      num_or_null(s->en_lofo_median_ape), "round_trip_min_s",
+		                      s->round_trip_min_s > 0 ? json_real(s->round_trip_min_s)
+		                                              : json_null(),
+		                      "round_trip_max_s",
+		                      s->round_trip_max_s > 0 ? json_real(s->round_trip_max_s)
+		                                              : json_null(),
+		                      "placements_differ",
+		                      rv_round_trips_apart(s->round_trip_min_s,
+		                                           s->round_trip_max_s))) != 0;
 	}
 	if (!bad)
 		bad = json_object_set_new(root, "schema", json_string("roofval.calibration/1")) ||

@@ -104,6 +104,11 @@ struct rv_cal_source {
 	/* The same, leave-one-family-out. */
 	double lat_lofo_median_ape, lat_lofo_within_band;
 	double en_lofo_median_ape, en_lofo_within_band;
+	/* The least and the most core_round_trip_s that the capture records of
+	 * the baseline's manifest state (0 and 0: none; rv_layout_round_trips()):
+	 * far apart (rv_round_trips_apart()), its multi-threaded rows mix the
+	 * host's placements of the CPUs, and the report says so. */
+	double round_trip_min_s, round_trip_max_s;
 };
 
 /* A parameter of the profile that calibration considered and did not fit:

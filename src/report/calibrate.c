@@ -13,6 +13,7 @@
 #include "core/op.h"
 #include "core/regime.h"
 #include "core/units.h"
+#include "hw/probe.h"
 #include "report/report.h"
 
 static void print_in(struct rv_buf *b, const char *unit, double v)
@@ -220,7 +221,19 @@ static void print_report(struct rv_buf *b, const struct rv_calibration *c,
 		rv_buf_printf(b, "%s %s %zu of %zu rows (%zu with energy)", i ? "," : "",
 		              rv_op_name(c->sources[i].op), c->sources[i].rows,
 		              c->sources[i].rows_in_file, c->sources[i].energy_rows);
-	rv_buf_printf(b, "\n\n");
+	rv_buf_printf(b, "\n");
+	for (size_t i = 0; i < c->n_sources; i++)
+		if (rv_round_trips_apart(c->sources[i].round_trip_min_s,
+		                         c->sources[i].round_trip_max_s))
+			rv_buf_printf(
+			        b,
+			        "note: the captures of %s saw their CPUs placed apart (core "
+			        "round trip %.0f to %.0f ns in their manifests): its "
+			        "multi-threaded rows mix placements; calibrate on captures of "
+			        "one placement (docs/capture.md)\n",
+			        c->sources[i].file, c->sources[i].round_trip_min_s * 1e9,
+			        c->sources[i].round_trip_max_s * 1e9);
+	rv_buf_printf(b, "\n");
 	print_params(b, c);
 	rv_buf_printf(b, "\n  %-10s %-16s %-6s %11s %11s %8s %8s %9s %9s\n", "op", "shape", "dtype",
 	              "measured", "fitted", "error", "LOO err", "E error", "E LOO");

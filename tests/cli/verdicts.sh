@@ -151,6 +151,24 @@ assert abs(n["matmul"]["round_trip_min_s"] - 1.2e-7) < 1e-12 and abs(n["matmul"]
 assert n["linear"]["placements_differ"] is False and n["linear"]["round_trip_min_s"] is None, n["linear"]
 PY
 tally $? "validate --format json: the noise entries lack their placements"
+# calibrate says it too, per baseline, in its text and JSON (the Zen 5 VM's
+# merged captures with a matmul manifest stating both placements); a
+# manifest of one placement (120 and 150 ns) says nothing.
+zen=(calibrate --hw epyc_zen5_2vcpu --hardware-dir "$repo/results/dev-zen5/hardware-round14" --sweep-dir "$repo/results/dev-zen5/sweeps" --baseline-dir "$scratch/zmix" --dry-run)
+mkdir -p "$scratch/zmix" && cp "$repo/results/dev-zen5/baselines-merged/"*.csv "$scratch/zmix/"
+printf '{"schema": "roofval.manifest/1", "hardware": "epyc_zen5_2vcpu", "op": "matmul", "captures": [{"purpose": "calibration", "core_round_trip_s": 1.2e-7}, {"purpose": "calibration", "core_round_trip_s": 4.5e-7, "core_round_trip_end_s": 4.6e-7}]}\n' >"$scratch/zmix/epyc_zen5_2vcpu_matmul.meta.json"
+check 0 "" "note: the captures of epyc_zen5_2vcpu_matmul.csv saw their CPUs placed apart (core round trip 120 to 460 ns in their manifests)" -- "${zen[@]}"
+"$roofval" "${zen[@]}" --format json >"$scratch/zmix.json" 2>"$scratch/stderr"
+tally $? "calibrate --format json of captures placed apart: $(cat "$scratch/stderr")"
+python3 -c 'import json, sys
+o = {x["op"]: x for x in json.load(open(sys.argv[1]))["ops"]}
+assert o["matmul"]["placements_differ"] is True and o["matmul"]["round_trip_max_s"] == 4.6e-7, o["matmul"]
+assert o["linear"]["placements_differ"] is False and o["linear"]["round_trip_min_s"] is None, o["linear"]' "$scratch/zmix.json"
+tally $? "calibrate --format json: the ops lack their placements"
+sed -i 's/4.5e-7, "core_round_trip_end_s": 4.6e-7/1.5e-7/' "$scratch/zmix/epyc_zen5_2vcpu_matmul.meta.json"
+out=$("$roofval" "${zen[@]}" 2>&1)
+[[ "$out" != *"placed apart"* ]] && [[ "$out" == *"calibrate epyc_zen5_2vcpu: matmul 47 of 114 rows"* ]]
+tally $? "calibrate of captures 120 and 150 ns apart notes a placement: $(head -c 300 <<<"$out")"
 # A manifest that is not one is named, as merge names it.
 check 1 "xeon_amx_2vcpu_matmul.meta.json: capture record 2 is not an object" "" -- "${c[@]}" --baseline-dir "$f/a" --baseline-dir "$scratch/badmeta"
 
