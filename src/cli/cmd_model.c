@@ -55,8 +55,9 @@ static const struct rv_option classify_options[] = {
 
 static const struct rv_option predict_options[] = {
 	MODEL_OPTIONS(" (required but with --format csv)", 0, predict_formats,
-	              "text (default), json, or csv: the predictions of every entry the sweeps "
-	              "label for the target (docs/predictions-csv.md)"),
+	              "text (default), json (the terms: docs/predict-json.md), or csv: the "
+	              "predictions of every entry the sweeps label for the target "
+	              "(docs/predictions-csv.md)"),
 	{ .name = "purpose", .metavar = "P",
 	  .help = "--format csv: the calibration or validation sweeps only (default: both)",
 	  .type = RV_OPT_CHOICE, .offset = offsetof(struct model_opts, purpose),
