@@ -5,33 +5,17 @@
  * splitting the columns (0..M/2 and M/2..M: its split of the BLAS's N).
  * build: gcc -O2 -pthread c-apart.c -o c-apart; usage: c-apart M N REPS */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
+
+#include "threads.h"
 
 static float *c, *c2;
 static long m, n, reps;
 static _Atomic long go, done;
 static int mode;
-
-static void pin(int cpu)
-{
-	cpu_set_t s;
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	pthread_setaffinity_np(pthread_self(), sizeof(s), &s);
-}
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static void update(float *b, long j0, long j1, long r0, long r1)
 {

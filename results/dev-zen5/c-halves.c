@@ -7,34 +7,16 @@
  * build: gcc -O2 -pthread results/dev-zen5/c-halves.c -o /tmp/c-halves
  * usage: /tmp/c-halves M N REPS */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
+
+#include "threads.h"
 
 static float *c;
 static long m, n, reps;
 static _Atomic long go, done;
-
-static void pin(int cpu)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	pthread_setaffinity_np(pthread_self(), sizeof(s), &s);
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Rows r0 to r1 of every column. */
 static void update(long r0, long r1)

@@ -5,23 +5,13 @@
  * line crossing the fabric), about 120 ns nearer (docs/accuracy.md,
  * "Session 16"). build: gcc -O2 -pthread results/dev-zen5/core-pingpong.c -o /tmp/core-pingpong */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <time.h>
+
+#include "threads.h"
 
 static _Atomic long turn __attribute__((aligned(64)));
 enum { ROUNDS = 2000000 };
-
-static int pin(int cpu)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	return pthread_setaffinity_np(pthread_self(), sizeof(s), &s);
-}
 
 static void *other(void *arg)
 {
