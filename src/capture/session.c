@@ -724,9 +724,10 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	/* ... and after the last shape: the host may have moved them. A round
 	 * trip that cannot be measured leaves the capture's own message. */
 	if (run.core_round_trip_s > 0) {
-		char kept[1024];
+		char kept[1024] = "";
 
-		(void)snprintf(kept, sizeof(kept), "%s", rv_error_last());
+		if (err < 0)
+			(void)snprintf(kept, sizeof(kept), "%s", rv_error_last());
 		if (rv_core_round_trip(&run.core_round_trip_end_s, CAPTURE_ROUND_TRIP_S) < 0) {
 			run.core_round_trip_end_s = 0;
 			if (err < 0)

@@ -355,9 +355,49 @@ static int validate_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
 	const struct rv_baseline *b;
 	int err = rv_layout_baseline(l, &b, j->job->hw, j->job->op);
 
-	if (err == 0)
-		err = rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
-	return err < 0 ? err : add_placement(l, a->v, j->job->hw, j->job->op);
+	if (err < 0)
+		return err;
+	return rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
+}
+
+/* The (hardware, op) of v's records, each once (there are few of them);
+ * free() *out. */
+static int record_jobs(const struct rv_validation *v, struct rv_job **out, size_t *n)
+{
+	size_t cap = 0;
+	int err = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < v->n_records && err == 0; i++) {
+		const struct rv_record *r = &v->records[i];
+		struct rv_job j;
+		int seen = 0;
+
+		for (size_t k = 0; k < *n && !seen; k++)
+			seen = (*out)[k].op == r->op && strcmp((*out)[k].hw, r->hardware) == 0;
+		if (seen)
+			continue;
+		memset(&j, 0, sizeof(j));
+		(void)snprintf(j.hw, sizeof(j.hw), "%s", r->hardware);
+		j.op = r->op;
+		err = rv_vec_push(out, n, &cap, &j, sizeof(j));
+	}
+	return err;
+}
+
+/* The placements of l's captures of every (hardware, op) v has records of:
+ * each manifest read once, whatever the models and purposes. */
+static int add_placements(const struct rv_layout *l, struct rv_validation *v)
+{
+	struct rv_job *jobs;
+	size_t n;
+	int err = record_jobs(v, &jobs, &n);
+
+	for (size_t i = 0; i < n && err == 0; i++)
+		err = add_placement(l, v, jobs[i].hw, jobs[i].op);
+	free(jobs);
+	return err;
 }
 
 /* The entries of a job an adapter is asked to predict: labelled, scoreable,
@@ -502,7 +542,7 @@ int rv_layout_validate_models(struct rv_layout *l, struct rv_validation *v,
 			v->unlabelled_predictions += !row_labelled(l, f, &set->rows[r]);
 		rv_predictions_free(set);
 	}
-	return err;
+	return err < 0 ? err : add_placements(l, v);
 }
 
 int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
@@ -598,38 +638,27 @@ int rv_layout_calibrate(struct rv_layout *l, struct rv_calibration *c, struct rv
 
 int rv_layout_add_repeats(struct rv_layout *l, struct rv_validation *v)
 {
-	struct rv_job *done = NULL;
-	size_t n_done = 0, cap_done = 0, found = 0;
-	int err = 0;
+	struct rv_job *jobs;
+	size_t n, found = 0;
+	int err = record_jobs(v, &jobs, &n);
 
-	for (size_t i = 0; i < v->n_records && err == 0; i++) {
-		const struct rv_record *r = &v->records[i];
+	for (size_t i = 0; i < n && err == 0; i++) {
 		const struct rv_baseline *b;
 		char path[RV_PATH_MAX];
-		struct rv_job j;
-		int seen = 0;
 
-		/* Each (hardware, op) once: there are few of them. */
-		for (size_t k = 0; k < n_done && !seen; k++)
-			seen = done[k].op == r->op && strcmp(done[k].hw, r->hardware) == 0;
-		if (seen)
-			continue;
-		memset(&j, 0, sizeof(j));
-		(void)snprintf(j.hw, sizeof(j.hw), "%s", r->hardware);
-		j.op = r->op;
-		if ((err = rv_vec_push(&done, &n_done, &cap_done, &j, sizeof(j))) < 0 ||
-		    (err = rv_layout_baseline_path(l, path, sizeof(path), r->hardware, r->op)) < 0)
+		if ((err = rv_layout_baseline_path(l, path, sizeof(path), jobs[i].hw, jobs[i].op)) <
+		    0)
 			break;
-		err = rv_layout_baseline(l, &b, r->hardware, r->op);
+		err = rv_layout_baseline(l, &b, jobs[i].hw, jobs[i].op);
 		if (err == RV_ENOENT) {
 			err = 0;
 			continue;
 		}
 		if (err == 0 && (err = rv_validation_add_repeats(v, b, path)) == 0 &&
-		    (err = add_placement(l, v, r->hardware, r->op)) == 0)
+		    (err = add_placement(l, v, jobs[i].hw, jobs[i].op)) == 0)
 			found++;
 	}
-	free(done);
+	free(jobs);
 	if (err == 0 && found == 0)
 		err = rv_error_set(RV_ENOENT,
 		                   "%s holds no baseline of the hardware and ops validated, so it "
