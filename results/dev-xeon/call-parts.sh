@@ -9,20 +9,24 @@
 # memset), the bias copy (memmove), the threads' waiting (yield, schedule),
 # and the rest. Shares are of all samples, both threads' on two.
 # usage (from the repository root): results/dev-xeon/call-parts.sh > results/dev-xeon/call-parts.txt
+# Another machine's folder: R=results/dev-zen5 KEY=epyc_zen5_2vcpu CORETYPE= \
+#   [MIN_S=0] [THREADS="1 2"] results/dev-xeon/call-parts.sh (CORETYPE empty:
+#   OpenBLAS picks its kernels itself; MIN_S: the least captured time of a row).
 set -euo pipefail
-R=results/dev-xeon
-gcc -O2 $R/gemm-time.c -o /tmp/gemm-time -lopenblas
-export OPENBLAS_CORETYPE=SkylakeX
+R=${R:-results/dev-xeon} KEY=${KEY:-xeon_emr_2vcpu} MIN_S=${MIN_S:-2e-6} THREADS=${THREADS:-1 2}
+gcc -O2 results/dev-xeon/gemm-time.c -o /tmp/gemm-time -lopenblas
+CORETYPE=${CORETYPE-SkylakeX}
+[ -z "$CORETYPE" ] || export OPENBLAS_CORETYPE=$CORETYPE
 data=$(mktemp)
 trap 'rm -f "$data"' EXIT
 date -u; uptime
 echo "# op shape threads best_us | shares of perf samples (%)"
 for op in matmul linear; do
-	tail -n +2 "$R/baselines-merged/xeon_emr_2vcpu_$op.csv" | cut -d, -f3,5 | while IFS=, read -r shape lat; do
-		awk -v l="$lat" 'BEGIN { exit !(l >= 2e-6) }' || continue
+	tail -n +2 "$R/baselines-merged/${KEY}_$op.csv" | cut -d, -f3,5 | while IFS=, read -r shape lat; do
+		awk -v l="$lat" -v m="$MIN_S" 'BEGIN { exit !(l >= m) }' || continue
 		# shellcheck disable=SC2086
 		set -- ${shape//x/ }
-		for t in 1 2; do
+		for t in $THREADS; do
 			# the call's best time: a matmul's, or a linear's whole call ("both")
 			best=$(/tmp/gemm-time "$op" "$1" "$2" "$3" "$t" | sed 's/.*both \([0-9.]*\) us.*/\1/; s/.*: \([0-9.]*\) us/\1/')
 			GEMM_TIME_LOOP_S=1 perf record -q -o "$data" /tmp/gemm-time "$op" "$1" "$2" "$3" "$t" >/dev/null 2>&1

@@ -124,6 +124,10 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "pack_Bps") == 0 &&
 	           p->gemm.pack_Bps > 0 && p->n_memory > 0) {
 		unit_rate(out, p, &p->gemm.pack_Bps);
+	} else if (n == 2 && strcmp(x[0], "gemm") == 0 &&
+	           strcmp(x[1], "pack_transposed_Bps") == 0 && p->gemm.pack_transposed_Bps > 0 &&
+	           p->n_memory > 0) {
+		unit_rate(out, p, &p->gemm.pack_transposed_Bps);
 	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_row_s") == 0 &&
 	           p->gemm.bias_row_s > 0) {
 		out->slot = &p->gemm.bias_row_s;
@@ -172,6 +176,15 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "dot_copy_s") == 0 && p->gemm.small.provenance) {
 		fixed_cost(out, &p->gemm.small.dot_copy_s);
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "packed_kernel") == 0 &&
+	           strcmp(x[2], "latency_s") == 0 && p->gemm.packed.provenance) {
+		out->slot = &p->gemm.packed.latency_s;
+		out->upper = 1e-6;
+		out->upper_what = "1 us";
+		out->unit = "s";
+	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "packed_kernel") == 0 &&
+	           strcmp(x[2], "store_s") == 0 && p->gemm.packed.provenance) {
+		fixed_cost(out, &p->gemm.packed.store_s);
 	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
 	           strcmp(x[1], "unit_loop_Bps") == 0 && p->elementwise.provenance &&
 	           p->n_memory > 0) {

@@ -139,6 +139,7 @@ void rv_profile_free(struct rv_profile *p)
 	free(p->gemm.provenance);
 	free(p->gemm.threading.provenance);
 	free(p->gemm.small.provenance);
+	free(p->gemm.packed.provenance);
 	free(p->elementwise.provenance);
 	free(p->fresh_output.provenance);
 	free(p->fit_path);
@@ -698,6 +699,76 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
 	return 0;
 }
 
+/* The optional gemm.packed_kernel object: the widths along M of the
+ * packed path's kernel blocks, widest first, down to 1. */
+static int profile_gemm_packed(struct rv_gemm_packed_kernel *k, struct rv_json_doc *d, json_t *obj)
+{
+	static const char *const keys[] = { "widths",       "latency_s",  "latency_max_width",
+		                            "window_steps", "store_s",    "narrow_rows",
+		                            "narrow_share", "provenance", NULL };
+	static const char *const required[] = { "widths", "latency_s", "latency_max_width",
+		                                "provenance", NULL };
+	static const char *const path = "gemm.packed_kernel";
+	json_t *arr, *w;
+	int64_t lat_w = 0, window = 0, narrow = 0;
+	size_t i;
+	int err, has;
+
+	memset(k, 0, sizeof(*k));
+	if (!obj)
+		return 0;
+	if ((err = rv_json_check_object(d, obj, path, keys, required)) < 0 ||
+	    (err = profile_positive(d, obj, path, "latency_s", &k->latency_s)) < 0 ||
+	    (err = rv_json_get_int(d, obj, path, "latency_max_width", 1, 4096, &lat_w, NULL)) < 0 ||
+	    (err = rv_json_get_int(d, obj, path, "window_steps", 1, 1000000, &window, &has)) < 0 ||
+	    (json_object_get(obj, "store_s") &&
+	     (err = profile_nonneg(d, obj, path, "store_s", &k->store_s)) < 0) ||
+	    (err = rv_json_get_int(d, obj, path, "narrow_rows", 1, 4096, &narrow, &has)) < 0 ||
+	    (json_object_get(obj, "narrow_share") &&
+	     (err = profile_positive(d, obj, path, "narrow_share", &k->narrow_share)) < 0) ||
+	    (err = profile_provenance(d, obj, path, &k->provenance)) < 0)
+		return err;
+	arr = json_object_get(obj, "widths");
+	if (!json_is_array(arr) || json_array_size(arr) == 0 ||
+	    json_array_size(arr) > RV_GEMM_MAX_TILES)
+		return rv_json_error(d, "gemm.packed_kernel.widths", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected 1 to %d widths along M, integers from 4096 down "
+		                     "to 1, widest first",
+		                     RV_GEMM_MAX_TILES);
+	json_array_foreach(arr, i, w)
+	{
+		char at[64];
+
+		rv_json_path_index(at, sizeof(at), "gemm.packed_kernel.widths", i);
+		if (!json_is_integer(w) || json_integer_value(w) < 1 ||
+		    json_integer_value(w) > 4096 ||
+		    (i > 0 && json_integer_value(w) >= k->widths[i - 1]))
+			return rv_json_error(d, at, RV_JSON_AT_VALUE, RV_EPARSE,
+			                     "expected an integer from 1 to 4096, narrower than "
+			                     "the width before it: list the widths widest first");
+		k->widths[i] = (unsigned)json_integer_value(w);
+		k->n_widths = i + 1;
+	}
+	if (k->widths[k->n_widths - 1] != 1)
+		return rv_json_error(d, "gemm.packed_kernel.widths", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "the narrowest width is %u, so some M is left uncovered: "
+		                     "end the list with 1",
+		                     k->widths[k->n_widths - 1]);
+	if (!narrow != !(k->narrow_share > 0))
+		return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "narrow_rows and narrow_share go together: state both or "
+		                     "neither");
+	if (k->latency_s > 1e-6 || k->store_s > 1e-3 || k->narrow_share > 1)
+		return rv_json_error(d, path, RV_JSON_AT_VALUE, RV_ERANGE,
+		                     "latency_s %s, store_s %s or narrow_share %s is out of "
+		                     "range (at most 1 us, 1 ms and 1)",
+		                     num(k->latency_s), num(k->store_s), num(k->narrow_share));
+	k->latency_max_width = (unsigned)lat_w;
+	k->window_steps = (unsigned)window;
+	k->narrow_rows = (unsigned)narrow;
+	return 0;
+}
+
 static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
 	static const char *const edges[] = { "pad", "halving" };
@@ -714,6 +785,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "bias_row_s",
 		                            "bias_Bps",
 		                            "pack_Bps",
+		                            "pack_transposed_Bps",
 		                            "edge_kernels",
 		                            "edge_quantum",
 		                            "last_wave",
@@ -721,6 +793,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                            "overlap_norm",
 		                            "threading",
 		                            "small_kernel",
+		                            "packed_kernel",
 		                            "provenance",
 		                            NULL };
 	static const char *const required[] = { "tiles",
@@ -742,7 +815,8 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	    (err = profile_provenance(d, obj, "gemm", &g->provenance)) < 0 ||
 	    (err = profile_gemm_threading(&g->threading, d, json_object_get(obj, "threading"))) <
 	            0 ||
-	    (err = profile_gemm_small(&g->small, d, json_object_get(obj, "small_kernel"))) < 0)
+	    (err = profile_gemm_small(&g->small, d, json_object_get(obj, "small_kernel"))) < 0 ||
+	    (err = profile_gemm_packed(&g->packed, d, json_object_get(obj, "packed_kernel"))) < 0)
 		return err;
 	if (json_object_get(obj, "tile_edge_overhead") &&
 	    (err = profile_nonneg(d, obj, "gemm", "tile_edge_overhead", &g->tile_edge)) < 0)
@@ -760,6 +834,11 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	g->pack_Bps = 0;
 	if (json_object_get(obj, "pack_Bps") &&
 	    (err = profile_positive(d, obj, "gemm", "pack_Bps", &g->pack_Bps)) < 0)
+		return err;
+	g->pack_transposed_Bps = 0;
+	if (json_object_get(obj, "pack_transposed_Bps") &&
+	    (err = profile_positive(d, obj, "gemm", "pack_transposed_Bps",
+	                            &g->pack_transposed_Bps)) < 0)
 		return err;
 	g->bias_row_s = 0;
 	if (json_object_get(obj, "bias_row_s") &&
@@ -821,6 +900,18 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		return rv_json_error(d, "gemm.pack_Bps", RV_JSON_AT_KEY, RV_EPARSE,
 		                     "a CPU BLAS's packing; this profile's class is not cpu: "
 		                     "remove it");
+	if (g->pack_transposed_Bps > 0 && !(g->pack_Bps > 0))
+		return rv_json_error(d, "gemm.pack_transposed_Bps", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "the rate of packing a transposed operand needs the rate of "
+		                     "packing the others: state gemm.pack_Bps, or remove it");
+	if (g->packed.n_widths && p->hw_class != RV_HW_CPU)
+		return rv_json_error(d, "gemm.packed_kernel", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "a CPU BLAS's packed kernel; this profile's class is not "
+		                     "cpu: remove it");
+	if (g->packed.n_widths && g->edges != RV_EDGES_HALVING)
+		return rv_json_error(d, "gemm.packed_kernel", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "its edge rows along N are pieces of halving height: state "
+		                     "gemm.edge_kernels \"halving\"");
 	if (g->bias_Bps > 0 && p->hw_class != RV_HW_CPU)
 		return rv_json_error(d, "gemm.bias_Bps", RV_JSON_AT_KEY, RV_EPARSE,
 		                     "the cblas capture's bias copy on the calling thread; this "

@@ -186,6 +186,28 @@ struct rv_gemm {
 		double dot_copy_s;
 		char *provenance;
 	} small;
+	/* The packed path's kernel along our M (the BLAS's N), as blocks
+	 * (optional object gemm.packed_kernel; n_widths 0 when absent): M is
+	 * covered by blocks of widths[0] columns as often as they fit, then of
+	 * each narrower width in turn (the narrowest is 1), each over the
+	 * tile's rows of N (tile_n; the edge rows in halving pieces, each at a
+	 * whole block's time, those of at most narrow_rows rows at narrow_share
+	 * of it; narrow_rows 0: none). A block's K step takes its FLOPs at one
+	 * unit's rate, but a block at most latency_max_width wide (one chain of
+	 * FMAs per column) no less than latency_s, or its share K /
+	 * window_steps of it where K is shorter (the out-of-order window
+	 * overlaps the chains of neighbouring blocks; window_steps 0: never);
+	 * each block adds store_s per column (C's update after its K steps). */
+	struct rv_gemm_packed_kernel {
+		unsigned widths[RV_GEMM_MAX_TILES];
+		size_t n_widths;
+		double latency_s, store_s, narrow_share;
+		unsigned latency_max_width, window_steps, narrow_rows;
+		char *provenance;
+	} packed;
+	/* One unit's rate of packing an operand stored transposed (a
+	 * linear's weight, N x K) into panels (B/s; 0: at pack_Bps). */
+	double pack_transposed_Bps;
 };
 
 /* How an elementwise op (vector_add) is spread over the compute units: on

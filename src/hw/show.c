@@ -8,6 +8,7 @@
 
 static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t);
 static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_kernel *k);
+static void show_packed_kernel(struct rv_buf *out, const struct rv_gemm_packed_kernel *k);
 
 /* "; <before><v in unit, SI-prefixed><after>" where v > 0 (an optional
  * term). */
@@ -50,6 +51,7 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	show_si(out, "", g->bias_row_s, "s", " per row to copy a bias");
 	show_si(out, "the bias copied into the output at ", g->bias_Bps, "B/s", "");
 	show_si(out, "operands packed at ", g->pack_Bps, "B/s", " per unit, before the kernels");
+	show_si(out, "a transposed operand packed at ", g->pack_transposed_Bps, "B/s", " per unit");
 	if (g->overlap_norm > 0)
 		rv_buf_printf(out, "; compute and memory combine as a %g-norm", g->overlap_norm);
 	rv_buf_printf(out, "\n                   %s\n", g->provenance);
@@ -57,6 +59,8 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 		show_dispatch(out, t);
 	if (g->small.provenance)
 		show_small_kernel(out, &g->small);
+	if (g->packed.provenance)
+		show_packed_kernel(out, &g->packed);
 }
 
 /* The gemm.threading object: which calls run on one unit, unpacked. */
@@ -141,6 +145,26 @@ static void show_small_kernel(struct rv_buf *out, const struct rv_gemm_small_ker
 		              k->dot_max_rows, k->dot_min_k, k->dot_block, k->dot_block);
 	show_si(out, "", k->dot_output_s, "s", " to reduce each output");
 	show_si(out, "", k->dot_copy_s, "s", " per element of K to copy the tail's B transposed");
+	rv_buf_printf(out, "\n                   %s\n", k->provenance);
+}
+
+/* The gemm.packed_kernel object: the packed kernel's blocks along M. */
+static void show_packed_kernel(struct rv_buf *out, const struct rv_gemm_packed_kernel *k)
+{
+	char a[48];
+
+	rv_fmt_si(a, sizeof(a), k->latency_s, "s");
+	rv_buf_puts(out, "  gemm packed      widths along M");
+	for (size_t i = 0; i < k->n_widths; i++)
+		rv_buf_printf(out, "%s %u", i ? "," : "", k->widths[i]);
+	rv_buf_printf(out, "; a step of a block up to %u wide at least the FMA latency %s",
+	              k->latency_max_width, a);
+	if (k->window_steps)
+		rv_buf_printf(out, " (its share K / %u below that K)", k->window_steps);
+	show_si(out, "", k->store_s, "s", " per column of a block to update C");
+	if (k->narrow_rows)
+		rv_buf_printf(out, "; edge pieces of up to %u rows at %.3g of a block",
+		              k->narrow_rows, k->narrow_share);
 	rv_buf_printf(out, "\n                   %s\n", k->provenance);
 }
 

@@ -538,6 +538,14 @@ static int choose_params(struct fit_ctx *x)
 	/* The packing rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.pack_Bps", 0);
+	if (err == 0)
+		err = consider(x, "gemm.pack_transposed_Bps", 0);
+	/* The packed kernel's FMA latency and per-column store: only where the
+	 * profile describes that kernel. */
+	if (err == 0)
+		err = consider(x, "gemm.packed_kernel.latency_s", 0);
+	if (err == 0)
+		err = consider(x, "gemm.packed_kernel.store_s", 0);
 	/* A linear's bias copy per row: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "gemm.bias_row_s", 0);

@@ -578,11 +578,65 @@ static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges, unsigne
 	return whole + bits;
 }
 
-/* The tiles (edge_tiles()) of an M x N block of C with tile tm x tn. */
-static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn)
+/* The time of a K loop of the packed kernel's blocks (gemm.packed_kernel),
+ * one FMA of a block's tn rows taking fma_s at one slot's rate. */
+struct kernel_steps {
+	double k, fma_s;
+};
+
+/* The tiles along M of width t that cover d (>= 1): edge_tiles(), or with
+ * the packed kernel's blocks (gemm.packed_kernel), their time over a whole
+ * tile's at the full rate (t FMAs a step), a fraction: widest first, a
+ * block's step at least one FMA latency where it is at most
+ * latency_max_width wide (that latency's share K / window_steps where K is
+ * shorter: the out-of-order window overlaps neighbouring blocks' chains),
+ * and store_s per column of a block. */
+static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struct kernel_steps *ks)
 {
-	return edge_tiles(m, tm, g->edges, g->quantum_m) *
-	       edge_tiles(n, tn, g->edges, g->quantum_n);
+	const struct rv_gemm_packed_kernel *pk = &g->packed;
+	double sum_s = 0, left = d;
+
+	if (!pk->n_widths)
+		return edge_tiles(d, t, g->edges, g->quantum_m);
+	for (size_t i = 0; i < pk->n_widths && left > 0; i++) {
+		double w = (double)pk->widths[i], blocks = floor_of(left / w),
+		       step_s = w * ks->fma_s;
+
+		if (!(blocks > 0))
+			continue;
+		if (pk->widths[i] <= pk->latency_max_width)
+			step_s = fmax(step_s,
+			              pk->latency_s * (pk->window_steps
+			                                       ? fmin(1.0, ks->k / pk->window_steps)
+			                                       : 1.0));
+		sum_s += blocks * (ks->k * step_s + w * pk->store_s);
+		left -= blocks * w;
+	}
+	return sum_s / (ks->k * t * ks->fma_s);
+}
+
+/* The tiles along N of height t that cover d (>= 1): edge_tiles(), the
+ * halving pieces of at most gemm.packed_kernel.narrow_rows rows each at
+ * its narrow_share of a whole tile. */
+static double n_tiles(const struct rv_gemm *g, double d, unsigned t)
+{
+	const struct rv_gemm_packed_kernel *pk = &g->packed;
+	double whole = floor_of(d / t), pieces = 0;
+	unsigned r = (unsigned)(d - whole * t);
+
+	if (!pk->narrow_rows || g->edges != RV_EDGES_HALVING)
+		return edge_tiles(d, t, g->edges, g->quantum_n);
+	for (unsigned w = 1; w < t; w <<= 1)
+		if (r & w)
+			pieces += w <= pk->narrow_rows ? pk->narrow_share : 1.0;
+	return whole + pieces;
+}
+
+/* The tiles (m_tiles(), n_tiles()) of an M x N block of C with tile tm x tn. */
+static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn,
+                       const struct kernel_steps *ks)
+{
+	return m_tiles(g, m, tm, ks) * n_tiles(g, n, tn);
 }
 
 /* The steps in which the BLAS's driver goes through K (gemm.threading.
@@ -614,8 +668,8 @@ static double split_lines(const struct rv_gemm *g, enum rv_op op, double m, doub
  * ceil(range / pieces), the last what is left, each covered with edges of
  * its own (gemm.threading.m_pieces, OpenBLAS's DIVIDE_RATE): their sum over
  * every range (*all) and the most of one range (*most). */
-static void piece_tiles(const struct rv_gemm *g, double m, unsigned units, unsigned tm, double *all,
-                        double *most)
+static void piece_tiles(const struct rv_gemm *g, double m, unsigned units, unsigned tm,
+                        const struct kernel_steps *ks, double *all, double *most)
 {
 	double left = m, pieces = (double)g->threading.m_pieces;
 
@@ -624,7 +678,7 @@ static void piece_tiles(const struct rv_gemm *g, double m, unsigned units, unsig
 		double range = ceil_div(left, units - u), div = ceil_div(range, pieces), sum = 0;
 
 		for (double r = range; r > 0; r -= div)
-			sum += edge_tiles(fmin(r, div), tm, g->edges, g->quantum_m);
+			sum += m_tiles(g, fmin(r, div), tm, ks);
 		left -= range;
 		*all += sum;
 		*most = fmax(*most, sum);
@@ -828,9 +882,16 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 	 * each unit's share of M kernel call by kernel call, each copying its
 	 * slice of A and entering the kernel, once per step of K (gemm.
 	 * threading.kernel_call_s). */
-	r->pack_s = packs && g->pack_Bps > 0 && p->hw_class == RV_HW_CPU
-	                    ? e * (m * k + k * n) / (g->pack_Bps * units)
-	                    : 0;
+	r->pack_s = 0;
+	if (packs && g->pack_Bps > 0 && p->hw_class == RV_HW_CPU) {
+		/* a linear's weight, stored transposed, at its own rate where the
+		 * profile states one (gemm.pack_transposed_Bps) */
+		double b_Bps = op == RV_OP_LINEAR && g->pack_transposed_Bps > 0
+		                       ? g->pack_transposed_Bps
+		                       : g->pack_Bps;
+
+		r->pack_s = (e * m * k / g->pack_Bps + e * k * n / b_Bps) / units;
+	}
 	if (packs && g->threading.kernel_call_rows)
 		r->pack_s += ceil_div(ceil_div(m, units), (double)g->threading.kernel_call_rows) *
 		             k_steps(g, k) * g->threading.kernel_call_s;
@@ -839,30 +900,35 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
-		double tiles = tiles_of(g, m, n, tm, tn);
-		double waves = g->quantum_m ? tiles / slots : ceil_div(tiles, slots);
+		/* one FMA of a tile's tn rows, at one slot's share of the rate */
+		struct kernel_steps ks = { k,
+			                   2.0 * tn / (c->effective_flop_per_s * share / slots) };
+		double tiles = tiles_of(g, m, n, tm, tn, &ks);
+		/* Edge kernels at the full rate, or blocks timed by the packed
+		 * kernel: a fraction of tiles, summed over the slots. */
+		int fractional = g->quantum_m || g->packed.n_widths;
+		double waves = fractional ? tiles / slots : ceil_div(tiles, slots);
 
 		/* A BLAS that partitions C among its threads (gemm.threading.
 		 * split_n_from) gives each unit a slab: N's share from that N on,
 		 * else M's, each slab's edges its own. */
 		if (units > 1 && g->threading.split_n_from) {
 			int split_n = n >= (double)g->threading.split_n_from;
-			double slab = split_n ? tiles_of(g, m, ceil_div(n, units), tm, tn)
-			                      : tiles_of(g, ceil_div(m, units), n, tm, tn);
+			double slab = split_n ? tiles_of(g, m, ceil_div(n, units), tm, tn, &ks)
+			                      : tiles_of(g, ceil_div(m, units), n, tm, tn, &ks);
 
 			tiles = fmin(tiles, slab * units);
 			/* With M in pieces, every piece has edges of its own. */
 			if (g->threading.m_pieces) {
 				double sum, most,
-				        cols = edge_tiles(split_n ? ceil_div(n, units) : n, tn,
-				                          g->edges, g->quantum_n);
+				        cols = n_tiles(g, split_n ? ceil_div(n, units) : n, tn);
 
-				piece_tiles(g, m, units, tm, &sum, &most);
+				piece_tiles(g, m, units, tm, &ks, &sum, &most);
 				slab = cols * (split_n ? sum : most);
 				tiles = split_n ? slab * units : cols * sum;
 			}
-			waves = g->quantum_m ? slab / g->tiles_per_unit
-			                     : ceil_div(slab, g->tiles_per_unit);
+			waves = fractional ? slab / g->tiles_per_unit
+			                   : ceil_div(slab, g->tiles_per_unit);
 		}
 		/* A partial last wave takes a whole wave's time, unless the library
 		 * balances it over every slot (gemm.last_wave). */

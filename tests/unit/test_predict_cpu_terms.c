@@ -18,7 +18,9 @@
  * kernel_call_s, the packed driver's kernel calls along M, and
  * gemm.threading.m_pieces, the pieces of M its threaded driver covers each
  * with edges of their own; and of its round 14: gemm.threading.split_line_s,
- * the cache lines of C that cross between units that split N. */
+ * the cache lines of C that cross between units that split N; and of its
+ * round 15: gemm.packed_kernel, the packed kernel's blocks along M, and
+ * gemm.pack_transposed_Bps, the rate of packing a linear's weight. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -742,6 +744,149 @@ static void test_predict_cpu_terms__edge_kernels(void **state)
 	rv_profile_free(p);
 }
 
+/* The packed kernel's blocks (gemm.packed_kernel) on toy_cpu with one 8x8
+ * tile and halving edges, on one unit (1e12 / 4 FLOP/s: one FMA of a
+ * block's 8 rows, 16 FLOP, takes 64 ps): M in blocks 12, 8, 4, 2 and 1
+ * wide, a step of each at its FLOPs, those of at most 2 columns at least
+ * the latency (or its share K / window_steps below that K), store_s per
+ * column of a block, edge pieces of N of at most narrow_rows rows at
+ * narrow_share of a block. */
+static void test_predict_cpu_terms__packed_kernel(void **state)
+{
+	const double fma_s = 16.0 / 2.5e11, lat_s = 1e-9;
+	const struct {
+		const char *shape;
+		unsigned window;
+		double store_s, share, kernel_s;
+	} cases[] = {
+		{ "4x64x8", 0, 0, 0, 64 * 4 * fma_s },
+		{ "8x64x8", 0, 0, 0, 64 * 8 * fma_s },
+		{ "12x64x8", 0, 0, 0, 64 * 12 * fma_s },
+		/* 12 + 8 + 2 + 1, the last two at the latency */
+		{ "23x64x8", 0, 0, 0, 64 * 20 * fma_s + 2 * 64 * lat_s },
+		{ "23x64x8", 0, 1e-10, 0, 64 * 20 * fma_s + 2 * 64 * lat_s + 23 * 1e-10 },
+		{ "1x64x8", 128, 0, 0, 64 * lat_s * 64 / 128 },
+		{ "1x256x8", 128, 0, 0, 256 * lat_s },
+		/* N 20: two blocks of 8 rows and a piece of 4 */
+		{ "8x64x20", 0, 0, 0, 3 * 64 * 8 * fma_s },
+		/* N 11: a block, a piece of 2 and one of 1, each at the share */
+		{ "8x64x11", 0, 0, 0, 3 * 64 * 8 * fma_s },
+		{ "8x64x11", 0, 0, 0.5, 2 * 64 * 8 * fma_s },
+		{ "8x64x15", 0, 0, 0.5, 3 * 64 * 8 * fma_s },
+	};
+	static const unsigned widths[] = { 12, 8, 4, 2, 1 };
+	struct rv_profile *p = toy();
+	struct rv_prediction r;
+	struct rv_param prm;
+
+	(void)state;
+	p->gemm.n_tiles = 1;
+	p->gemm.tile_m[0] = 8;
+	p->gemm.tile_n[0] = 8;
+	p->gemm.half_k = 0;
+	p->gemm.edges = RV_EDGES_HALVING;
+	p->gemm.threading.provenance = strdup("test [assumed]");
+	p->gemm.threading.single_unit_max_mnk = 1u << 30;
+	predict(&r, p, RV_OP_MATMUL, "8x64x8");
+	rv_assert_close(r.compute_s, 64 * 8 * fma_s, 1e-12, 0);
+	memcpy(p->gemm.packed.widths, widths, sizeof(widths));
+	p->gemm.packed.n_widths = 5;
+	p->gemm.packed.latency_s = lat_s;
+	p->gemm.packed.latency_max_width = 2;
+	p->gemm.packed.narrow_rows = 2;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p->gemm.packed.window_steps = cases[i].window;
+		p->gemm.packed.store_s = cases[i].store_s;
+		p->gemm.packed.narrow_share = cases[i].share > 0 ? cases[i].share : 1.0;
+		predict(&r, p, RV_OP_MATMUL, cases[i].shape);
+		rv_assert_close(r.compute_s, cases[i].kernel_s, 1e-12, 0);
+	}
+	/* A linear's weight packed at its own rate, its input at pack_Bps
+	 * (fp16: 2 B an element). */
+	p->gemm.pack_Bps = 1e9;
+	p->gemm.pack_transposed_Bps = 0.5e9;
+	predict(&r, p, RV_OP_LINEAR, "8x64x16");
+	rv_assert_close(r.pack_s, 2.0 * 8 * 64 / 1e9 + 2.0 * 64 * 16 / 0.5e9, 1e-12, 0);
+	predict(&r, p, RV_OP_MATMUL, "8x64x16");
+	rv_assert_close(r.pack_s, 2.0 * (8 * 64 + 64 * 16) / 1e9, 1e-12, 0);
+	rv_profile_free(p);
+	{
+		static const struct {
+			const char *insert, *error;
+		} parse[] = {
+			{ "\"widths\": [12, 8, 4, 2, 1], \"latency_s\": 1e-9, "
+			  "\"latency_max_width\": 2,",
+			  "halving" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 8, 4, 2], "
+			  "\"latency_s\": 1e-9, \"latency_max_width\": 2,",
+			  "end the list with 1" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [8, 12, 1], "
+			  "\"latency_s\": 1e-9, \"latency_max_width\": 2,",
+			  "widest first" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 1], \"latency_s\": "
+			  "1e-9,",
+			  "latency_max_width" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 1], \"latency_s\": "
+			  "2e-6, "
+			  "\"latency_max_width\": 2,",
+			  "out of range" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 1], \"latency_s\": "
+			  "1e-9, "
+			  "\"latency_max_width\": 2, \"narrow_rows\": 2,",
+			  "go together" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 1], \"latency_s\": "
+			  "1e-9, "
+			  "\"latency_max_width\": 2, \"narrow_rows\": 2, \"narrow_share\": 1.5,",
+			  "out of range" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 1], \"latency_s\": "
+			  "1e-9, "
+			  "\"latency_max_width\": 2, \"window_steps\": 0,",
+			  "window_steps" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 4, 1], \"latency_s\": "
+			  "1e-9, "
+			  "\"latency_max_width\": 2, \"window_steps\": 75, \"store_s\": 3e-10, "
+			  "\"narrow_rows\": 2, \"narrow_share\": 0.65,",
+			  NULL },
+		};
+
+		for (size_t i = 0; i < sizeof(parse) / sizeof(parse[0]); i++) {
+			char insert[512];
+			const char *kernel = strstr(parse[i].insert, "\"widths\"");
+
+			(void)snprintf(insert, sizeof(insert),
+			               "%.*s\"packed_kernel\": {%s \"provenance\": \"test "
+			               "[assumed]\"},",
+			               (int)(kernel - parse[i].insert), parse[i].insert, kernel);
+			if (parse[i].error) {
+				assert_true(parse_with(&p, "\"gemm\": {", insert) < 0);
+				assert_non_null(strstr(rv_error_last(), parse[i].error));
+				continue;
+			}
+			assert_int_equal(parse_with(&p, "\"gemm\": {", insert), 0);
+		}
+		assert_int_equal(p->gemm.packed.n_widths, 3);
+		assert_int_equal(p->gemm.packed.widths[1], 4);
+		assert_int_equal(p->gemm.packed.window_steps, 75);
+		assert_int_equal(p->gemm.packed.narrow_rows, 2);
+		rv_assert_close(p->gemm.packed.narrow_share, 0.65, 0, 0);
+		/* Fitted: the latency and the store per column. */
+		assert_int_equal(rv_param_resolve(&prm, p, "gemm.packed_kernel.latency_s"), 0);
+		assert_ptr_equal(prm.slot, &p->gemm.packed.latency_s);
+		assert_int_equal(rv_param_resolve(&prm, p, "gemm.packed_kernel.store_s"), 0);
+		assert_ptr_equal(prm.slot, &p->gemm.packed.store_s);
+		rv_profile_free(p);
+	}
+	/* The transposed rate needs pack_Bps, and is fitted where stated. */
+	assert_true(parse_with(&p, "\"gemm\": {", "\"pack_transposed_Bps\": 1e9,") < 0);
+	assert_non_null(strstr(rv_error_last(), "gemm.pack_Bps"));
+	assert_int_equal(
+	        parse_with(&p, "\"gemm\": {", "\"pack_Bps\": 2e9, \"pack_transposed_Bps\": 1e9,"),
+	        0);
+	assert_int_equal(rv_param_resolve(&prm, p, "gemm.pack_transposed_Bps"), 0);
+	assert_ptr_equal(prm.slot, &p->gemm.pack_transposed_Bps);
+	rv_profile_free(p);
+}
+
 /* gemm.edge_kernels is "pad" or "halving", gemm.last_wave "whole" or
  * "balanced"; anything else names the key and its two values. */
 static void test_predict_cpu_terms__gemm_enums_profile(void **state)
@@ -795,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
 		cmocka_unit_test(test_predict_cpu_terms__terms_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__edge_kernels),
+		cmocka_unit_test(test_predict_cpu_terms__packed_kernel),
 		cmocka_unit_test(test_predict_cpu_terms__gemm_enums_profile),
 	};
 
