@@ -584,23 +584,26 @@ struct kernel_steps {
 	double k, fma_s;
 };
 
-/* The tiles along M of width t that cover d (>= 1): edge_tiles(), or with
- * the packed kernel's blocks (gemm.packed_kernel), their time over a whole
- * tile's at the full rate (t FMAs a step), a fraction: widest first, a
- * block's step at least one FMA latency where it is at most
- * latency_max_width wide (that latency's share K / window_steps where K is
- * shorter: the out-of-order window overlaps neighbouring blocks' chains),
- * and store_s per column of a block. */
-static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struct kernel_steps *ks)
+/* The tiles along M of width t that cover d (>= 1) for blocks of rows whose
+ * FMAs take share of a whole block's (the packed kernel's narrow edge rows;
+ * 1 otherwise): edge_tiles(), or with the packed kernel's blocks
+ * (gemm.packed_kernel), their time over a whole tile's at the full rate (t
+ * FMAs a step), a fraction: widest first, a block's step at least one FMA
+ * latency where it is at most latency_max_width wide, whatever its rows
+ * (that latency's share K / window_steps where K is shorter: the
+ * out-of-order window overlaps neighbouring blocks' chains), and store_s
+ * per column of a block. */
+static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struct kernel_steps *ks,
+                      double share)
 {
 	const struct rv_gemm_packed_kernel *pk = &g->packed;
 	double sum_s = 0, left = d;
 
 	if (!pk->n_widths)
-		return edge_tiles(d, t, g->edges, g->quantum_m);
+		return share * edge_tiles(d, t, g->edges, g->quantum_m);
 	for (size_t i = 0; i < pk->n_widths && left > 0; i++) {
 		double w = (double)pk->widths[i], blocks = floor_of(left / w),
-		       step_s = w * ks->fma_s;
+		       step_s = w * ks->fma_s * share;
 
 		if (!(blocks > 0))
 			continue;
@@ -615,28 +618,37 @@ static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struc
 	return sum_s / (ks->k * t * ks->fma_s);
 }
 
-/* The tiles along N of height t that cover d (>= 1): edge_tiles(), the
- * halving pieces of at most gemm.packed_kernel.narrow_rows rows each at
- * its narrow_share of a whole tile. */
-static double n_tiles(const struct rv_gemm *g, double d, unsigned t)
+/* The blocks of height t that cover d (>= 1) along N: edge_tiles(), or
+ * where the packed kernel states narrow rows, the whole ones and halving
+ * pieces (*whole) and the pieces of at most narrow_rows rows (*narrow), whose
+ * FMAs take narrow_share of a whole block's. */
+static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whole, double *narrow)
 {
 	const struct rv_gemm_packed_kernel *pk = &g->packed;
-	double whole = floor_of(d / t), pieces = 0;
-	unsigned r = (unsigned)(d - whole * t);
+	unsigned r;
 
-	if (!pk->narrow_rows || g->edges != RV_EDGES_HALVING)
-		return edge_tiles(d, t, g->edges, g->quantum_n);
+	*narrow = 0;
+	if (!pk->narrow_rows || g->edges != RV_EDGES_HALVING) {
+		*whole = edge_tiles(d, t, g->edges, g->quantum_n);
+		return;
+	}
+	*whole = floor_of(d / t);
+	r = (unsigned)(d - *whole * t);
 	for (unsigned w = 1; w < t; w <<= 1)
 		if (r & w)
-			pieces += w <= pk->narrow_rows ? pk->narrow_share : 1.0;
-	return whole + pieces;
+			*(w <= pk->narrow_rows ? narrow : whole) += 1;
 }
 
-/* The tiles (m_tiles(), n_tiles()) of an M x N block of C with tile tm x tn. */
+/* The tiles (m_tiles(), n_blocks()) of an M x N block of C with tile tm x
+ * tn. */
 static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn,
                        const struct kernel_steps *ks)
 {
-	return m_tiles(g, m, tm, ks) * n_tiles(g, n, tn);
+	double whole, narrow;
+
+	n_blocks(g, n, tn, &whole, &narrow);
+	return whole * m_tiles(g, m, tm, ks, 1.0) +
+	       (narrow > 0 ? narrow * m_tiles(g, m, tm, ks, g->packed.narrow_share) : 0);
 }
 
 /* The steps in which the BLAS's driver goes through K (gemm.threading.
@@ -663,13 +675,13 @@ static double split_lines(const struct rv_gemm *g, enum rv_op op, double m, doub
 	return m * lines * passes;
 }
 
-/* The tiles along M when a BLAS's threaded driver cuts M into a range per
+/* The tiles of M x N when a BLAS's threaded driver cuts M into a range per
  * unit (each ceil(what is left / ranges left)) and each range into pieces of
  * ceil(range / pieces), the last what is left, each covered with edges of
  * its own (gemm.threading.m_pieces, OpenBLAS's DIVIDE_RATE): their sum over
  * every range (*all) and the most of one range (*most). */
-static void piece_tiles(const struct rv_gemm *g, double m, unsigned units, unsigned tm,
-                        const struct kernel_steps *ks, double *all, double *most)
+static void piece_tiles(const struct rv_gemm *g, double m, double n, unsigned units, unsigned tm,
+                        unsigned tn, const struct kernel_steps *ks, double *all, double *most)
 {
 	double left = m, pieces = (double)g->threading.m_pieces;
 
@@ -678,7 +690,7 @@ static void piece_tiles(const struct rv_gemm *g, double m, unsigned units, unsig
 		double range = ceil_div(left, units - u), div = ceil_div(range, pieces), sum = 0;
 
 		for (double r = range; r > 0; r -= div)
-			sum += m_tiles(g, fmin(r, div), tm, ks);
+			sum += tiles_of(g, fmin(r, div), n, tm, tn, ks);
 		left -= range;
 		*all += sum;
 		*most = fmax(*most, sum);
@@ -920,12 +932,12 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 			tiles = fmin(tiles, slab * units);
 			/* With M in pieces, every piece has edges of its own. */
 			if (g->threading.m_pieces) {
-				double sum, most,
-				        cols = n_tiles(g, split_n ? ceil_div(n, units) : n, tn);
+				double sum, most;
 
-				piece_tiles(g, m, units, tm, &ks, &sum, &most);
-				slab = cols * (split_n ? sum : most);
-				tiles = split_n ? slab * units : cols * sum;
+				piece_tiles(g, m, split_n ? ceil_div(n, units) : n, units, tm, tn,
+				            &ks, &sum, &most);
+				slab = split_n ? sum : most;
+				tiles = split_n ? slab * units : sum;
 			}
 			waves = fractional ? slab / g->tiles_per_unit
 			                   : ceil_div(slab, g->tiles_per_unit);

@@ -750,7 +750,7 @@ static void test_predict_cpu_terms__edge_kernels(void **state)
  * wide, a step of each at its FLOPs, those of at most 2 columns at least
  * the latency (or its share K / window_steps below that K), store_s per
  * column of a block, edge pieces of N of at most narrow_rows rows at
- * narrow_share of a block. */
+ * narrow_share of a block's FMAs (not of its latency). */
 static void test_predict_cpu_terms__packed_kernel(void **state)
 {
 	const double fma_s = 16.0 / 2.5e11, lat_s = 1e-9;
@@ -773,6 +773,11 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 		{ "8x64x11", 0, 0, 0, 3 * 64 * 8 * fma_s },
 		{ "8x64x11", 0, 0, 0.5, 2 * 64 * 8 * fma_s },
 		{ "8x64x15", 0, 0, 0.5, 3 * 64 * 8 * fma_s },
+		/* a narrow piece's share is of its FMAs, not of the latency */
+		{ "8x64x1", 0, 0, 0.5, 64 * 8 * fma_s * 0.5 },
+		{ "2x256x1", 0, 0, 0.5, 256 * lat_s },
+		/* 4 + 2 columns over pieces of 2 and 1 rows */
+		{ "6x256x3", 0, 0, 0.5, 2 * 256 * (4 * fma_s * 0.5 + lat_s) },
 	};
 	static const unsigned widths[] = { 12, 8, 4, 2, 1 };
 	struct rv_profile *p = toy();
