@@ -59,6 +59,16 @@ static void fixed_cost(struct rv_param *out, double *slot)
 	out->unit = "s";
 }
 
+/* An FMA's latency, the least time of a kernel block's step of K: above 0,
+ * at most 1 us. */
+static void fma_latency(struct rv_param *out, double *slot)
+{
+	out->slot = slot;
+	out->upper = 1e-6;
+	out->upper_what = "1 us";
+	out->unit = "s";
+}
+
 /* One unit's rate of a core loop over bytes (packing, a bias copy, an
  * elementwise loop): above 0, at most that unit's share of the inner tier's
  * datasheet bandwidth (the profile has a memory tier). */
@@ -163,10 +173,7 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		fixed_cost(out, &p->gemm.threading.split_line_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "fma_latency_s") == 0 && p->gemm.small.provenance) {
-		out->slot = &p->gemm.small.fma_latency_s;
-		out->upper = 1e-6;
-		out->upper_what = "1 us";
-		out->unit = "s";
+		fma_latency(out, &p->gemm.small.fma_latency_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
 	           strcmp(x[2], "block_s") == 0 && p->gemm.small.provenance) {
 		fixed_cost(out, &p->gemm.small.block_s);
@@ -178,10 +185,7 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		fixed_cost(out, &p->gemm.small.dot_copy_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "packed_kernel") == 0 &&
 	           strcmp(x[2], "latency_s") == 0 && p->gemm.packed.provenance) {
-		out->slot = &p->gemm.packed.latency_s;
-		out->upper = 1e-6;
-		out->upper_what = "1 us";
-		out->unit = "s";
+		fma_latency(out, &p->gemm.packed.latency_s);
 	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "packed_kernel") == 0 &&
 	           strcmp(x[2], "store_s") == 0 && p->gemm.packed.provenance) {
 		fixed_cost(out, &p->gemm.packed.store_s);
