@@ -578,8 +578,8 @@ static double edge_tiles(double d, unsigned t, enum rv_gemm_edges edges, unsigne
 	return whole + bits;
 }
 
-/* The time of a K loop of the packed kernel's blocks (gemm.packed_kernel),
- * one FMA of a block's tn rows taking fma_s at one slot's rate. */
+/* What the packed kernel's blocks (gemm.packed_kernel) are timed by: K,
+ * and one FMA over a block's tn rows at one slot's share of the rate. */
 struct kernel_steps {
 	double k, fma_s;
 };

@@ -131,10 +131,13 @@ static void prediction_text(struct rv_buf *out, const struct rv_profile *p,
 		              r->eff_small);
 	else if (r->tiles)
 		rv_buf_printf(out,
-		              "; %ux%u tiles: %llu in %llu waves; efficiency tile %.3f, wave "
+		              "; %ux%u tiles%s: %llu in %llu waves; efficiency tile %.3f, wave "
 		              "%.3f, small-dim %.3f",
-		              r->tile_m, r->tile_n, (unsigned long long)r->tiles,
-		              (unsigned long long)r->waves, r->eff_tile, r->eff_wave, r->eff_small);
+		              r->tile_m, r->tile_n,
+		              p->gemm.packed.n_widths ? " (the time of the packed kernel's blocks)"
+		                                      : "",
+		              (unsigned long long)r->tiles, (unsigned long long)r->waves,
+		              r->eff_tile, r->eff_wave, r->eff_small);
 	if (r->fresh_pages > 0) {
 		rv_fmt_si(y, sizeof(y), r->first_touch_s, "s");
 		rv_buf_printf(out, "; with %s of first touch: %.0f fresh pages of the output", y,
