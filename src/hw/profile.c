@@ -703,14 +703,16 @@ static int profile_gemm_small(struct rv_gemm_small_kernel *k, struct rv_json_doc
  * packed path's kernel blocks, widest first, down to 1. */
 static int profile_gemm_packed(struct rv_gemm_packed_kernel *k, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "widths",       "latency_s",  "latency_max_width",
-		                            "window_steps", "store_s",    "narrow_rows",
-		                            "narrow_share", "provenance", NULL };
+	static const char *const keys[] = {
+		"widths",       "latency_s", "latency_max_width", "edge_latency_max_width",
+		"window_steps", "store_s",   "narrow_rows",       "narrow_share",
+		"provenance",   NULL
+	};
 	static const char *const required[] = { "widths", "latency_s", "latency_max_width",
 		                                "provenance", NULL };
 	static const char *const path = "gemm.packed_kernel";
 	json_t *arr, *w;
-	int64_t lat_w = 0, window = 0, narrow = 0;
+	int64_t lat_w = 0, edge_w = 0, window = 0, narrow = 0;
 	size_t i;
 	int err, has;
 
@@ -720,6 +722,8 @@ static int profile_gemm_packed(struct rv_gemm_packed_kernel *k, struct rv_json_d
 	if ((err = rv_json_check_object(d, obj, path, keys, required)) < 0 ||
 	    (err = profile_positive(d, obj, path, "latency_s", &k->latency_s)) < 0 ||
 	    (err = rv_json_get_int(d, obj, path, "latency_max_width", 1, 4096, &lat_w, NULL)) < 0 ||
+	    (err = rv_json_get_int(d, obj, path, "edge_latency_max_width", 1, 4096, &edge_w,
+	                           &has)) < 0 ||
 	    (err = rv_json_get_int(d, obj, path, "window_steps", 1, 1000000, &window, &has)) < 0 ||
 	    (json_object_get(obj, "store_s") &&
 	     (err = profile_nonneg(d, obj, path, "store_s", &k->store_s)) < 0) ||
@@ -764,6 +768,7 @@ static int profile_gemm_packed(struct rv_gemm_packed_kernel *k, struct rv_json_d
 		                     "range (at most 1 us, 1 ms and 1)",
 		                     num(k->latency_s), num(k->store_s), num(k->narrow_share));
 	k->latency_max_width = (unsigned)lat_w;
+	k->edge_latency_max_width = (unsigned)(edge_w ? edge_w : lat_w);
 	k->window_steps = (unsigned)window;
 	k->narrow_rows = (unsigned)narrow;
 	return 0;

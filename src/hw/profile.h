@@ -196,13 +196,15 @@ struct rv_gemm {
 	 * unit's rate, but a block at most latency_max_width wide (one chain of
 	 * FMAs per column) no less than latency_s, or its share K /
 	 * window_steps of it where K is shorter (the out-of-order window
-	 * overlaps the chains of neighbouring blocks; window_steps 0: never);
-	 * each block adds store_s per column (C's update after its K steps). */
+	 * overlaps the chains of neighbouring blocks; window_steps 0: never),
+	 * in an edge piece of N one at most edge_latency_max_width wide (its
+	 * kernels do not interleave steps of K); each block adds store_s per
+	 * column (C's update after its K steps). */
 	struct rv_gemm_packed_kernel {
 		unsigned widths[RV_GEMM_MAX_TILES];
 		size_t n_widths;
 		double latency_s, store_s, narrow_share;
-		unsigned latency_max_width, window_steps, narrow_rows;
+		unsigned latency_max_width, edge_latency_max_width, window_steps, narrow_rows;
 		char *provenance;
 	} packed;
 	/* One unit's rate of packing an operand stored transposed (a

@@ -161,6 +161,9 @@ static void show_packed_kernel(struct rv_buf *out, const struct rv_gemm_packed_k
 	              k->latency_max_width, a);
 	if (k->window_steps)
 		rv_buf_printf(out, " (its share K / %u below that K)", k->window_steps);
+	if (k->edge_latency_max_width != k->latency_max_width)
+		rv_buf_printf(out, ", up to %u wide in an edge piece of N",
+		              k->edge_latency_max_width);
 	show_si(out, "", k->store_s, "s", " per column of a block to update C");
 	if (k->narrow_rows)
 		rv_buf_printf(out, "; edge pieces of up to %u rows at %.3g of a block",

@@ -584,17 +584,18 @@ struct kernel_steps {
 	double k, fma_s;
 };
 
-/* The tiles along M of width t that cover d (>= 1) for blocks of rows whose
- * FMAs take share of a whole block's (the packed kernel's narrow edge rows;
- * 1 otherwise): edge_tiles(), or with the packed kernel's blocks
+/* The tiles along M of width t that cover d (>= 1) over a block of rows
+ * whose FMAs take share of a whole block's (the packed kernel's narrow edge
+ * rows; 1 otherwise) and where blocks at most lat_width wide wait on the FMA
+ * latency: edge_tiles(), or with the packed kernel's blocks
  * (gemm.packed_kernel), their time over a whole tile's at the full rate (t
  * FMAs a step), a fraction: widest first, a block's step at least one FMA
- * latency where it is at most latency_max_width wide, whatever its rows
- * (that latency's share K / window_steps where K is shorter: the
- * out-of-order window overlaps neighbouring blocks' chains), and store_s
- * per column of a block. */
+ * latency where it is at most lat_width wide, whatever its rows (that
+ * latency's share K / window_steps where K is shorter: the out-of-order
+ * window overlaps neighbouring blocks' chains), and store_s per column of a
+ * block. */
 static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struct kernel_steps *ks,
-                      double share)
+                      double share, unsigned lat_width)
 {
 	const struct rv_gemm_packed_kernel *pk = &g->packed;
 	double sum_s = 0, left = d;
@@ -607,7 +608,7 @@ static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struc
 
 		if (!(blocks > 0))
 			continue;
-		if (pk->widths[i] <= pk->latency_max_width)
+		if (pk->widths[i] <= lat_width)
 			step_s = fmax(step_s,
 			              pk->latency_s * (pk->window_steps
 			                                       ? fmin(1.0, ks->k / pk->window_steps)
@@ -618,17 +619,19 @@ static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struc
 	return sum_s / (ks->k * t * ks->fma_s);
 }
 
-/* The blocks of height t that cover d (>= 1) along N: edge_tiles(), or
- * where the packed kernel states narrow rows, the whole ones and halving
- * pieces (*whole) and the pieces of at most narrow_rows rows (*narrow), whose
- * FMAs take narrow_share of a whole block's. */
-static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whole, double *narrow)
+/* The blocks of height t that cover d (>= 1) along N: edge_tiles() whole
+ * ones, or with the packed kernel's blocks, the whole ones (*whole), the
+ * halving pieces of the rest (*edge), and of those the ones of at most
+ * narrow_rows rows (*narrow), whose FMAs take narrow_share of a whole
+ * block's. */
+static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whole, double *edge,
+                     double *narrow)
 {
 	const struct rv_gemm_packed_kernel *pk = &g->packed;
 	unsigned r;
 
-	*narrow = 0;
-	if (!pk->narrow_rows || g->edges != RV_EDGES_HALVING) {
+	*edge = *narrow = 0;
+	if (!pk->n_widths) {
 		*whole = edge_tiles(d, t, g->edges, g->quantum_n);
 		return;
 	}
@@ -636,19 +639,26 @@ static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whol
 	r = (unsigned)(d - *whole * t);
 	for (unsigned w = 1; w < t; w <<= 1)
 		if (r & w)
-			*(w <= pk->narrow_rows ? narrow : whole) += 1;
+			*(w <= pk->narrow_rows ? narrow : edge) += 1;
 }
 
 /* The tiles (m_tiles(), n_blocks()) of an M x N block of C with tile tm x
- * tn. */
+ * tn: an edge piece's blocks wait on the latency up to
+ * edge_latency_max_width. */
 static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn,
                        const struct kernel_steps *ks)
 {
-	double whole, narrow;
+	const struct rv_gemm_packed_kernel *pk = &g->packed;
+	double whole, edge, narrow, tiles;
 
-	n_blocks(g, n, tn, &whole, &narrow);
-	return whole * m_tiles(g, m, tm, ks, 1.0) +
-	       (narrow > 0 ? narrow * m_tiles(g, m, tm, ks, g->packed.narrow_share) : 0);
+	n_blocks(g, n, tn, &whole, &edge, &narrow);
+	tiles = whole * m_tiles(g, m, tm, ks, 1.0, pk->latency_max_width);
+	if (edge > 0)
+		tiles += edge * m_tiles(g, m, tm, ks, 1.0, pk->edge_latency_max_width);
+	if (narrow > 0)
+		tiles += narrow *
+		         m_tiles(g, m, tm, ks, pk->narrow_share, pk->edge_latency_max_width);
+	return tiles;
 }
 
 /* The steps in which the BLAS's driver goes through K (gemm.threading.

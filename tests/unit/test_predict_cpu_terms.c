@@ -798,6 +798,7 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 	p->gemm.packed.n_widths = 5;
 	p->gemm.packed.latency_s = lat_s;
 	p->gemm.packed.latency_max_width = 2;
+	p->gemm.packed.edge_latency_max_width = 2;
 	p->gemm.packed.narrow_rows = 2;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		p->gemm.packed.window_steps = cases[i].window;
@@ -806,6 +807,17 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 		predict(&r, p, RV_OP_MATMUL, cases[i].shape);
 		rv_assert_close(r.compute_s, cases[i].kernel_s, 1e-12, 0);
 	}
+	/* In an edge piece of N, blocks up to edge_latency_max_width wait on
+	 * the latency; in a whole block only those up to latency_max_width. */
+	p->gemm.packed.window_steps = 0;
+	p->gemm.packed.store_s = 0;
+	p->gemm.packed.edge_latency_max_width = 4;
+	predict(&r, p, RV_OP_MATMUL, "4x256x4");
+	rv_assert_close(r.compute_s, 256 * lat_s, 1e-12, 0);
+	predict(&r, p, RV_OP_MATMUL, "4x256x8");
+	rv_assert_close(r.compute_s, 256 * 4 * fma_s, 1e-12, 0);
+	predict(&r, p, RV_OP_MATMUL, "4x256x12");
+	rv_assert_close(r.compute_s, 256 * (4 * fma_s + lat_s), 1e-12, 0);
 	/* A linear's weight packed at its own rate, its input at pack_Bps
 	 * (fp16: 2 B an element). */
 	p->gemm.pack_Bps = 1e9;
@@ -849,7 +861,12 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 			  "window_steps" },
 			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 4, 1], \"latency_s\": "
 			  "1e-9, "
-			  "\"latency_max_width\": 2, \"window_steps\": 75, \"store_s\": 3e-10, "
+			  "\"latency_max_width\": 2, \"edge_latency_max_width\": 0,",
+			  "edge_latency_max_width" },
+			{ "\"edge_kernels\": \"halving\", \"widths\": [12, 4, 1], \"latency_s\": "
+			  "1e-9, "
+			  "\"latency_max_width\": 2, \"edge_latency_max_width\": 4, "
+			  "\"window_steps\": 75, \"store_s\": 3e-10, "
 			  "\"narrow_rows\": 2, \"narrow_share\": 0.65,",
 			  NULL },
 		};
@@ -872,6 +889,7 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 		assert_int_equal(p->gemm.packed.n_widths, 3);
 		assert_int_equal(p->gemm.packed.widths[1], 4);
 		assert_int_equal(p->gemm.packed.window_steps, 75);
+		assert_int_equal(p->gemm.packed.edge_latency_max_width, 4);
 		assert_int_equal(p->gemm.packed.narrow_rows, 2);
 		rv_assert_close(p->gemm.packed.narrow_share, 0.65, 0, 0);
 		/* Fitted: the latency and the store per column. */
