@@ -433,6 +433,26 @@ static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, enu
 	gt->zero_llc_once = p->gemm.beta_zero == RV_BETA_ZERO_PASS_LLC_ONCE;
 }
 
+/* The least time of reading bytes of the operands from the tiers that serve
+ * them on a repeated call (gt->miss): each tier beyond L1 its share, at its
+ * bandwidth (a private tier's at the call's share of the units, as
+ * body_time() counts it). A copy runs no faster than what it copies
+ * arrives. */
+static double source_s(const struct rv_profile *p, const struct gemm_tiers *gt, double bytes,
+                       double share)
+{
+	double t = 0;
+
+	for (size_t i = 1; i < p->n_memory; i++) {
+		double served = gt->miss[i] - (i + 1 < p->n_memory ? gt->miss[i + 1] : 0),
+		       bw_Bps = p->memory[i].effective_bw_Bps * (i + 2 < p->n_memory ? share : 1);
+
+		if (served > 0)
+			t += bytes * served / bw_Bps;
+	}
+	return t;
+}
+
 /* Bytes of a GEMM (M x K) * (K x N) crossing out of each tier with output
  * tile (tm, tn). L1 feeds the tile's panels to the registers, so it serves A
  * once per tile column and B once per tile row. Each outer tier serves the
@@ -912,7 +932,8 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 		                       ? g->pack_transposed_Bps
 		                       : g->pack_Bps;
 
-		r->pack_s = (e * m * k / g->pack_Bps + e * k * n / b_Bps) / units;
+		r->pack_s = fmax((e * m * k / g->pack_Bps + e * k * n / b_Bps) / units,
+		                 source_s(p, &gt, e * (m * k + k * n), share));
 	}
 	if (packs && g->threading.kernel_call_rows)
 		r->pack_s += ceil_div(ceil_div(m, units), (double)g->threading.kernel_call_rows) *

@@ -826,6 +826,18 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 	rv_assert_close(r.pack_s, 2.0 * 8 * 64 / 1e9 + 2.0 * 64 * 16 / 0.5e9, 1e-12, 0);
 	predict(&r, p, RV_OP_MATMUL, "8x64x16");
 	rv_assert_close(r.pack_s, 2.0 * (8 * 64 + 64 * 16) / 1e9, 1e-12, 0);
+	/* No faster than the operands arrive: 8 x 64 x 65536 (9.4 MB) misses
+	 * L1 and, beyond toy_cpu's 4 MB L2, 1 - 4 MB / ws of it comes from
+	 * DRAM, the rest from L2 (shared: its whole bandwidth). */
+	p->gemm.pack_Bps = p->gemm.pack_transposed_Bps = 1e15;
+	predict(&r, p, RV_OP_MATMUL, "8x64x65536");
+	{
+		double ws = 2.0 * (8 * 64 + 64 * 65536.0 + 8 * 65536.0), dram = 1 - 4194304 / ws,
+		       bytes = 2.0 * (8 * 64 + 64 * 65536.0);
+
+		rv_assert_close(r.footprint.working_set_B, ws, 0, 0);
+		rv_assert_close(r.pack_s, bytes * ((1 - dram) / 1e12 + dram / 1e11), 1e-9, 0);
+	}
 	rv_profile_free(p);
 	{
 		static const struct {
