@@ -611,7 +611,7 @@ static int calibration_op(struct rv_layout *l, struct rv_calibration *c, const s
 	if ((err = rv_calibrate_add(c, p, s, b, bpath)) < 0)
 		return err;
 	/* Where the captures of these rows saw their CPUs (their manifests). */
-	for (size_t i = 0; i < c->n_sources; i++)
+	for (size_t i = 0; i < c->n_sources && err == 0; i++)
 		if (c->sources[i].op == op)
 			err = rv_layout_round_trips(l, p->key, op, &c->sources[i].round_trip_min_s,
 			                            &c->sources[i].round_trip_max_s);

@@ -433,22 +433,29 @@ static void gemm_tiers_of(struct gemm_tiers *gt, const struct rv_profile *p, enu
 	gt->zero_llc_once = p->gemm.beta_zero == RV_BETA_ZERO_PASS_LLC_ONCE;
 }
 
+/* The bandwidth of tier i for an op on share (0, 1] of the units. A
+ * private tier (inside the last level cache: a core's L1 and L2, an SM's
+ * L1) has a port per unit, so an op on fewer units reaches that share of its
+ * aggregate bandwidth; the shared tiers serve whoever asks. */
+static double tier_bw(const struct rv_profile *p, size_t i, double share)
+{
+	return p->memory[i].effective_bw_Bps * (i + 2 < p->n_memory ? share : 1.0);
+}
+
 /* The least time of reading bytes of the operands from the tiers that serve
  * them on a repeated call (gt->miss): each tier beyond L1 its share, at its
- * bandwidth (a private tier's at the call's share of the units, as
- * body_time() counts it). A copy runs no faster than what it copies
- * arrives. */
+ * bandwidth for the call (tier_bw()). A copy runs no faster than what it
+ * copies arrives. */
 static double source_s(const struct rv_profile *p, const struct gemm_tiers *gt, double bytes,
                        double share)
 {
 	double t = 0;
 
 	for (size_t i = 1; i < p->n_memory; i++) {
-		double served = gt->miss[i] - (i + 1 < p->n_memory ? gt->miss[i + 1] : 0),
-		       bw_Bps = p->memory[i].effective_bw_Bps * (i + 2 < p->n_memory ? share : 1);
+		double served = gt->miss[i] - (i + 1 < p->n_memory ? gt->miss[i + 1] : 0);
 
 		if (served > 0)
-			t += bytes * served / bw_Bps;
+			t += bytes * served / tier_bw(p, i, share);
 	}
 	return t;
 }
@@ -522,10 +529,7 @@ static void streaming_traffic(double tier_B[RV_TIER_COUNT], const struct rv_prof
 }
 
 /* Fills the memory terms and the body time max(compute, tiers) of r, for an
- * op that runs on share (0, 1] of the units. A private tier (inside the last
- * level cache: a core's L1 and L2, an SM's L1) has a port per unit, so an op
- * on fewer units reaches that share of its aggregate bandwidth; the shared
- * tiers serve whoever asks. */
+ * op that runs on share (0, 1] of the units (tier_bw()). */
 static double body_time(struct rv_prediction *r, const struct rv_profile *p, double share)
 {
 	double body_s = r->compute_s;
@@ -533,11 +537,8 @@ static double body_time(struct rv_prediction *r, const struct rv_profile *p, dou
 	r->binding = RV_BOUND_COMPUTE;
 	for (size_t i = 0; i < p->n_memory; i++) {
 		enum rv_tier t = p->memory[i].tier;
-		double bw_Bps = p->memory[i].effective_bw_Bps;
 
-		if (i + 2 < p->n_memory)
-			bw_Bps *= share;
-		r->tier_s[t] = r->tier_B[t] / bw_Bps;
+		r->tier_s[t] = r->tier_B[t] / tier_bw(p, i, share);
 		if (r->tier_s[t] > body_s) {
 			body_s = r->tier_s[t];
 			r->binding = (int)t;
