@@ -605,24 +605,20 @@ struct kernel_steps {
 	double k, fma_s;
 };
 
-/* The tiles along M of width t that cover d (>= 1) over a block of rows
- * whose FMAs take share of a whole block's (the packed kernel's narrow edge
- * rows; 1 otherwise) and where blocks at most lat_width wide wait on the FMA
- * latency: edge_tiles(), or with the packed kernel's blocks
- * (gemm.packed_kernel), their time over a whole tile's at the full rate (t
- * FMAs a step), a fraction: widest first, a block's step at least one FMA
- * latency where it is at most lat_width wide, whatever its rows (that
- * latency's share K / window_steps where K is shorter: the out-of-order
- * window overlaps neighbouring blocks' chains), and store_s per column of a
- * block. */
+/* The packed kernel's blocks (gemm.packed_kernel) that cover d (>= 1)
+ * along M over a block of rows whose FMAs take share of a whole block's (its
+ * narrow edge rows; 1 otherwise), in tiles of width t: their time over a
+ * whole tile's at the full rate (t FMAs a step), a fraction. Widest first; a
+ * block's step takes at least one FMA latency where it is at most lat_width
+ * wide, whatever its rows (that latency's share K / window_steps where K is
+ * shorter: the out-of-order window overlaps neighbouring blocks' chains);
+ * each block adds store_s per column. */
 static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struct kernel_steps *ks,
                       double share, unsigned lat_width)
 {
 	const struct rv_gemm_packed_kernel *pk = &g->packed;
 	double sum_s = 0, left = d;
 
-	if (!pk->n_widths)
-		return share * edge_tiles(d, t, g->edges, g->quantum_m);
 	for (size_t i = 0; i < pk->n_widths && left > 0; i++) {
 		double w = (double)pk->widths[i], blocks = floor_of(left / w),
 		       step_s = w * ks->fma_s * share;
@@ -640,11 +636,10 @@ static double m_tiles(const struct rv_gemm *g, double d, unsigned t, const struc
 	return sum_s / (ks->k * t * ks->fma_s);
 }
 
-/* The blocks of height t that cover d (>= 1) along N: edge_tiles() whole
- * ones, or with the packed kernel's blocks, the whole ones (*whole), the
- * halving pieces of the rest (*edge), and of those the ones of at most
- * narrow_rows rows (*narrow), whose FMAs take narrow_share of a whole
- * block's. */
+/* The packed kernel's blocks of height t that cover d (>= 1) along N: the
+ * whole ones (*whole), the halving pieces of the rest (*edge), and of those
+ * the ones of at most narrow_rows rows (*narrow), whose FMAs take
+ * narrow_share of a whole block's. */
 static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whole, double *edge,
                      double *narrow)
 {
@@ -652,10 +647,6 @@ static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whol
 	unsigned r;
 
 	*edge = *narrow = 0;
-	if (!pk->n_widths) {
-		*whole = edge_tiles(d, t, g->edges, g->quantum_n);
-		return;
-	}
 	*whole = floor_of(d / t);
 	r = (unsigned)(d - *whole * t);
 	for (unsigned w = 1; w < t; w <<= 1)
@@ -663,11 +654,11 @@ static void n_blocks(const struct rv_gemm *g, double d, unsigned t, double *whol
 			*(w <= pk->narrow_rows ? narrow : edge) += 1;
 }
 
-/* The tiles (m_tiles(), n_blocks()) of an M x N block of C with tile tm x
- * tn: an edge piece's blocks wait on the latency up to
+/* The packed kernel's blocks of an M x N block of C in tiles tm x tn
+ * (m_tiles(), n_blocks()): its edge pieces of N wait on the latency up to
  * edge_latency_max_width. */
-static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn,
-                       const struct kernel_steps *ks)
+static double packed_tiles(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn,
+                           const struct kernel_steps *ks)
 {
 	const struct rv_gemm_packed_kernel *pk = &g->packed;
 	double whole, edge, narrow, tiles;
@@ -680,6 +671,17 @@ static double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm,
 		tiles += narrow *
 		         m_tiles(g, m, tm, ks, pk->narrow_share, pk->edge_latency_max_width);
 	return tiles;
+}
+
+/* The tiles of an M x N block of C with tile tm x tn: edge_tiles() along
+ * each, or the packed kernel's blocks (packed_tiles()). */
+static inline double tiles_of(const struct rv_gemm *g, double m, double n, unsigned tm, unsigned tn,
+                              const struct kernel_steps *ks)
+{
+	if (g->packed.n_widths)
+		return packed_tiles(g, m, n, tm, tn, ks);
+	return edge_tiles(m, tm, g->edges, g->quantum_m) *
+	       edge_tiles(n, tn, g->edges, g->quantum_n);
 }
 
 /* The steps in which the BLAS's driver goes through K (gemm.threading.
@@ -944,9 +946,12 @@ static double gemm_body(struct rv_prediction *r, const struct rv_profile *p,
 
 	for (size_t t = 0; t < g->n_tiles; t++) {
 		unsigned tm = g->tile_m[t], tn = g->tile_n[t];
-		/* one FMA of a tile's tn rows, at one slot's share of the rate */
-		struct kernel_steps ks = { k,
-			                   2.0 * tn / (c->effective_flop_per_s * share / slots) };
+		/* one FMA of a tile's tn rows, at one slot's share of the rate,
+		 * for the packed kernel's blocks */
+		struct kernel_steps ks = {
+			k, g->packed.n_widths ? 2.0 * tn / (c->effective_flop_per_s * share / slots)
+			                      : 0
+		};
 		double tiles = tiles_of(g, m, n, tm, tn, &ks);
 		/* Edge kernels at the full rate, or blocks timed by the packed
 		 * kernel: a fraction of tiles, summed over the slots. */
