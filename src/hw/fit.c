@@ -194,6 +194,9 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 	           p->n_memory > 0) {
 		unit_rate(out, p, &p->elementwise.unit_loop_Bps);
 		out->allow_zero = 1;
+	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
+	           strcmp(x[1], "tail_element_s") == 0 && p->elementwise.block_B) {
+		fixed_cost(out, &p->elementwise.tail_element_s);
 	} else if (n == 2 && strcmp(x[0], "fresh_output") == 0 && strcmp(x[1], "page_s") == 0 &&
 	           p->fresh_output.provenance) {
 		fixed_cost(out, &p->fresh_output.page_s);

@@ -124,8 +124,10 @@ void rv_probe_knee(double *knee_B, double *llc_Bps, const double *ws_B, const do
 
 /* ---- measuring and writing ---- */
 
-enum { RV_PROBE_DTYPES = 2 }; /* fp32, fp64 */
-#define RV_PROBE_TIERS 4      /* up to three cache levels and DRAM */
+enum { RV_PROBE_DTYPES = 2 };     /* fp32, fp64 */
+#define RV_PROBE_TIERS       4    /* up to three cache levels and DRAM */
+#define RV_PROBE_CALL_ROUNDS 101  /* timed rounds of a per-call overhead */
+#define RV_PROBE_CALLS       1000 /* calls a round */
 
 /* What a probe measured (or a test made up): the input of rv_probe_render(). */
 struct rv_probe_host {
@@ -145,7 +147,8 @@ struct rv_probe_host {
 	double effective_bw_Bps[RV_PROBE_TIERS];
 	double knee_B;            /* effective capacity of the last cache level; NAN: none seen */
 	const char *cache_source; /* where the capacities come from; NULL: sysfs */
-	double call_overhead_s;
+	double call_overhead_s;   /* a 1x1x1 GEMM's */
+	double add_overhead_s;    /* a 1-element add's (the backend's own loop) */
 	/* rv_core_round_trip() between the first two CPUs; 0: not measured
 	 * (one CPU, or a thread that could not be pinned) */
 	double core_round_trip_s;

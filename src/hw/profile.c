@@ -433,16 +433,20 @@ static int profile_nonneg(struct rv_json_doc *d, json_t *obj, const char *path, 
  * unit. */
 static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json_t *obj)
 {
-	static const char *const keys[] = { "grain_elements", "max_units", "unit_loop_Bps",
-		                            "provenance", NULL };
+	static const char *const keys[] = {
+		"grain_elements", "max_units", "unit_loop_Bps", "block_B", "tail_element_s",
+		"provenance",     NULL
+	};
 	static const char *const required[] = { "provenance", NULL };
 	struct rv_elementwise *w = &p->elementwise;
-	int64_t grain = 0, max_units = p->compute_units;
-	int err, has;
+	int64_t grain = 0, max_units = p->compute_units, block_B = 0;
+	int err, has, has_block;
 
 	w->grain_elements = 0;
 	w->max_units = p->compute_units;
 	w->unit_loop_Bps = 0;
+	w->block_B = 0;
+	w->tail_element_s = 0;
 	if (!obj)
 		return 0;
 	if ((err = rv_json_check_object(d, obj, "elementwise", keys, required)) < 0 ||
@@ -453,8 +457,21 @@ static int profile_elementwise(struct rv_profile *p, struct rv_json_doc *d, json
 	    (json_object_get(obj, "unit_loop_Bps") &&
 	     (err = profile_positive(d, obj, "elementwise", "unit_loop_Bps", &w->unit_loop_Bps)) <
 	             0) ||
+	    (err = rv_json_get_int(d, obj, "elementwise", "block_B", 1, 1 << 20, &block_B,
+	                           &has_block)) < 0 ||
+	    (json_object_get(obj, "tail_element_s") &&
+	     (err = profile_positive(d, obj, "elementwise", "tail_element_s", &w->tail_element_s)) <
+	             0) ||
 	    (err = profile_provenance(d, obj, "elementwise", &w->provenance)) < 0)
 		return err;
+	/* The blocks run at the loop's rate, the tail at its own: both or none. */
+	if (has_block != (w->tail_element_s > 0) || (has_block && !(w->unit_loop_Bps > 0)))
+		return rv_json_error(d, "elementwise", RV_JSON_AT_KEY, RV_EPARSE,
+		                     "block_B, tail_element_s and unit_loop_Bps go together: the "
+		                     "loop's whole blocks run at unit_loop_Bps and the elements "
+		                     "past them at tail_element_s each; give all three or drop "
+		                     "block_B and tail_element_s");
+	w->block_B = (uint64_t)block_B;
 	w->grain_elements = (uint64_t)grain;
 	w->max_units = (unsigned)max_units;
 	return 0;
@@ -929,6 +946,37 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	                      "[tile_m, tile_n]", g->tile_m, g->tile_n, &g->n_tiles);
 }
 
+/* call_overhead: every op's fixed time per call, and an op's own where its
+ * path differs (an add's plain loop against a BLAS call), with the same name
+ * as the fitted parameter (call_overhead.<op>.latency_s). */
+static int profile_call_overhead(struct rv_profile *p, struct rv_json_doc *d, json_t *over)
+{
+	static const char *const keys[] = { "latency_s",  "matmul",     "linear",
+		                            "vector_add", "provenance", NULL };
+	static const char *const required[] = { "latency_s", "provenance", NULL };
+	static const char *const op_keys[] = { "latency_s", NULL };
+	int err;
+
+	if ((err = rv_json_check_object(d, over, "call_overhead", keys, required)) < 0 ||
+	    (err = profile_positive(d, over, "call_overhead", "latency_s", &p->call_overhead_s)) <
+	            0 ||
+	    (err = profile_provenance(d, over, "call_overhead", &p->overhead_provenance)) < 0)
+		return err;
+	for (int o = 0; o < RV_OP_COUNT; o++) {
+		json_t *own = json_object_get(over, rv_op_name((enum rv_op)o));
+		char path[64];
+
+		p->op_overhead_s[o] = p->call_overhead_s;
+		if (!own)
+			continue;
+		(void)snprintf(path, sizeof(path), "call_overhead.%s", rv_op_name((enum rv_op)o));
+		if ((err = rv_json_check_object(d, own, path, op_keys, op_keys)) < 0 ||
+		    (err = profile_positive(d, own, path, "latency_s", &p->op_overhead_s[o])) < 0)
+			return err;
+	}
+	return 0;
+}
+
 /* The file name without folder and ".json", in out. */
 static void profile_stem(char *out, size_t size, const char *path)
 {
@@ -970,8 +1018,7 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	static const char *const unit_keys[] = { "count", "kind", "provenance", NULL };
 	static const char *const clock_keys[] = { "base_Hz", "boost_Hz", "sustained_Hz",
 		                                  "provenance", NULL };
-	static const char *const overhead_keys[] = { "latency_s", "provenance", NULL };
-	json_t *root = rv_json_doc_root(d), *units, *clocks, *over;
+	json_t *root = rv_json_doc_root(d), *units, *clocks;
 	const char *s, *op = NULL, *notes = NULL;
 	char stem[256];
 	int err, v, has;
@@ -1046,16 +1093,8 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		return rv_json_error(d, "default_dtype", RV_JSON_AT_VALUE, RV_EPARSE,
 		                     "%s has no entry in compute", rv_dtype_name(p->default_dtype));
 
-	over = json_object_get(root, "call_overhead");
-	if ((err = rv_json_check_object(d, over, "call_overhead", overhead_keys, overhead_keys)) <
-	            0 ||
-	    (err = profile_positive(d, over, "call_overhead", "latency_s", &p->call_overhead_s)) <
-	            0 ||
-	    (err = profile_provenance(d, over, "call_overhead", &p->overhead_provenance)) < 0)
-		return err;
-	for (int o = 0; o < RV_OP_COUNT; o++)
-		p->op_overhead_s[o] = p->call_overhead_s;
-	if ((err = profile_power(p, d, json_object_get(root, "power"))) < 0 ||
+	if ((err = profile_call_overhead(p, d, json_object_get(root, "call_overhead"))) < 0 ||
+	    (err = profile_power(p, d, json_object_get(root, "power"))) < 0 ||
 	    (err = profile_elementwise(p, d, json_object_get(root, "elementwise"))) < 0 ||
 	    (err = profile_fresh_output(p, d, json_object_get(root, "fresh_output"))) < 0)
 		return err;

@@ -218,7 +218,12 @@ struct rv_elementwise {
 	uint64_t grain_elements;
 	unsigned max_units;
 	double unit_loop_Bps; /* one unit's loop rate over its operands; 0: none */
-	char *provenance;     /* NULL when the profile has no elementwise object */
+	/* The loop runs whole blocks of block_B bytes of each operand at
+	 * unit_loop_Bps, then the elements past the last one a time each,
+	 * tail_element_s apiece (0, 0: no blocks) */
+	uint64_t block_B;
+	double tail_element_s;
+	char *provenance; /* NULL when the profile has no elementwise object */
 };
 
 /* Outputs that the framework allocates afresh on every call (optional profile

@@ -243,6 +243,11 @@ static void show_calls(struct rv_buf *out, const struct rv_profile *p)
 			rv_fmt_si(a, sizeof(a), p->elementwise.unit_loop_Bps, "B/s");
 			rv_buf_printf(out, ", a unit's loop at most %s", a);
 		}
+		if (p->elementwise.block_B) {
+			rv_fmt_si(a, sizeof(a), p->elementwise.tail_element_s, "s");
+			rv_buf_printf(out, " in blocks of %llu B, %s per element past them",
+			              (unsigned long long)p->elementwise.block_B, a);
+		}
 		rv_buf_printf(out, "\n                   %s\n", p->elementwise.provenance);
 	}
 	if (p->fresh_output.provenance) {

@@ -565,6 +565,8 @@ static int choose_params(struct fit_ctx *x)
 	/* The elementwise loop's own rate: only where the profile states one. */
 	if (err == 0)
 		err = consider(x, "elementwise.unit_loop_Bps", 0);
+	if (err == 0)
+		err = consider(x, "elementwise.tail_element_s", 0);
 	return err;
 }
 
@@ -578,11 +580,13 @@ static int lofo_stage(struct fit_ctx *x, const gsl_vector *v, gsl_vector *w, gsl
 	size_t n = x->n_rows, np = x->n_params;
 	double min_s = x->energy ? CAL_MIN_SENSITIVITY_ENERGY : CAL_MIN_SENSITIVITY_LATENCY;
 	unsigned char *sens = calloc(n * np + 1, 1);
+	size_t *free_params = malloc((np + 1) * sizeof(*free_params));
 	gsl_vector *w0 = gsl_vector_alloc(n);
 	int err = 0;
 
-	if (!sens || !w0) {
+	if (!sens || !free_params || !w0) {
 		free(sens);
+		free(free_params);
 		if (w0)
 			gsl_vector_free(w0);
 		return rv_error_set(RV_ENOMEM, "out of memory");
@@ -623,16 +627,45 @@ static int lofo_stage(struct fit_ctx *x, const gsl_vector *v, gsl_vector *w, gsl
 		if (held == 0)
 			continue;
 		for (size_t j = 0; j < np; j++) {
-			size_t moved = 0;
+			size_t moved = 0, all = 0;
 
-			for (size_t i = 0; i < n; i++)
+			for (size_t i = 0; i < n; i++) {
 				moved += sens[i * np + j] && gsl_vector_get(w, i) > 0;
+				all += sens[i * np + j] && gsl_vector_get(w0, i) > 0;
+			}
 			fam->alone[x->params[j]] = moved < CAL_MIN_SENSITIVE_ROWS;
+			/* The family is what determined it: without it, calibrate
+			 * would keep the profile's value (and a parameter no row
+			 * moves at the fit predicts nothing either way). */
+			fam->profile_kept[x->params[j]] =
+			        fam->alone[x->params[j]] && all >= CAL_MIN_SENSITIVE_ROWS;
 		}
 		/* Too few rows left to fit: the withheld rows get no prediction. */
 		if (left > np) {
-			gsl_vector_memcpy(vl, v);
-			err = solve(x, vl, w, NULL, NULL);
+			/* The fold is calibrate without the family: what only the
+			 * family determined keeps its profile value, as a value no
+			 * row determines does in the fit itself; the rest is refitted
+			 * from the fit. */
+			struct fit_ctx xf = *x;
+			size_t nf = 0;
+			gsl_vector_view vf;
+
+			xf.params = free_params;
+			for (size_t j = 0; j < np; j++) {
+				struct rv_cal_param *cp = &c->params[x->params[j]];
+
+				if (fam->profile_kept[x->params[j]]) {
+					*cp->prm.slot = cp->profile_value;
+					continue;
+				}
+				gsl_vector_set(vl, nf, gsl_vector_get(v, j));
+				free_params[nf++] = x->params[j];
+			}
+			xf.n_params = nf;
+			apply_ties(c);
+			vf = gsl_vector_subvector(vl, 0, nf ? nf : 1);
+			err = nf ? solve(&xf, &vf.vector, w, NULL, NULL) : 0;
+			x->failed = xf.failed;
 			/* As the fold predicts: within its bounds (set_params()). */
 			for (size_t j = 0; err == 0 && j < np; j++)
 				fam->move[x->params[j]] = *c->params[x->params[j]].prm.slot /
@@ -647,14 +680,17 @@ static int lofo_stage(struct fit_ctx *x, const gsl_vector *v, gsl_vector *w, gsl
 				        x->p, r, x->energy, r->lofo_latency_s, &x->failed);
 			}
 		} else {
-			for (size_t j = 0; j < np; j++)
+			for (size_t j = 0; j < np; j++) {
 				fam->alone[x->params[j]] = 1;
+				fam->profile_kept[x->params[j]] = 0;
+			}
 		}
 		gsl_vector_memcpy(w, w0);
 	}
 	gsl_vector_memcpy(w, w0);
 	gsl_vector_free(w0);
 	free(sens);
+	free(free_params);
 	if (err == 0 && x->failed)
 		err = rv_error_set(RV_ERROR, "a prediction failed");
 	return err;
@@ -1376,10 +1412,11 @@ int rv_calibrate_render_report(struct rv_buf *out, const struct rv_calibration *
 			if (isnan(fam->move[j]) && !fam->alone[j])
 				continue;
 			if (json_array_append_new(
-			            moves, json_pack("{s:s, s:s, s:o, s:b}", "op",
+			            moves, json_pack("{s:s, s:s, s:o, s:b, s:b}", "op",
 			                             rv_op_name(fam->op), "family", fam->name,
 			                             "move", num_or_null(fam->move[j]),
-			                             "remaining_rows_determine", !fam->alone[j])) !=
+			                             "remaining_rows_determine", !fam->alone[j],
+			                             "profile_value_kept", fam->profile_kept[j])) !=
 			    0)
 				bad = 1;
 		}

@@ -87,10 +87,13 @@ struct rv_cal_family {
 	size_t energy_rows, energy_in_band; /* rows with energy */
 	double lat_median_ape;              /* LOFO median |error|; NAN without predictions */
 	/* Per parameter (index into params): relative move of the value with this
-	 * family withheld (NAN: not fitted in that stage), and whether fewer than
-	 * two of the remaining rows move it. */
+	 * family withheld (NAN: not fitted in that stage), whether fewer than
+	 * two of the remaining rows move it, and whether the fold kept its
+	 * profile value for that reason (the family was what determined it, as
+	 * calibrate without the family would keep it). */
 	double move[RV_CAL_MAX_PARAMS];
 	int alone[RV_CAL_MAX_PARAMS];
+	int profile_kept[RV_CAL_MAX_PARAMS];
 };
 
 struct rv_cal_source {

@@ -1131,11 +1131,17 @@ int rv_predict(struct rv_prediction *out, const struct rv_profile *p, enum rv_op
 
 		/* The loop's own rate on its units (elementwise.unit_loop_Bps): a
 		 * core issues the loads and stores of its elements at a bounded
-		 * rate, whichever tier serves them; a core limit, so compute. */
-		double loop_s = w->unit_loop_Bps > 0
-		                        ? r.footprint.working_set_B / (w->unit_loop_Bps * share *
-		                                                       (double)p->compute_units)
-		                        : 0;
+		 * rate, whichever tier serves them; a core limit, so compute. The
+		 * elements past its last whole block (elementwise.block_B) go one
+		 * at a time, tail_element_s each. */
+		double tail = w->block_B ? fmod(n, fmax(1.0, floor_of((double)w->block_B /
+		                                                      rv_dtype_bytes(d))))
+		                         : 0;
+		double loop_s = w->unit_loop_Bps > 0 ? r.footprint.working_set_B * (1 - tail / n) /
+		                                                       (w->unit_loop_Bps * share *
+		                                                        (double)p->compute_units) +
+		                                               tail * w->tail_element_s
+		                                     : 0;
 
 		first_touch(&r, p, share * p->compute_units);
 		r.compute_s = fmax(r.footprint.flop / (c->effective_flop_per_s * share), loop_s) +

@@ -201,8 +201,10 @@ static void print_lofo(struct rv_buf *b, const struct rv_calibration *c, const s
 				              rv_op_name(g->op), g->name);
 				if (beyond)
 					rv_buf_printf(b, "%+.1f%%", 100 * g->move[j]);
-				rv_buf_printf(b, "%s%s)", beyond && only ? ", " : "",
-				              only ? "fewer than 2 rows move it" : "");
+				rv_buf_printf(b, "%s%s%s)", beyond && only ? ", " : "",
+				              only ? "fewer than 2 rows move it" : "",
+				              only && g->profile_kept[j] ? ": the profile's value"
+				                                         : "");
 				n++;
 			}
 			if (n && (n == 3 || f + 1 == c->n_families)) {

@@ -434,7 +434,7 @@ static void test_calibrate__lofo(void **state)
 	const char *dir = rv_scratch_dir("cal_lofo");
 	struct rv_profile *p = toy();
 	struct rv_calibration c;
-	size_t rows = 0, singles = 0, in = 0, energy_lofo = 0;
+	size_t rows = 0, singles = 0, in = 0, energy_lofo = 0, kept = 0;
 	struct rv_buf json = RV_BUF_INIT;
 
 	(void)state;
@@ -467,6 +467,20 @@ static void test_calibrate__lofo(void **state)
 	for (size_t j = 0; j < c.n_params; j++)
 		if (!c.params[j].undetermined && !c.params[j].switched_off)
 			assert_true(isfinite(c.params[j].lofo_max_move));
+	/* A parameter that only the withheld family moved keeps its profile
+	 * value in that fold, as calibrate without the family would keep it. */
+	for (size_t f = 0; f < c.n_families; f++)
+		for (size_t j = 0; j < c.n_params; j++) {
+			const struct rv_cal_param *cp = &c.params[j];
+
+			if (!c.families[f].profile_kept[j])
+				continue;
+			kept++;
+			assert_true(c.families[f].alone[j]);
+			rv_assert_close(c.families[f].move[j], cp->profile_value / cp->value - 1,
+			                1e-12, 1e-15);
+		}
+	assert_true(kept > 0); /* the launch family's overhead, here */
 	assert_int_equal(rv_calibrate_render_report(&json, &c, p), 0);
 	assert_non_null(strstr(json.data, "\"lofo_latency_s\""));
 	assert_non_null(strstr(json.data, "\"lofo_moves\""));
@@ -724,6 +738,7 @@ static void test_calibrate__alone_said_once(void **state)
 	cp->lofo_not_determined = 1;
 	for (size_t f = 0; f < c.n_families; f++) {
 		c.families[f].alone[0] = 1;
+		c.families[f].profile_kept[0] = 0;
 		c.families[f].move[0] = 0;
 	}
 	assert_int_equal(rv_report_calibration(&text, &c, p), 0);
@@ -744,6 +759,14 @@ static void test_calibrate__alone_said_once(void **state)
 	assert_int_equal(rv_report_calibration(&text, &c, p), 0);
 	assert_null(strstr(text.data, "whichever family is withheld"));
 	(void)snprintf(want, sizeof(want), "without %s %s (fewer than 2 rows move it)",
+	               rv_op_name(c.families[0].op), c.families[0].name);
+	assert_non_null(strstr(text.data, want));
+	rv_buf_free(&text);
+	/* The fold kept its profile value: said. */
+	c.families[0].profile_kept[0] = 1;
+	assert_int_equal(rv_report_calibration(&text, &c, p), 0);
+	(void)snprintf(want, sizeof(want),
+	               "without %s %s (fewer than 2 rows move it: the profile's value)",
 	               rv_op_name(c.families[0].op), c.families[0].name);
 	assert_non_null(strstr(text.data, want));
 	rv_buf_free(&text);

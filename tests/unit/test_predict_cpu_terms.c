@@ -509,6 +509,35 @@ static void test_predict_cpu_terms__elementwise_loop_rate(void **state)
 	rv_profile_free(p);
 }
 
+/* With blocks of block_B bytes, the loop's rate covers the elements of its
+ * whole blocks and each element past them takes tail_element_s: fp16 in 64 B
+ * blocks is 32 elements a block, so 70 = 2 x 32 + 6. One unit, as the cblas
+ * backend's loop runs. */
+static void test_predict_cpu_terms__elementwise_tail(void **state)
+{
+	struct rv_profile *p = toy();
+	struct rv_prediction r;
+
+	(void)state;
+	p->elementwise.provenance = strdup("test [assumed]");
+	p->elementwise.max_units = 1;
+	p->elementwise.unit_loop_Bps = 1e9;
+	p->elementwise.block_B = 64;
+	p->elementwise.tail_element_s = 1e-7;
+	predict(&r, p, RV_OP_VECTOR_ADD, "70");
+	/* 64 elements x 3 x 2 B over 1e9 B/s, and 6 x 1e-7 s. */
+	rv_assert_close(r.compute_s, 384.0 / 1e9 + 6e-7, 1e-12, 0);
+	predict(&r, p, RV_OP_VECTOR_ADD, "64");
+	rv_assert_close(r.compute_s, 384.0 / 1e9, 1e-12, 0);
+	predict(&r, p, RV_OP_VECTOR_ADD, "5");
+	rv_assert_close(r.compute_s, 5e-7, 1e-12, 0);
+	/* Without blocks every element goes at the rate. */
+	p->elementwise.block_B = 0;
+	predict(&r, p, RV_OP_VECTOR_ADD, "70");
+	rv_assert_close(r.compute_s, 420.0 / 1e9, 1e-12, 0);
+	rv_profile_free(p);
+}
+
 /* A linear of M rows spends M x bias_row_s of core time (compute) copying
  * its bias, on the calling thread whatever the units; a matmul has no bias,
  * and without the term nothing changes. */
@@ -972,6 +1001,7 @@ int main(void)
 		cmocka_unit_test(test_predict_cpu_terms__beta_zero_pass),
 		cmocka_unit_test(test_predict_cpu_terms__split_lines),
 		cmocka_unit_test(test_predict_cpu_terms__elementwise_loop_rate),
+		cmocka_unit_test(test_predict_cpu_terms__elementwise_tail),
 		cmocka_unit_test(test_predict_cpu_terms__bias_rows),
 		cmocka_unit_test(test_predict_cpu_terms__terms_profile_and_fit),
 		cmocka_unit_test(test_predict_cpu_terms__edge_kernels),

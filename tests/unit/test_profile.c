@@ -871,6 +871,7 @@ static void fake_host(struct rv_probe_host *h)
 	h->effective_bw_Bps[2] = 2e10;
 	h->knee_B = 3e6;
 	h->call_overhead_s = 5e-8;
+	h->add_overhead_s = 3e-9;
 }
 
 /* The template fills into a profile the loader accepts, with what was
@@ -925,6 +926,10 @@ static void test_profile__probe_template(void **state)
 	rv_assert_close(p->memory[2].energy_per_byte_J,
 	                rv_profile_tier(t, RV_TIER_DRAM)->energy_per_byte_J, 1e-5, 0);
 	rv_assert_close(p->call_overhead_s, 5e-8, 1e-5, 0);
+	/* The add's own loop: its own overhead; the GEMMs keep the BLAS call's. */
+	rv_assert_close(p->op_overhead_s[RV_OP_VECTOR_ADD], 3e-9, 1e-5, 0);
+	rv_assert_close(p->op_overhead_s[RV_OP_LINEAR], 5e-8, 1e-5, 0);
+	rv_assert_contains(p->overhead_provenance, "fastest of 101 rounds of 1000 1x1x1 GEMMs");
 	/* The numbers the probe does not measure come from the template. */
 	rv_assert_close(p->idle_W, t->idle_W, 1e-5, 0);
 	rv_assert_close(p->tdp_W, t->tdp_W, 1e-5, 0);
