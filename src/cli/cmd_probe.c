@@ -50,7 +50,8 @@ static const struct rv_option probe_options[] = {
 const struct rv_opts_spec rv_probe_spec = {
 	"probe --hw host [--key KEY] [--output FILE] [--force]",
 	"Measure this machine (peak FLOP/s per dtype with a large GEMM, bandwidth per memory "
-	"tier with a streaming add, per-call overhead with a tiny GEMM and a tiny add; caches from sysfs) "
+	"tier with a streaming add, per-call overhead with a tiny GEMM and a tiny add; caches from "
+	"sysfs) "
 	"and write a hardware profile for it. A profile of --key already in the hardware "
 	"folder is kept unless --force is given; a file named with --output is replaced.",
 	probe_options, 0, 0
