@@ -571,9 +571,11 @@ static int choose_params(struct fit_ctx *x)
 }
 
 /* Leave-one-family-out at the fit v (weights w): each family of the rows of
- * x withheld in turn (weight 0), the rest refitted from v (vl: scratch), the
- * withheld rows predicted; the move of each parameter, and whether fewer than
- * two remaining rows move it, recorded in the family. */
+ * x withheld in turn (weight 0), what only that family determined put back
+ * to its profile value and the rest refitted from v (vl: scratch), the
+ * withheld rows predicted; the move of each parameter, whether fewer than
+ * two remaining rows move it and whether it kept its profile value,
+ * recorded in the family. */
 static int lofo_stage(struct fit_ctx *x, const gsl_vector *v, gsl_vector *w, gsl_vector *vl)
 {
 	struct rv_calibration *c = x->c;
