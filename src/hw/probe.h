@@ -128,6 +128,7 @@ enum { RV_PROBE_DTYPES = 2 };     /* fp32, fp64 */
 #define RV_PROBE_TIERS       4    /* up to three cache levels and DRAM */
 #define RV_PROBE_CALL_ROUNDS 101  /* timed rounds of a per-call overhead */
 #define RV_PROBE_CALLS       1000 /* calls a round */
+#define RV_PROBE_ADD_BLOCK   16   /* fp32 elements of the add loop's block (add_loops.c) */
 
 /* What a probe measured (or a test made up): the input of rv_probe_render(). */
 struct rv_probe_host {
@@ -148,7 +149,12 @@ struct rv_probe_host {
 	double knee_B;            /* effective capacity of the last cache level; NAN: none seen */
 	const char *cache_source; /* where the capacities come from; NULL: sysfs */
 	double call_overhead_s;   /* a 1x1x1 GEMM's */
-	double add_overhead_s;    /* a 1-element add's (the backend's own loop) */
+	/* The backend's add loop (elementwise.block_B's blocks and tail): its
+	 * fixed cost per call, each element past its last block, and one
+	 * thread's rate within L1 (12 B an element, as the model counts an
+	 * add); 0: not measured */
+	double add_overhead_s, tail_element_s, unit_loop_Bps;
+	double l1_one_Bps; /* one thread's stream within L1, 16 B an element; 0: none */
 	/* rv_core_round_trip() between the first two CPUs; 0: not measured
 	 * (one CPU, or a thread that could not be pinned) */
 	double core_round_trip_s;

@@ -872,6 +872,8 @@ static void fake_host(struct rv_probe_host *h)
 	h->knee_B = 3e6;
 	h->call_overhead_s = 5e-8;
 	h->add_overhead_s = 3e-9;
+	h->tail_element_s = 2.5e-10;
+	h->unit_loop_Bps = 1.2e11;
 }
 
 /* The template fills into a profile the loader accepts, with what was
@@ -930,6 +932,12 @@ static void test_profile__probe_template(void **state)
 	rv_assert_close(p->op_overhead_s[RV_OP_VECTOR_ADD], 3e-9, 1e-5, 0);
 	rv_assert_close(p->op_overhead_s[RV_OP_LINEAR], 5e-8, 1e-5, 0);
 	rv_assert_contains(p->overhead_provenance, "fastest of 101 rounds of 1000 1x1x1 GEMMs");
+	/* The add loop as measured: its rate, and its blocks and tail. */
+	rv_assert_close(p->elementwise.unit_loop_Bps, 1.2e11, 1e-5, 0);
+	assert_int_equal(p->elementwise.block_B, 64);
+	rv_assert_close(p->elementwise.tail_element_s, 2.5e-10, 1e-5, 0);
+	rv_assert_contains(p->elementwise.provenance, "tail_element_s: 15 elements against 1");
+	assert_null(strstr(p->elementwise.provenance, "placeholders"));
 	/* The numbers the probe does not measure come from the template. */
 	rv_assert_close(p->idle_W, t->idle_W, 1e-5, 0);
 	rv_assert_close(p->tdp_W, t->tdp_W, 1e-5, 0);
@@ -937,6 +945,24 @@ static void test_profile__probe_template(void **state)
 	rv_assert_close(p->gemm.half_k, t->gemm.half_k, 1e-5, 0);
 	assert_int_equal(p->elementwise.max_units, t->elementwise.max_units);
 	rv_assert_contains(p->power_provenance, "[assumed]");
+	free(text);
+	rv_profile_free(p);
+	/* No tail measured: the loop without blocks; no rate either: neither. */
+	h.tail_element_s = 0;
+	if (rv_probe_render(&text, &h, &o) != 0 ||
+	    rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
+		fail_msg("%s", rv_error_last());
+	assert_int_equal(p->elementwise.block_B, 0);
+	rv_assert_close(p->elementwise.unit_loop_Bps, 1.2e11, 1e-5, 0);
+	free(text);
+	rv_profile_free(p);
+	h.unit_loop_Bps = 0;
+	if (rv_probe_render(&text, &h, &o) != 0 ||
+	    rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
+		fail_msg("%s", rv_error_last());
+	assert_int_equal(p->elementwise.block_B, 0);
+	assert_false(p->elementwise.unit_loop_Bps > 0);
+	assert_int_equal(p->elementwise.max_units, 1);
 	free(text);
 	rv_profile_free(p);
 	rv_profile_free(t);
