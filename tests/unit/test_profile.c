@@ -876,6 +876,19 @@ static void fake_host(struct rv_probe_host *h)
 	h->unit_loop_Bps = 1.2e11;
 }
 
+/* The profile the probe writes for h (free both). */
+static struct rv_profile *probed(char **text, const struct rv_probe_host *h,
+                                 const struct rv_probe_opts *o)
+{
+	struct rv_profile *p = NULL;
+
+	if (rv_probe_render(text, h, o) != 0)
+		fail_msg("%s", rv_error_last());
+	if (rv_profile_parse(&p, *text, strlen(*text), "probe/probe_t.json") != 0)
+		fail_msg("%s\n%s", rv_error_last(), *text);
+	return p;
+}
+
 /* The template fills into a profile the loader accepts, with what was
  * measured, the peak of the ISA table, and the template's own numbers. */
 static void test_profile__probe_template(void **state)
@@ -891,10 +904,7 @@ static void test_profile__probe_template(void **state)
 	if (rv_profile_load(&t, rv_probe_template_path()) != 0)
 		fail_msg("%s", rv_error_last());
 	fake_host(&h);
-	if (rv_probe_render(&text, &h, &o) != 0)
-		fail_msg("%s", rv_error_last());
-	if (rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
-		fail_msg("%s\n%s", rv_error_last(), text);
+	p = probed(&text, &h, &o);
 	assert_string_equal(p->key, "probe_t");
 	assert_string_equal(p->name, "AMD EPYC 9654, 4 CPUs (probed 2026-12-01)");
 	assert_int_equal(p->compute_units, 4);
@@ -904,9 +914,7 @@ static void test_profile__probe_template(void **state)
 	rv_profile_free(p);
 	free(text);
 	h.core_round_trip_s = 4.5e-7;
-	if (rv_probe_render(&text, &h, &o) != 0 ||
-	    rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
-		fail_msg("%s", rv_error_last());
+	p = probed(&text, &h, &o);
 	rv_assert_contains(p->units_provenance,
 	                   "a cache line's round trip between the first two: 450 ns when probed");
 	rv_assert_close(p->base_Hz, 2.4e9, 1e-5, 0);
@@ -949,17 +957,13 @@ static void test_profile__probe_template(void **state)
 	rv_profile_free(p);
 	/* No tail measured: the loop without blocks; no rate either: neither. */
 	h.tail_element_s = 0;
-	if (rv_probe_render(&text, &h, &o) != 0 ||
-	    rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
-		fail_msg("%s", rv_error_last());
+	p = probed(&text, &h, &o);
 	assert_int_equal(p->elementwise.block_B, 0);
 	rv_assert_close(p->elementwise.unit_loop_Bps, 1.2e11, 1e-5, 0);
 	free(text);
 	rv_profile_free(p);
 	h.unit_loop_Bps = 0;
-	if (rv_probe_render(&text, &h, &o) != 0 ||
-	    rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
-		fail_msg("%s", rv_error_last());
+	p = probed(&text, &h, &o);
 	assert_int_equal(p->elementwise.block_B, 0);
 	assert_false(p->elementwise.unit_loop_Bps > 0);
 	assert_int_equal(p->elementwise.max_units, 1);
@@ -985,10 +989,7 @@ static void test_profile__probe_peak_and_caveat(void **state)
 	 * the cores ran at 400e9 / 128 = 3.125 GHz or more. */
 	h.effective_flop_per_s[0] = 4e11;
 	(void)snprintf(h.caveat, sizeof(h.caveat), "OpenBLAS runs its Prescott kernels");
-	if (rv_probe_render(&text, &h, &o) != 0)
-		fail_msg("%s", rv_error_last());
-	if (rv_profile_parse(&p, text, strlen(text), "probe/probe_t.json") != 0)
-		fail_msg("%s\n%s", rv_error_last(), text);
+	p = probed(&text, &h, &o);
 	c = rv_profile_compute(p, RV_DTYPE_FP32);
 	rv_assert_close(c->peak_flop_per_s, 4e11, 1e-5, 0);
 	rv_assert_contains(
