@@ -22,7 +22,7 @@
  * arguments (the CUDA module is built apart and must agree on its layout).
  * 3: and the cblas module's path.
  * 4: and the torch module's path and the torch kernels' device. */
-#define RV_KERNEL_OPS_VERSION 6
+#define RV_KERNEL_OPS_VERSION 6u
 
 /* An instance: backends embed it as their first member. */
 struct rv_kernel {

@@ -12,7 +12,7 @@
 
 /* 2: open() and probe() take their settings (rails, the fake's script, the
  * NVML library) from env's arguments, never from the process environment. */
-#define RV_METER_OPS_VERSION 2
+#define RV_METER_OPS_VERSION 2u
 #define RV_METER_MAX_DOMAINS 16
 
 enum rv_meter_kind {
