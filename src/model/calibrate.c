@@ -902,9 +902,8 @@ static void summarize(const struct rv_calibration *c, int energy, enum rv_op op,
 }
 
 /* Chooses parameters and fits them, again at the fitted point (a term can
- * matter only once another has moved) until no new parameter enters. The
- * profile value of each parameter that enters is kept in saved. */
-static int fit_rounds(struct fit_ctx *x, double *saved)
+ * matter only once another has moved) until no new parameter enters. */
+static int fit_rounds(struct fit_ctx *x)
 {
 	struct rv_calibration *c = x->c;
 	int err = 0;
@@ -914,8 +913,6 @@ static int fit_rounds(struct fit_ctx *x, double *saved)
 
 		if ((err = choose_params(x)) < 0)
 			return err;
-		for (size_t j = before; j < c->n_params; j++)
-			saved[j] = c->params[j].profile_value;
 		if (round > 0 && c->n_params == before)
 			break;
 		while ((err = fit_stage(x)) == 1)
@@ -1137,7 +1134,6 @@ static void summarize_all(struct rv_calibration *c)
 int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 {
 	struct fit_ctx x;
-	double saved[RV_CAL_MAX_PARAMS];
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	int err = 0;
 
@@ -1167,7 +1163,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 	if ((err = find_families(c)) < 0)
 		goto out;
 	/* Stage 1: latency, its effective bandwidths ordered from the inner tier out. */
-	if ((err = fit_rounds(&x, saved)) < 0)
+	if ((err = fit_rounds(&x)) < 0)
 		goto restore;
 	while ((err = order_ties(&x)) == 1) {
 		while ((err = fit_stage(&x)) == 1)
@@ -1205,7 +1201,7 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 		if (!isnan(c->rows[i].energy_J))
 			x.rows[x.n_rows++] = i;
 	if (x.n_rows) {
-		if ((err = fit_rounds(&x, saved)) < 0)
+		if ((err = fit_rounds(&x)) < 0)
 			goto restore;
 	}
 	/* Physical or refused. A tier held equal after the fit moves the fitted
@@ -1258,8 +1254,10 @@ int rv_calibrate_fit(struct rv_calibration *c, struct rv_profile *p)
 	summarize_all(c);
 	goto out;
 restore:
+	/* Every parameter, fitted or held equal to another, back to the value
+	 * the profile had when it became one. */
 	for (size_t j = 0; j < c->n_params; j++)
-		*c->params[j].prm.slot = saved[j];
+		*c->params[j].prm.slot = c->params[j].profile_value;
 out:
 	free(x.rows);
 	free(x.params);

@@ -618,6 +618,37 @@ static void test_calibrate__ties_kept_outer_tier(void **state)
 	rv_profile_free(p);
 }
 
+/* A fit refused after it held a tier equal to another leaves the profile
+ * as it was, the held tier included (the defect: that tier, made a
+ * parameter after the fit, was restored from a value never set). As
+ * ties_kept_outer_tier, with a peak below the fitted rate. */
+static void test_calibrate__refused_restores_profile(void **state)
+{
+	const char *dir = rv_scratch_dir("cal_refused_restores");
+	struct rv_profile *p = toy();
+	struct rv_calibration c;
+	double bw_Bps[RV_TIER_COUNT], flop_per_s, overhead_s[RV_OP_COUNT];
+
+	(void)state;
+	write_data_l1(dir, 0, 2e10);
+	p->memory[1].bw_Bps = p->memory[1].effective_bw_Bps = 8e12;
+	p->memory[0].bw_Bps = 8e12;
+	p->memory[0].effective_bw_Bps = 3e10;
+	p->compute[0].peak_flop_per_s = 0.7e12; /* below the rows' 0.8e12 */
+	for (size_t i = 0; i < p->n_memory; i++)
+		bw_Bps[i] = p->memory[i].effective_bw_Bps;
+	flop_per_s = p->compute[0].effective_flop_per_s;
+	memcpy(overhead_s, p->op_overhead_s, sizeof(overhead_s));
+	rv_assert_error(calibrate_into(dir, &c, p), RV_ERANGE,
+	                "refused: compute.fp16.effective_flop_per_s");
+	for (size_t i = 0; i < p->n_memory; i++)
+		assert_memory_equal(&p->memory[i].effective_bw_Bps, &bw_Bps[i], sizeof(double));
+	assert_memory_equal(&p->compute[0].effective_flop_per_s, &flop_per_s, sizeof(double));
+	assert_memory_equal(p->op_overhead_s, overhead_s, sizeof(overhead_s));
+	rv_calibration_free(&c);
+	rv_profile_free(p);
+}
+
 /* The fitted latencies and energies calibrate reports are what rv_predict()
  * computes on the profile with the fit file applied, bit for bit (the defect:
  * each row after the first was predicted at the previous row's
@@ -815,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_calibrate__families),
 		cmocka_unit_test(test_calibrate__lofo),
 		cmocka_unit_test(test_calibrate__refuses_out_of_order),
+		cmocka_unit_test(test_calibrate__refused_restores_profile),
 		cmocka_unit_test(test_calibrate__ties_bandwidths_in_order),
 		cmocka_unit_test(test_calibrate__ties_kept_outer_tier),
 		cmocka_unit_test(test_calibrate__fitted_is_predicted),
