@@ -8,7 +8,7 @@
 #   (writes DIR/ and DIR.log; the committed baselines-f/ was captured into
 #   /tmp/capF on 2026-12-06 and copied here; SWEEPS defaults to
 #   results/dev-zen5/sweeps, and sweeps-i/ was captured into /tmp/capI to
-#   /tmp/capK on 2026-12-07, docs/accuracy.md "Session 20")
+#   /tmp/capN on 2026-12-07, docs/accuracy.md "Session 20")
 set -euo pipefail
 dir=$1 R=results/dev-zen5
 sweeps=${SWEEPS:-$R/sweeps}
