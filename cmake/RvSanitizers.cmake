@@ -1,5 +1,7 @@
-# RV_SANITIZE=address,undefined turns on the sanitizers for every target.
-set(RV_SANITIZE "" CACHE STRING "Comma-separated sanitizers (address,undefined)")
+# RV_SANITIZE=address,undefined turns on the sanitizers for every target;
+# RV_SANITIZE=thread builds for ThreadSanitizer (ctest -L tsan: the threaded
+# tests).
+set(RV_SANITIZE "" CACHE STRING "Comma-separated sanitizers (address,undefined; or thread)")
 if(RV_SANITIZE)
   # C only: the device code compiled by nvcc is not instrumented.
   add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=${RV_SANITIZE}>

@@ -20,10 +20,13 @@
 RV_BEGIN_DECLS
 
 /* An open data layout, with the profiles, sweeps and baselines it has
- * loaded (each file is read once, at its first use). Opaque. */
+ * loaded (each file is read once, at its first use, under a lock: one
+ * rv_data may be shared by several threads at once; roofval/roofval.h).
+ * Opaque. */
 typedef struct rv_data rv_data;
 /* A hardware profile with its fit; borrowed from the rv_data that loaded it
- * and valid until rv_data_free() of that rv_data. Opaque. */
+ * and valid until rv_data_free() of that rv_data (never moved or changed
+ * before: threads may use it at once). Opaque. */
 typedef struct rv_hw rv_hw;
 
 /* Opens a layout over the three folders; each may be NULL (or "") for the
@@ -59,7 +62,9 @@ RV_API void rv_strings_free(char **strings, size_t n);
 
 /* The profile of key (or of the profile file key names: a path with '/' or
  * ending in .json) with its fit applied when <key>.fit.json exists; loaded
- * at the first call, then the same handle. *out is borrowed from d.
+ * at the first call, then the same handle, whichever thread asks first (one
+ * handle per key, however many threads ask at once). *out is borrowed from
+ * d. A NULL key is RV_EPARSE.
  * Errors: RV_ENOENT naming the folder when there is no such profile;
  * RV_EPARSE or RV_ERANGE naming the file, line and field for a malformed
  * one; RV_EIO, RV_ENOMEM. */

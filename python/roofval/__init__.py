@@ -11,15 +11,27 @@ The library is found through $ROOFVAL_LIBRARY, else beside this package's
 install prefix, else ctypes.util.find_library("roofval"). Data folders are
 found as roofval finds them (docs/install.md); every function takes
 hardware_dir/sweep_dir/baseline_dir to override them.
+
+The package is safe to use from several threads at once (threading): the
+functions share one libroofval data handle per set of folders, which
+libroofval allows, and release the GIL while the library works.
+
+Arguments are checked before they reach the library: a string with a NUL
+character, a shape with the wrong number of dimensions for its op or a
+dimension that is not an integer of 64 bits raise ValueError or TypeError
+(never a prediction of another shape).
 """
 
 import csv
 import ctypes
 import ctypes.util
 import json
+import operator
 import os
+import re
 import shutil
 import tempfile
+import threading
 
 __all__ = ["RoofvalError", "predict", "predict_batch", "predict_sweep", "validate",
            "hardware_keys", "library_version", "__version__"]
@@ -31,6 +43,11 @@ class RoofvalError(RuntimeError):
     def __init__(self, code, message):
         super().__init__(message)
         self.code = code
+
+
+class RoofvalValueError(RoofvalError, ValueError):
+    """An argument libroofval refused (a shape, an op): both a RoofvalError
+    with its code and a ValueError."""
 
 
 def _candidates():
@@ -112,6 +129,7 @@ _lib.rv_hw_default_dtype.argtypes = [_P]
 _lib.rv_hw_default_dtype.restype = ctypes.c_char_p
 _lib.rv_binding_name.argtypes = [ctypes.c_int]
 _lib.rv_binding_name.restype = ctypes.c_char_p
+_lib.rv_dims_parse.argtypes = [ctypes.POINTER(_Dims), ctypes.c_char_p, ctypes.c_char_p]
 _lib.rv_hw_predict_batch.argtypes = [_P, ctypes.c_char_p, ctypes.c_char_p,
                                      ctypes.POINTER(_Dims), ctypes.c_size_t,
                                      ctypes.POINTER(_Cost)]
@@ -130,13 +148,38 @@ def library_version():
     return _lib.rv_version().decode()
 
 
-def _b(s):
-    return None if s is None else os.fsencode(s) if not isinstance(s, bytes) else s
+def _b(s, what="an argument"):
+    """s as the bytes libroofval takes (None stays None): a str, bytes or
+    os.PathLike, without a NUL character (C would end the string there)."""
+    if s is None:
+        return None
+    if isinstance(s, bytes):
+        b = s
+    elif isinstance(s, (str, os.PathLike)):
+        b = os.fsencode(s)
+    else:
+        raise TypeError("roofval: %s must be a str, not %s" % (what, type(s).__name__))
+    if b"\0" in b:
+        raise ValueError("roofval: %s %r holds a NUL character; give the text without it"
+                         % (what, s))
+    return b
+
+
+def _key(s, what="hw"):
+    """A required string argument (a hardware key, an op)."""
+    if s is None:
+        raise TypeError("roofval: %s is None; give a str (roofval.hardware_keys() lists "
+                        "the hardware keys)" % what)
+    return _b(s, what)
+
+
+def _message():
+    return _lib.rv_error_last().decode(errors="replace")
 
 
 def _check(rc):
     if rc < 0:
-        raise RoofvalError(rc, _lib.rv_error_last().decode(errors="replace"))
+        raise RoofvalError(rc, _message())
     return rc
 
 
@@ -162,15 +205,44 @@ class _Data:
 
     def hw(self, key):
         h = _P()
-        _check(_lib.rv_data_hw(self.p, _b(key), ctypes.byref(h)))
+        _check(_lib.rv_data_hw(self.p, _key(key), ctypes.byref(h)))
         return h
 
 
+def _shape_text(shape):
+    """A shape (text "MxKxN", or a sequence of integers) as roofval writes it."""
+    if isinstance(shape, (str, bytes)):
+        text = shape.decode(errors="replace") if isinstance(shape, bytes) else shape
+        if "\0" in text:
+            raise ValueError("roofval: shape %r holds a NUL character" % (shape,))
+        return text.strip().lower()
+    try:
+        dims = list(shape)
+    except TypeError:
+        raise TypeError("roofval: shape %r: give a tuple of integers, (M, K, N), (B, IN, "
+                        "OUT) or (N,), or the text 'MxKxN'" % (shape,)) from None
+    for d in dims:
+        if isinstance(d, bool):
+            raise TypeError("roofval: shape %r: dimension %r is a bool, not an integer"
+                            % (shape, d))
+        try:
+            operator.index(d)
+        except TypeError:
+            raise TypeError("roofval: shape %r: dimension %r is a %s, not an integer"
+                            % (shape, d, type(d).__name__)) from None
+    return "x".join(str(operator.index(d)) for d in dims)
+
+
 def _shape(op, shape):
-    dims = [int(x) for x in (shape.lower().split("x") if isinstance(shape, str) else shape)]
-    if not 1 <= len(dims) <= 3:
-        raise ValueError("roofval: shape %r: give 1 (vector_add) or 3 dimensions" % (shape,))
-    return _Dims((ctypes.c_uint64 * 3)(*(dims + [0] * (3 - len(dims)))))
+    """The rv_dims of shape for op, parsed by libroofval (the number of
+    dimensions the op takes, each within its range): RoofvalValueError
+    (a ValueError) when it is not one."""
+    text = _shape_text(shape)
+    dims = _Dims()
+    rc = _lib.rv_dims_parse(ctypes.byref(dims), _key(op, "op"), _b(text, "shape"))
+    if rc < 0:
+        raise RoofvalValueError(rc, _message())
+    return dims
 
 
 def _result(cost):
@@ -179,15 +251,18 @@ def _result(cost):
 
 
 _cache = {}
+_cache_lock = threading.Lock()
 
 
 def _cached(hardware_dir=None, sweep_dir=None, baseline_dir=None):
     """The rv_data of these folders, opened once per process (profiles and
-    sweeps are then read once, so repeated predictions cost the model only)."""
+    sweeps are then read once, so repeated predictions cost the model only)
+    and shared by every thread (libroofval allows it)."""
     key = (hardware_dir, sweep_dir, baseline_dir)
-    if key not in _cache:
-        _cache[key] = _Data(*key)
-    return _cache[key]
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = _Data(*key)
+        return _cache[key]
 
 
 def predict_batch(hw, op, shapes, dtype=None, **dirs):
@@ -198,15 +273,10 @@ def predict_batch(hw, op, shapes, dtype=None, **dirs):
     n = len(shapes)
     arr = (_Dims * max(n, 1))(*[_shape(op, s) for s in shapes])
     out = (_Cost * max(n, 1))()
-    _check(_lib.rv_hw_predict_batch(h, _b(op), _b(dtype), arr, n, out))
+    _check(_lib.rv_hw_predict_batch(h, _key(op, "op"), _b(dtype, "dtype"), arr, n, out))
     used = dtype or _lib.rv_hw_default_dtype(h).decode()
     return [dict(hardware=hw, op=op, shape=_shape_text(s), dtype=used, **_result(out[i]))
             for i, s in enumerate(shapes)]
-
-
-def _shape_text(shape):
-    dims = [int(x) for x in (shape.lower().split("x") if isinstance(shape, str) else shape)]
-    return "x".join(map(str, dims))
 
 
 def predict(hw, op, shape, dtype=None, **dirs):
@@ -226,7 +296,7 @@ def predict_sweep(hw, op, purpose="validation", **dirs):
     h = d.hw(hw)
     items = ctypes.POINTER(_SweepItem)()
     n = ctypes.c_size_t()
-    _check(_lib.rv_data_sweep(d.p, _b(op), _b(purpose), ctypes.byref(items),
+    _check(_lib.rv_data_sweep(d.p, _key(op, "op"), _key(purpose, "purpose"), ctypes.byref(items),
                               ctypes.byref(n)))
     try:
         rows = []
@@ -285,22 +355,32 @@ def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, n
     latency_s, energy_j or energy_J, regime: what predict() returns will
     do); see docs/predictions-csv.md. hw, op and
     purpose narrow what is validated (None: everything); name is the model's
-    name in the report when predictions is a list. Raises RoofvalError."""
+    name in the report when predictions is a list: a name, not a path (no
+    '/', not starting with '.'). Raises RoofvalError, ValueError for a
+    name that is not one."""
     tmp = None
     if isinstance(predictions, (list, tuple)):
-        tmp = tempfile.mkdtemp(prefix="roofval-")
-        path = os.path.join(tmp, name + ".csv")
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            _write_predictions(f, predictions)
-        predictions = path
+        _model_name(name)
     try:
+        if isinstance(predictions, (list, tuple)):
+            tmp = tempfile.mkdtemp(prefix="roofval-")
+            path = os.path.join(tmp, name + ".csv")
+            with open(path, "w", newline="", encoding="utf-8") as f:
+                _write_predictions(f, predictions)
+            predictions = path
         with _Data(dirs.get("hardware_dir"), dirs.get("sweep_dir"), baselines) as d:
-            opts = _ValidateOpts(_VALIDATE_OPTS_VERSION, _b(hw), _b(op), _b(purpose), _b(predictions))
+            opts = _ValidateOpts(_VALIDATE_OPTS_VERSION, _b(hw, "hw"), _b(op, "op"),
+                                 _b(purpose, "purpose"), _b(predictions, "predictions"))
             text = ctypes.c_void_p()
             length = ctypes.c_size_t()
             passed = ctypes.c_int()
-            _check(_lib.rv_data_validate(d.p, ctypes.byref(opts), b"json", ctypes.byref(text),
-                                         ctypes.byref(length), ctypes.byref(passed)))
+            rc = _lib.rv_data_validate(d.p, ctypes.byref(opts), b"json", ctypes.byref(text),
+                                       ctypes.byref(length), ctypes.byref(passed))
+            if rc < 0:
+                message = _message()
+                if tmp:  # the file is gone when the caller reads this: say what it held
+                    message = _without_file(message, predictions)
+                raise RoofvalError(rc, message)
             try:
                 return json.loads(ctypes.string_at(text, length.value).decode())
             finally:
@@ -308,3 +388,25 @@ def validate(predictions=None, baselines=None, hw=None, op=None, purpose=None, n
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _model_name(name):
+    """Checks the model name validate() gives a list of predictions (its
+    file is <name>.csv in a folder of its own)."""
+    if not isinstance(name, str):
+        raise TypeError("roofval: name must be a str, not %s" % type(name).__name__)
+    if not name or "/" in name or name.startswith(".") or "\0" in name \
+            or len(os.fsencode(name)) > 200:
+        raise ValueError("roofval: model name %r is not a name: give one without '/', not "
+                         "starting with '.', of 1 to 200 bytes" % (name,))
+
+
+def _without_file(message, path):
+    """A message about the predictions CSV written from a list, naming the
+    list instead: "predictions[i]" for the row of line i + 2 (after the
+    header) of the file."""
+    def row(m):
+        line = int(m.group(1))
+        return "predictions[%d]" % (line - 2) if line >= 2 else "the predictions' header"
+    message = re.sub(re.escape(path) + r":(\d+)(?::\d+)?", row, message)
+    return message.replace(path, "the predictions given")

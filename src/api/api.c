@@ -29,6 +29,21 @@ static const struct rv_profile *profile_of(const rv_hw *hw)
 	return (const struct rv_profile *)(const void *)hw;
 }
 
+/* A NULL where a function needs a pointer: RV_ERROR naming the function and
+ * the argument (roofval/roofval.h), never a crash. */
+#define RV_NEED(ptr, fn)                                                                       \
+	do {                                                                                   \
+		if (!(ptr))                                                                    \
+			return rv_error_set(RV_ERROR, "%s(): %s is NULL; give one", fn, #ptr); \
+	} while (0)
+
+/* The same for the functions that return a string: NULL with the message. */
+static const char *null_handle(const char *fn, const char *arg)
+{
+	(void)rv_error_set(RV_ERROR, "%s(): %s is NULL; give one", fn, arg);
+	return NULL;
+}
+
 _Static_assert(RV_SHAPE_MAX_DIMS == sizeof(((rv_dims *)0)->dim) / sizeof(uint64_t),
                "rv_dims holds every dimension of a shape");
 
@@ -62,6 +77,7 @@ int rv_data_open_flags(rv_data **out, const char *hardware_dir, const char *swee
 	rv_data *d;
 	int err;
 
+	RV_NEED(out, "rv_data_open");
 	if (flags & ~RV_DATA_NO_FIT)
 		return rv_error_set(RV_ERANGE, "unknown rv_data_open_flags() flags 0x%x",
 		                    flags & ~RV_DATA_NO_FIT);
@@ -88,16 +104,22 @@ void rv_data_free(rv_data *d)
 
 const char *rv_data_hardware_dir(const rv_data *d)
 {
+	if (!d)
+		return null_handle("rv_data_hardware_dir", "d");
 	return d->layout.hardware_dir;
 }
 
 const char *rv_data_sweep_dir(const rv_data *d)
 {
+	if (!d)
+		return null_handle("rv_data_sweep_dir", "d");
 	return d->layout.sweep_dir;
 }
 
 const char *rv_data_baseline_dir(const rv_data *d)
 {
+	if (!d)
+		return null_handle("rv_data_baseline_dir", "d");
 	return d->layout.baseline_dir;
 }
 
@@ -114,9 +136,12 @@ int rv_data_hw_keys(rv_data *d, char ***keys, size_t *n)
 {
 	char **paths = NULL;
 	size_t np = 0;
-	int err = rv_profile_paths(&paths, &np, d->layout.hardware_dir);
+	int err;
 
-	if (err < 0)
+	RV_NEED(d, "rv_data_hw_keys");
+	RV_NEED(keys, "rv_data_hw_keys");
+	RV_NEED(n, "rv_data_hw_keys");
+	if ((err = rv_profile_paths(&paths, &np, d->layout.hardware_dir)) < 0)
 		return err;
 	/* Each path becomes its key in place: <dir>/<key>.json -> <key>. */
 	for (size_t i = 0; i < np; i++) {
@@ -156,7 +181,11 @@ int rv_data_hw_list(rv_data *d, char **text, size_t *len,
 {
 	struct rv_buf out = RV_BUF_INIT;
 	struct list_errors e = { on_error, arg, 0 };
-	int err = rv_profile_list_render(&out, d->layout.hardware_dir, list_error, &e);
+	int err;
+
+	RV_NEED(d, "rv_data_hw_list");
+	RV_NEED(text, "rv_data_hw_list");
+	err = rv_profile_list_render(&out, d->layout.hardware_dir, list_error, &e);
 
 	/* A profile that did not load is said through on_error, not failed. */
 	if (err < 0 && e.n == 0) {
@@ -171,9 +200,14 @@ int rv_data_hw_list(rv_data *d, char **text, size_t *len,
 int rv_data_hw(rv_data *d, const char *key, const rv_hw **out)
 {
 	const struct rv_profile *p;
-	int err = rv_layout_profile(&d->layout, &p, key);
+	int err;
 
-	if (err < 0)
+	RV_NEED(d, "rv_data_hw");
+	RV_NEED(out, "rv_data_hw");
+	if (!key)
+		return rv_error_set(RV_EPARSE, "rv_data_hw(): no hardware key given (NULL); give "
+		                               "a profile's key, as roofval hw list prints them");
+	if ((err = rv_layout_profile(&d->layout, &p, key)) < 0)
 		return err;
 	*out = (const rv_hw *)(const void *)p;
 	return 0;
@@ -181,16 +215,22 @@ int rv_data_hw(rv_data *d, const char *key, const rv_hw **out)
 
 const char *rv_hw_key(const rv_hw *hw)
 {
+	if (!hw)
+		return null_handle("rv_hw_key", "hw");
 	return profile_of(hw)->key;
 }
 
 const char *rv_hw_name(const rv_hw *hw)
 {
+	if (!hw)
+		return null_handle("rv_hw_name", "hw");
 	return profile_of(hw)->name;
 }
 
 const char *rv_hw_default_dtype(const rv_hw *hw)
 {
+	if (!hw)
+		return null_handle("rv_hw_default_dtype", "hw");
 	return rv_dtype_name(profile_of(hw)->default_dtype);
 }
 
@@ -202,6 +242,9 @@ int rv_data_sweep(rv_data *d, const char *op, const char *purpose, rv_sweep_item
 	rv_sweep_item *it;
 	int err;
 
+	RV_NEED(d, "rv_data_sweep");
+	RV_NEED(items, "rv_data_sweep");
+	RV_NEED(n, "rv_data_sweep");
 	if ((err = rv_op_parse(op ? op : "", &o)) < 0 ||
 	    (err = rv_purpose_parse(purpose ? purpose : "", &pu)) < 0 ||
 	    (err = rv_layout_sweep(&d->layout, &s, o, pu)) < 0)
@@ -225,6 +268,7 @@ int rv_dims_parse(rv_dims *out, const char *op, const char *text)
 	enum rv_op o;
 	int err;
 
+	RV_NEED(out, "rv_dims_parse");
 	if ((err = rv_op_parse(op ? op : "", &o)) < 0 ||
 	    (err = rv_shape_parse(text ? text : "", o, &s)) < 0)
 		return err;
@@ -287,6 +331,9 @@ int rv_hw_predict(const rv_hw *hw, const char *op, const char *dtype, const rv_d
 	enum rv_dtype d;
 	int err;
 
+	RV_NEED(hw, "rv_hw_predict");
+	RV_NEED(shape, "rv_hw_predict");
+	RV_NEED(out, "rv_hw_predict");
 	if ((err = predict_args(p, op, dtype, &o, &d)) < 0)
 		return err;
 	return predict_one(p, o, d, shape, out);
@@ -300,6 +347,11 @@ int rv_hw_predict_batch(const rv_hw *hw, const char *op, const char *dtype, cons
 	enum rv_dtype d;
 	int err;
 
+	RV_NEED(hw, "rv_hw_predict_batch");
+	if (n > 0) {
+		RV_NEED(shapes, "rv_hw_predict_batch");
+		RV_NEED(out, "rv_hw_predict_batch");
+	}
 	if ((err = predict_args(p, op, dtype, &o, &d)) < 0)
 		return err;
 	for (size_t i = 0; i < n; i++)
@@ -312,6 +364,8 @@ int rv_hw_predict_batch(const rv_hw *hw, const char *op, const char *dtype, cons
 static int shape_report(const rv_hw *hw, const char *op, const char *dtype, const rv_dims *shape,
                         const char *format, char **report, size_t *len, int predict)
 {
+	const char *fn = predict ? "rv_hw_predict_report" : "rv_hw_classify_report";
+
 	const struct rv_profile *p = profile_of(hw);
 	struct rv_buf out = RV_BUF_INIT;
 	struct rv_shape s;
@@ -322,6 +376,9 @@ static int shape_report(const rv_hw *hw, const char *op, const char *dtype, cons
 	enum rv_dtype d;
 	int err;
 
+	RV_NEED(hw, fn);
+	RV_NEED(shape, fn);
+	RV_NEED(report, fn);
 	if ((err = predict_args(p, op, dtype, &o, &d)) < 0 || (err = shape_of(&s, o, shape)) < 0 ||
 	    (format && (err = rv_format_parse(format, &f)) < 0))
 		return err;
@@ -362,6 +419,8 @@ int rv_data_predictions(rv_data *d, const char *hw, const char *op, const char *
 	enum rv_purpose pu;
 	int err;
 
+	RV_NEED(d, "rv_data_predictions");
+	RV_NEED(csv, "rv_data_predictions");
 	if (!hw || !*hw)
 		return rv_error_set(RV_EPARSE, "no hardware key given for the predictions");
 	if ((op && (err = rv_op_parse(op, &o)) < 0) ||
@@ -410,6 +469,8 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 	enum rv_purpose pu;
 	int err, verdict = 0;
 
+	RV_NEED(d, "rv_data_validate");
+	RV_NEED(report, "rv_data_validate");
 	if (!opts)
 		opts = &all;
 	if (opts->version == 0 || opts->version > RV_VALIDATE_OPTS_VERSION)
@@ -429,6 +490,19 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 			return err;
 		filter.purpose = (int)pu;
 	}
+	if (opts->n_models > 0 && !opts->models)
+		return rv_error_set(RV_ERROR,
+		                    "rv_data_validate(): opts->models is NULL with "
+		                    "n_models %zu; give the models",
+		                    opts->n_models);
+	for (size_t i = 0; i < opts->n_repeat_baseline_dirs; i++)
+		if (!opts->repeat_baseline_dirs || !opts->repeat_baseline_dirs[i])
+			return rv_error_set(
+			        RV_ERROR,
+			        "rv_data_validate(): opts->repeat_baseline_dirs%s is "
+			        "NULL with n_repeat_baseline_dirs %zu; give the folders",
+			        opts->repeat_baseline_dirs ? "[i]" : "",
+			        opts->n_repeat_baseline_dirs);
 	if (opts->n_models > 0 && opts->predictions)
 		return rv_error_set(RV_EPARSE,
 		                    "give a predictions file or a list of models, not both");

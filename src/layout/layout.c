@@ -37,6 +37,8 @@ int rv_layout_open(struct rv_layout *l, const struct rv_layout_dirs *dirs, unsig
 	    (err = layout_dir(l->sweep_dir, rv_sweep_dir(dirs->sweeps))) < 0 ||
 	    (err = layout_dir(l->baseline_dir, rv_baseline_dir(dirs->baselines))) < 0)
 		return err;
+	if ((err = pthread_mutex_init(&l->lock, NULL)) != 0)
+		return rv_error_errno(err, "cannot make the data layout's lock");
 	return 0;
 }
 
@@ -51,6 +53,7 @@ void rv_layout_close(struct rv_layout *l)
 	for (size_t i = 0; i < l->n_baselines; i++)
 		rv_baseline_free(l->baselines[i].b);
 	free(l->baselines);
+	(void)pthread_mutex_destroy(&l->lock);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -143,12 +146,12 @@ int rv_layout_jobs(const struct rv_layout *l, struct rv_job **out, size_t *n_out
 	return 0;
 }
 
-int rv_layout_profile(struct rv_layout *l, const struct rv_profile **out, const char *hw)
+/* rv_layout_profile() under the lock. */
+static int profile_locked(struct rv_layout *l, const struct rv_profile **out, const char *hw)
 {
 	struct rv_profile *p;
 	int err;
 
-	*out = NULL;
 	for (size_t i = 0; i < l->n_profiles; i++) {
 		if (strcmp(l->profiles[i]->key, hw) == 0 ||
 		    (l->profiles[i]->path && strcmp(l->profiles[i]->path, hw) == 0)) {
@@ -166,14 +169,27 @@ int rv_layout_profile(struct rv_layout *l, const struct rv_profile **out, const 
 	return 0;
 }
 
-int rv_layout_sweep(struct rv_layout *l, const struct rv_sweep **out, enum rv_op op,
-                    enum rv_purpose purpose)
+int rv_layout_profile(struct rv_layout *l, const struct rv_profile **out, const char *hw)
+{
+	int err;
+
+	*out = NULL;
+	if (!hw)
+		return rv_error_set(RV_EPARSE, "no hardware key given; give a profile's key");
+	(void)pthread_mutex_lock(&l->lock);
+	err = profile_locked(l, out, hw);
+	(void)pthread_mutex_unlock(&l->lock);
+	return err;
+}
+
+/* rv_layout_sweep() under the lock. */
+static int sweep_locked(struct rv_layout *l, const struct rv_sweep **out, enum rv_op op,
+                        enum rv_purpose purpose)
 {
 	struct rv_sweep *s = l->sweeps[op][purpose];
 	char path[RV_PATH_MAX];
 	int err;
 
-	*out = NULL;
 	if ((err = rv_layout_sweep_path(l, path, sizeof(path), op, purpose)) < 0)
 		return err;
 	if (!s) {
@@ -201,14 +217,26 @@ int rv_layout_sweep(struct rv_layout *l, const struct rv_sweep **out, enum rv_op
 	return 0;
 }
 
-int rv_layout_baseline(struct rv_layout *l, const struct rv_baseline **out, const char *hw,
-                       enum rv_op op)
+int rv_layout_sweep(struct rv_layout *l, const struct rv_sweep **out, enum rv_op op,
+                    enum rv_purpose purpose)
+{
+	int err;
+
+	*out = NULL;
+	(void)pthread_mutex_lock(&l->lock);
+	err = sweep_locked(l, out, op, purpose);
+	(void)pthread_mutex_unlock(&l->lock);
+	return err;
+}
+
+/* rv_layout_baseline() under the lock. */
+static int baseline_locked(struct rv_layout *l, const struct rv_baseline **out, const char *hw,
+                           enum rv_op op)
 {
 	struct rv_layout_baseline e;
 	char path[RV_PATH_MAX];
 	int err;
 
-	*out = NULL;
 	for (size_t i = 0; i < l->n_baselines; i++) {
 		if (l->baselines[i].op == op && strcmp(l->baselines[i].hw, hw) == 0) {
 			*out = l->baselines[i].b;
@@ -236,15 +264,29 @@ int rv_layout_baseline(struct rv_layout *l, const struct rv_baseline **out, cons
 	return 0;
 }
 
+int rv_layout_baseline(struct rv_layout *l, const struct rv_baseline **out, const char *hw,
+                       enum rv_op op)
+{
+	int err;
+
+	*out = NULL;
+	(void)pthread_mutex_lock(&l->lock);
+	err = baseline_locked(l, out, hw, op);
+	(void)pthread_mutex_unlock(&l->lock);
+	return err;
+}
+
 void rv_layout_forget_baseline(struct rv_layout *l, const char *hw, enum rv_op op)
 {
+	(void)pthread_mutex_lock(&l->lock);
 	for (size_t i = 0; i < l->n_baselines; i++) {
 		if (l->baselines[i].op == op && strcmp(l->baselines[i].hw, hw) == 0) {
 			rv_baseline_free(l->baselines[i].b);
 			l->baselines[i] = l->baselines[--l->n_baselines];
-			return;
+			break;
 		}
 	}
+	(void)pthread_mutex_unlock(&l->lock);
 }
 
 /* What to do with one (hardware, op, purpose) of a run: its profile, sweep

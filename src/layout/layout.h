@@ -14,6 +14,7 @@
 #ifndef RV_LAYOUT_LAYOUT_H
 #define RV_LAYOUT_LAYOUT_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "core/op.h"
@@ -35,7 +36,12 @@ struct rv_layout {
 	char sweep_dir[RV_PATH_MAX];
 	char baseline_dir[RV_PATH_MAX];
 	unsigned fit_flags; /* RV_PROFILE_FIT: profiles come with their fit */
-	/* The cache (owned; freed by rv_layout_close()). */
+	/* The cache (owned; freed by rv_layout_close()). Threads may share a
+	 * layout: rv_layout_profile(), rv_layout_sweep(), rv_layout_baseline()
+	 * and rv_layout_forget_baseline() hold lock while they look up or load,
+	 * and what they hand out is never moved (the cache holds pointers) nor
+	 * changed until rv_layout_close() (or the forget of that baseline). */
+	pthread_mutex_t lock;
 	struct rv_profile **profiles;
 	size_t n_profiles, cap_profiles;
 	struct rv_sweep *sweeps[RV_OP_COUNT][RV_PURPOSE_COUNT];
@@ -50,7 +56,8 @@ struct rv_layout {
  * the install prefix). Nothing is read yet. RV_ERANGE for a folder name too
  * long. */
 int rv_layout_open(struct rv_layout *l, const struct rv_layout_dirs *dirs, unsigned fit_flags);
-/* Frees everything cached. l may then be opened again. */
+/* Frees everything cached (no other thread may be using l). l may then be
+ * opened again. */
 void rv_layout_close(struct rv_layout *l);
 
 /* File names (RV_ERANGE when one does not fit in size). */

@@ -216,12 +216,13 @@ static int sweep_shape_dtype_cmp(const struct rv_sweep_entry *a, const struct rv
 	return c ? c : (int)a->dtype - (int)b->dtype;
 }
 
-static const struct rv_sweep *sweep_sort_ctx;
-
-static int sweep_idx_cmp(const void *pa, const void *pb)
+/* Entries by (shape, dtype), then by place: no state outside the array, so
+ * threads may load sweeps at once. */
+static int sweep_ptr_cmp(const void *pa, const void *pb)
 {
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	int c = sweep_shape_dtype_cmp(&sweep_sort_ctx->entries[a], &sweep_sort_ctx->entries[b]);
+	const struct rv_sweep_entry *a = *(const struct rv_sweep_entry *const *)pa;
+	const struct rv_sweep_entry *b = *(const struct rv_sweep_entry *const *)pb;
+	int c = sweep_shape_dtype_cmp(a, b);
 
 	return c ? c : (a > b) - (a < b);
 }
@@ -229,7 +230,7 @@ static int sweep_idx_cmp(const void *pa, const void *pb)
 /* A (shape, dtype) listed twice would be captured and scored twice. */
 static int sweep_check_unique(const struct rv_sweep *s, struct rv_json_doc *d)
 {
-	size_t *idx;
+	const struct rv_sweep_entry **idx;
 	int err = 0;
 
 	if (s->n_entries < 2)
@@ -238,21 +239,20 @@ static int sweep_check_unique(const struct rv_sweep *s, struct rv_json_doc *d)
 	if (!idx)
 		return rv_error_set(RV_ENOMEM, "out of memory");
 	for (size_t i = 0; i < s->n_entries; i++)
-		idx[i] = i;
-	sweep_sort_ctx = s;
-	qsort(idx, s->n_entries, sizeof(*idx), sweep_idx_cmp);
+		idx[i] = &s->entries[i];
+	qsort(idx, s->n_entries, sizeof(*idx), sweep_ptr_cmp);
 	for (size_t i = 1; i < s->n_entries && !err; i++) {
-		const struct rv_sweep_entry *a = &s->entries[idx[i - 1]], *b = &s->entries[idx[i]];
+		const struct rv_sweep_entry *a = idx[i - 1], *b = idx[i];
 
 		if (sweep_shape_dtype_cmp(a, b) == 0) {
 			char path[64], shape[80];
 
-			rv_json_path_index(path, sizeof(path), "shapes", idx[i]);
+			rv_json_path_index(path, sizeof(path), "shapes", (size_t)(b - s->entries));
 			(void)rv_shape_format(shape, sizeof(shape), &b->shape);
 			err = rv_json_error(
 			        d, path, RV_JSON_AT_VALUE, RV_EPARSE,
 			        "repeats shapes[%zu] (%s %s); merge their regime_per_hw",
-			        idx[i - 1], shape, rv_dtype_name(b->dtype));
+			        (size_t)(a - s->entries), shape, rv_dtype_name(b->dtype));
 		}
 	}
 	free(idx);

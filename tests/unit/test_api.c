@@ -406,6 +406,100 @@ static void test_api__datadir(void **state)
 	assert_string_equal(rv_dir_resolve(RV_DIR_HARDWARE, NULL), dir);
 }
 
+/* Every public function given NULL where it needs a pointer: an error code
+ * and a message naming the function and the argument, never a crash. */
+static void test_api__null_pointers(void **state)
+{
+	rv_data *d;
+	const rv_hw *hw;
+	rv_dims dims = { { 64, 64, 64 } };
+	rv_cost cost;
+	char *text, **keys;
+	size_t n;
+	rv_sweep_item *items;
+	rv_validate_opts o = RV_VALIDATE_OPTS_INIT;
+	const char *dirs[1] = { NULL };
+
+	(void)state;
+	rv_assert_error(rv_data_open(NULL, HW_DIR, SW_DIR, BASE_DIR), RV_ERROR,
+	                "rv_data_open(): out");
+	rv_assert_error(rv_data_open_flags(NULL, NULL, NULL, NULL, 0), RV_ERROR, "out is NULL");
+	assert_int_equal(rv_data_open(&d, HW_DIR, SW_DIR, BASE_DIR), 0);
+	rv_assert_error(rv_data_hw(d, NULL, &hw), RV_EPARSE, "no hardware key");
+	rv_assert_error(rv_data_hw(NULL, "i7_12700k", &hw), RV_ERROR, "rv_data_hw(): d is NULL");
+	rv_assert_error(rv_data_hw(d, "i7_12700k", NULL), RV_ERROR, "out is NULL");
+	assert_int_equal(rv_data_hw(d, "i7_12700k", &hw), 0);
+	rv_error_clear();
+	assert_null(rv_data_hardware_dir(NULL));
+	rv_assert_contains(rv_error_last(), "rv_data_hardware_dir(): d is NULL");
+	assert_null(rv_data_sweep_dir(NULL));
+	assert_null(rv_data_baseline_dir(NULL));
+	assert_null(rv_hw_key(NULL));
+	rv_assert_contains(rv_error_last(), "rv_hw_key(): hw is NULL");
+	assert_null(rv_hw_name(NULL));
+	assert_null(rv_hw_default_dtype(NULL));
+	rv_assert_error(rv_data_hw_keys(NULL, &keys, &n), RV_ERROR, "d is NULL");
+	rv_assert_error(rv_data_hw_keys(d, NULL, &n), RV_ERROR, "keys is NULL");
+	rv_assert_error(rv_data_hw_keys(d, &keys, NULL), RV_ERROR, "n is NULL");
+	rv_assert_error(rv_data_hw_list(NULL, &text, NULL, NULL, NULL, NULL), RV_ERROR,
+	                "d is NULL");
+	rv_assert_error(rv_data_hw_list(d, NULL, NULL, NULL, NULL, NULL), RV_ERROR, "text is NULL");
+	rv_assert_error(rv_data_sweep(NULL, "matmul", "validation", &items, &n), RV_ERROR,
+	                "rv_data_sweep(): d is NULL");
+	rv_assert_error(rv_data_sweep(d, "matmul", "validation", NULL, &n), RV_ERROR, "items");
+	rv_assert_error(rv_data_sweep(d, "matmul", "validation", &items, NULL), RV_ERROR, "n is");
+	rv_assert_error(rv_data_sweep(d, NULL, "validation", &items, &n), RV_EPARSE, "op");
+	rv_assert_error(rv_dims_parse(NULL, "matmul", "1x2x3"), RV_ERROR, "out is NULL");
+	rv_assert_error(rv_dims_parse(&dims, NULL, "1x2x3"), RV_EPARSE, "op");
+	rv_assert_error(rv_dims_parse(&dims, "matmul", NULL), RV_EPARSE, "shape");
+	dims = (rv_dims){ { 64, 64, 64 } };
+	rv_assert_error(rv_hw_predict(NULL, "matmul", NULL, &dims, &cost), RV_ERROR,
+	                "rv_hw_predict(): hw is NULL");
+	rv_assert_error(rv_hw_predict(hw, "matmul", NULL, NULL, &cost), RV_ERROR, "shape is NULL");
+	rv_assert_error(rv_hw_predict(hw, "matmul", NULL, &dims, NULL), RV_ERROR, "out is NULL");
+	rv_assert_error(rv_hw_predict(hw, NULL, NULL, &dims, &cost), RV_EPARSE, "op");
+	rv_assert_error(rv_hw_predict_batch(NULL, "matmul", NULL, &dims, 1, &cost), RV_ERROR,
+	                "hw is NULL");
+	rv_assert_error(rv_hw_predict_batch(hw, "matmul", NULL, NULL, 1, &cost), RV_ERROR,
+	                "shapes is NULL");
+	rv_assert_error(rv_hw_predict_batch(hw, "matmul", NULL, &dims, 1, NULL), RV_ERROR,
+	                "out is NULL");
+	assert_int_equal(rv_hw_predict_batch(hw, "matmul", NULL, NULL, 0, NULL), 0);
+	rv_assert_error(rv_hw_predict_report(NULL, "matmul", NULL, &dims, NULL, &text, NULL),
+	                RV_ERROR, "rv_hw_predict_report(): hw is NULL");
+	rv_assert_error(rv_hw_predict_report(hw, "matmul", NULL, NULL, NULL, &text, NULL), RV_ERROR,
+	                "shape is NULL");
+	rv_assert_error(rv_hw_predict_report(hw, "matmul", NULL, &dims, NULL, NULL, NULL), RV_ERROR,
+	                "report is NULL");
+	rv_assert_error(rv_hw_classify_report(NULL, "matmul", NULL, &dims, NULL, &text, NULL),
+	                RV_ERROR, "rv_hw_classify_report(): hw is NULL");
+	rv_assert_error(rv_hw_classify_report(hw, "matmul", NULL, NULL, NULL, &text, NULL),
+	                RV_ERROR, "shape is NULL");
+	rv_assert_error(rv_hw_classify_report(hw, "matmul", NULL, &dims, NULL, NULL, NULL),
+	                RV_ERROR, "report is NULL");
+	rv_assert_error(rv_data_predictions(NULL, "i7_12700k", NULL, NULL, &text, NULL), RV_ERROR,
+	                "rv_data_predictions(): d is NULL");
+	rv_assert_error(rv_data_predictions(d, "i7_12700k", NULL, NULL, NULL, NULL), RV_ERROR,
+	                "csv is NULL");
+	rv_assert_error(rv_data_predictions(d, NULL, NULL, NULL, &text, NULL), RV_EPARSE,
+	                "no hardware key");
+	rv_assert_error(rv_data_validate(NULL, NULL, NULL, &text, NULL, NULL), RV_ERROR,
+	                "rv_data_validate(): d is NULL");
+	rv_assert_error(rv_data_validate(d, NULL, NULL, NULL, NULL, NULL), RV_ERROR,
+	                "report is NULL");
+	o.n_models = 2;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &text, NULL, NULL), RV_ERROR,
+	                "opts->models is NULL");
+	o.n_models = 0;
+	o.n_repeat_baseline_dirs = 1;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &text, NULL, NULL), RV_ERROR,
+	                "opts->repeat_baseline_dirs is NULL");
+	o.repeat_baseline_dirs = dirs;
+	rv_assert_error(rv_data_validate(d, &o, NULL, &text, NULL, NULL), RV_ERROR,
+	                "opts->repeat_baseline_dirs[i] is NULL");
+	rv_data_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,7 +508,7 @@ int main(void)
 		cmocka_unit_test(test_api__validate),   cmocka_unit_test(test_api__open_flags),
 		cmocka_unit_test(test_api__dims_parse), cmocka_unit_test(test_api__reports),
 		cmocka_unit_test(test_api__hw_list),    cmocka_unit_test(test_api__models_and_gate),
-		cmocka_unit_test(test_api__datadir),
+		cmocka_unit_test(test_api__datadir),    cmocka_unit_test(test_api__null_pointers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
