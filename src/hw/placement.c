@@ -20,6 +20,7 @@ struct bounce {
 	_Alignas(64) _Atomic unsigned long turn;
 	int cpu;
 	_Atomic int pinned; /* the partner's answer: 1 pinned, -1 not */
+	_Atomic int done;   /* the partner has seen BOUNCE_STOP */
 };
 
 static int pin(int cpu)
@@ -44,8 +45,10 @@ static void *partner(void *arg)
 	for (;;) {
 		while ((v = atomic_load_explicit(&b->turn, memory_order_acquire)) == seen)
 			;
-		if (v == BOUNCE_STOP)
+		if (v == BOUNCE_STOP) {
+			atomic_store(&b->done, 1);
 			return NULL;
+		}
 		seen = v + 1;
 		atomic_store_explicit(&b->turn, seen, memory_order_release);
 	}
@@ -126,7 +129,11 @@ int rv_core_round_trip(double *round_trip_s, double max_s)
 		goto out;
 	}
 	rounds = bounce(b, max_s, &elapsed_s);
-	atomic_store_explicit(&b->turn, BOUNCE_STOP, memory_order_release);
+	/* A partner that read its turn just before the caller gave up still
+	 * stores its answer over BOUNCE_STOP: store it again until seen. */
+	while (!atomic_load(&b->done))
+		if (atomic_load_explicit(&b->turn, memory_order_acquire) != BOUNCE_STOP)
+			atomic_store_explicit(&b->turn, BOUNCE_STOP, memory_order_release);
 	(void)pthread_join(t, NULL);
 	if (rounds == 0)
 		err = rv_error_set(RV_ERROR, "CPU %d did not answer CPU %d within %.3g s (busy?)",
