@@ -17,6 +17,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "hw/profile.h"
@@ -624,7 +625,7 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o)
 
 const char *rv_probe_template_path(void)
 {
-	return RV_DATA_DIR "/hardware/templates/host_cpu.json";
+	return rv_data_file("hardware/templates/host_cpu.json");
 }
 
 /* The object member name of root, or RV_EPARSE naming the template. */

@@ -162,7 +162,7 @@ struct rv_probe_host {
 
 struct rv_probe_opts {
 	const char *key;           /* key of the profile ("host") */
-	const char *template_path; /* NULL: hardware/templates/host_cpu.json of the source tree */
+	const char *template_path; /* NULL: the shipped hardware/templates/host_cpu.json */
 	const struct rv_env *env;  /* sysfs and procfs root; NULL: rv_env_host */
 	int quick;                 /* smaller problems: a rough profile in a few seconds */
 	int replace;               /* 1: an existing file at the path is replaced; 0: refused */

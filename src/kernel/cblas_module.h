@@ -15,8 +15,9 @@
 #include "kernel/kernel.h"
 
 /* The module's file name, looked for at the env's cblas_module (a path: the
- * CLI takes it from $ROOFVAL_CBLAS_MODULE), then beside the executable, then
- * one folder up (the tests), then in the build folder. */
+ * CLI takes it from $ROOFVAL_CBLAS_MODULE), else in the one module folder
+ * (rv_module_dir(): the build folder, or <libdir>/roofval/modules once
+ * installed). */
 #define RV_CBLAS_MODULE_FILE "libroofval-cblas.so"
 
 /* The backend's name and summary, the same in the module's table and the

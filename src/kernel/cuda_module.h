@@ -13,8 +13,9 @@
 #include "kernel/kernel.h"
 
 /* The module's file name, looked for at the env's cuda_module (a path: the
- * CLI takes it from $ROOFVAL_CUDA_MODULE), then beside the executable, then
- * one folder up (the tests), then in the build folder. */
+ * CLI takes it from $ROOFVAL_CUDA_MODULE), else in the one module folder
+ * (rv_module_dir(): the build folder, or <libdir>/roofval/modules once
+ * installed). */
 #define RV_CUDA_MODULE_FILE "libroofval-cuda.so"
 
 /* The backend's name and summary, the same in the module's table and the

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/build_info.h"
+#include "core/datadir.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "core/units.h"
@@ -121,60 +122,35 @@ int rv_kernel_check_fits(const struct rv_env *env, double need_B, enum rv_op op,
 	                    rv_op_name(op), shape, need, avail);
 }
 
-/* The folder of the running executable, into out; "" when unknown. */
-static void exe_dir(char *out, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", out, size - 1);
-	char *slash;
-
-	out[n > 0 ? n : 0] = '\0';
-	slash = strrchr(out, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		out[0] = '\0';
-}
-
 void *rv_kernel_module_open(const struct rv_module_where *w, char *tried, size_t size)
 {
-	const char *const where[] = { "", "/..", NULL };
 	char dir[RV_PATH_MAX], path[RV_PATH_MAX];
 	int flags = RTLD_NOW | RTLD_LOCAL | w->extra_flags;
-	size_t len = 0;
+	const char *e;
 	void *dl;
 
 	tried[0] = '\0';
 	if (w->want && *w->want) {
 		dl = dlopen(w->want, flags);
 		if (!dl) {
-			const char *e = dlerror();
-
+			e = dlerror();
 			(void)snprintf(tried, size,
 			               "cannot load the %s $%s (%s); point it at this build's %s",
 			               w->what, w->var, e ? e : w->want, w->file);
 		}
 		return dl;
 	}
-	exe_dir(dir, sizeof(dir));
-	for (int i = 0; i < 3; i++) {
-		const char *e;
-
-		if (where[i] && !dir[0])
-			continue;
-		if ((where[i] ? rv_path_fmt(path, sizeof(path), "%s%s/%s", dir, where[i], w->file)
-		              : rv_path_join(path, sizeof(path), w->build_dir, w->file)) < 0 ||
-		    access(path, F_OK) != 0)
-			continue;
-		dl = dlopen(path, flags);
-		if (dl)
-			return dl;
+	/* One place: the build folder for a build-tree binary, else the
+	 * installation's <libdir>/roofval/modules (core/datadir.h). */
+	if (rv_module_dir(dir, sizeof(dir), w->build_dir) < 0 ||
+	    rv_path_join(path, sizeof(path), dir, w->file) < 0 || access(path, F_OK) != 0)
+		return NULL;
+	dl = dlopen(path, flags);
+	if (!dl) {
 		e = dlerror();
-		len += (size_t)snprintf(tried + len, len < size ? size - len : 0, "%s%s",
-		                        len ? "; " : "", e ? e : path);
-		if (len >= size)
-			len = size - 1;
+		(void)snprintf(tried, size, "%s", e ? e : path);
 	}
-	return NULL;
+	return dl;
 }
 
 int rv_kernel_module_load(struct rv_kernel_module *m, const char *want)
@@ -182,7 +158,7 @@ int rv_kernel_module_load(struct rv_kernel_module *m, const char *want)
 	const struct rv_module_where w = { want,    m->file, m->build_dir,
 		                           m->what, m->var,  m->extra_flags };
 	const struct rv_kernel_ops *(*ops_fn)(void) = NULL;
-	char tried[sizeof(m->why) - 256], name[128];
+	char tried[sizeof(m->why) - 256], name[128], dir[RV_PATH_MAX];
 	void *dl, *sym;
 
 	if (m->impl)
@@ -196,10 +172,11 @@ int rv_kernel_module_load(struct rv_kernel_module *m, const char *want)
 	}
 	dl = rv_kernel_module_open(&w, tried, sizeof(tried));
 	if (!dl) {
+		if (!tried[0] && rv_module_dir(dir, sizeof(dir), m->build_dir) < 0)
+			(void)snprintf(dir, sizeof(dir), "%s", m->build_dir);
 		if (!tried[0])
-			(void)snprintf(m->why, sizeof(m->why),
-			               "no %s%s beside the executable or in %s; set %s to its path",
-			               m->file, m->missing_hint, m->build_dir, m->var);
+			(void)snprintf(m->why, sizeof(m->why), "no %s%s in %s; set %s to its path",
+			               m->file, m->missing_hint, dir, m->var);
 		else if (m->load_hint)
 			(void)snprintf(m->why, sizeof(m->why), "the %s does not load (%s): %s",
 			               m->what, m->load_hint, tried);

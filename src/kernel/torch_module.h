@@ -14,8 +14,9 @@
 #include "kernel/kernel.h"
 
 /* The module's file name, looked for at the env's torch_module (a path: the
- * CLI takes it from $ROOFVAL_TORCH_MODULE), then beside the executable, then
- * one folder up (the tests), then in the build folder. */
+ * CLI takes it from $ROOFVAL_TORCH_MODULE), else in the one module folder
+ * (rv_module_dir(): the build folder, or <libdir>/roofval/modules once
+ * installed). */
 #define RV_TORCH_MODULE_FILE "libroofval-torch.so"
 
 /* The backend's name and summary, the same in the module's table and the

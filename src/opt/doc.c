@@ -4,6 +4,7 @@
  * tables that parse argv and print --help, so the three cannot disagree.
  * roofval(1) is the overview; each command has a page of its own in git's
  * manner, roofval-COMMAND(1). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,13 +18,26 @@
 #include "io/file.h"
 #include "opt/opt.h"
 
-/* Text for roff: '-' as \-, '\' as \e, a leading '.' or '\'' kept literal. */
+#ifndef RV_INSTALL_DOCDIR
+#define RV_INSTALL_DOCDIR "/usr/local/share/doc/roofval"
+#endif
+
+/* Text for roff: '-' as \-, '\' as \e, a leading '.' or '\'' kept literal.
+ * A document the text cites as docs/NAME is the installed one, under
+ * RV_INSTALL_DOCDIR (a manual page is read where roofval is installed). */
 static void roff(struct rv_buf *b, const char *s)
 {
+	const char *start = s;
+
 	if (*s == '.' || *s == '\'')
 		rv_buf_puts(b, "\\&");
 	for (; *s; s++) {
-		if (*s == '-')
+		if (strncmp(s, "docs/", 5) == 0 &&
+		    (s == start ||
+		     !(isalnum((unsigned char)s[-1]) || s[-1] == '/' || s[-1] == '_'))) {
+			roff(b, RV_INSTALL_DOCDIR "/");
+			s += 4;
+		} else if (*s == '-')
 			rv_buf_puts(b, "\\-");
 		else if (*s == '\\')
 			rv_buf_puts(b, "\\e");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Held-out refits obey the physics the full fit is held to (issue 19): on
-# the Zen 5 VM's round 14 (results/dev-zen5, captures A to E merged) the
+# Held-out refits obey the physics the full fit is held to: on a 2-vCPU
+# Zen 5 VM's merged captures (tests/data/epyc_zen5_2vcpu) the
 # leave-one-family-out fold without the large adds would take the DRAM
 # bandwidth from 56 to 157 GB/s, past the tier's 63 GB/s datasheet figure;
 # every fold's FLOP rate and bandwidths stay at or below their datasheet
@@ -10,12 +10,12 @@ set -u
 roofval=$1 scratch=$2 repo=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
 . "$(dirname "$0")/lib.sh"
-z=$repo/results/dev-zen5
-"$roofval" calibrate --hw epyc_zen5_2vcpu --hardware-dir "$z/hardware-round14" \
-	--sweep-dir "$z/sweeps" --baseline-dir "$z/baselines-merged" --dry-run --format json \
+z=$repo/tests/data/epyc_zen5_2vcpu
+"$roofval" calibrate --hw epyc_zen5_2vcpu --hardware-dir "$z/hardware" \
+	--sweep-dir "$z/sweeps" --baseline-dir "$z/baselines" --dry-run --format json \
 	>"$scratch/cal.json" 2>"$scratch/stderr"
-tally $? "calibrate of the Zen 5 VM's round 14: $(cat "$scratch/stderr")"
-python3 - "$scratch/cal.json" "$z/hardware-round14/epyc_zen5_2vcpu.json" <<'PY'
+tally $? "calibrate of the Zen 5 VM's captures: $(cat "$scratch/stderr")"
+python3 - "$scratch/cal.json" "$z/hardware/epyc_zen5_2vcpu.json" <<'PY'
 import json, sys
 cal = json.load(open(sys.argv[1])); prof = json.load(open(sys.argv[2]))
 upper = {"memory.%s.effective_bw_Bps" % m["name"]: m["bw_Bps"] for m in prof["memory"]}
@@ -34,6 +34,6 @@ large = next(m for m in dram["lofo_moves"] if m["op"] == "vector_add" and m["fam
 assert abs(dram["value"] * (1 + large["move"]) / upper["memory.dram.effective_bw_Bps"] - 1) < 1e-9, large
 assert checked > 100, checked
 PY
-tally $? "a held-out refit of round 14 went past a datasheet bound"
+tally $? "a held-out refit of the Zen 5 VM went past a datasheet bound"
 printf 'bounds: %d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]

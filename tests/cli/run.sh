@@ -469,23 +469,22 @@ check 1 "its profile value, 1e-06 s, is above the fastest vector_add call measur
 sed -i 's/"latency_s": 1e-06,/"latency_s": 1e-08,/' "$scratch/deg/hw/newcpu.json"
 check 0 "" "call_overhead.vector_add.latency_s" -- calibrate --hw newcpu --hardware-dir "$scratch/deg/hw" --sweep-dir "$scratch/deg/sw" --baseline-dir "$scratch/deg/base" --dry-run
 
-# OpenBLAS's terms read from its source (results/dev-xeon, round 14): hw show
+# OpenBLAS's terms read from its source (tests/data/xeon_emr_2vcpu): hw show
 # prints the small-matrix kernel and the packing rate; predict the packing
 # time of a call that packs, and none for one on the small kernel.
-xr14="$repo/results/dev-xeon/hardware-round14"
-check 0 "" "gemm small       blocks 4x64, 6x32, 6x16; FMA latency" -- hw show "$xr14/xeon_emr_2vcpu.json"
-check 0 "" "operands packed at" -- hw show "$xr14/xeon_emr_2vcpu.json"
-check 0 "" "of packing A and B into panels" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xr14" --op matmul --shape 2048x2048x64
-out=$("$roofval" predict --hw xeon_emr_2vcpu --hardware-dir "$xr14" --op matmul --shape 24x192x1 2>&1)
+xemr="$repo/tests/data/xeon_emr_2vcpu"
+check 0 "" "gemm small       blocks 4x64, 6x32, 6x16; FMA latency" -- hw show "$xemr/xeon_emr_2vcpu.json"
+check 0 "" "operands packed at" -- hw show "$xemr/xeon_emr_2vcpu.json"
+check 0 "" "of packing A and B into panels" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xemr" --op matmul --shape 2048x2048x64
+out=$("$roofval" predict --hw xeon_emr_2vcpu --hardware-dir "$xemr" --op matmul --shape 24x192x1 2>&1)
 [[ "$out" != *"packing A and B"* && "$out" == *"the small-matrix kernel's register blocks: efficiency"* ]]
 tally $? "a small-matrix kernel call was charged packing: $out"
-# Round 20's terms (results/dev-xeon): the packed kernel's full-rate edges,
-# the zeroing pass once at L3, the bias copy and the tail's transposing copy.
-xr20="$repo/results/dev-xeon/hardware-round20"
-check 0 "" "partial tiles at the full rate down to 4x4" -- hw show "$xr20/xeon_emr_2vcpu.json"
-check 0 "" "once where the last cache serves it" -- hw show "$xr20/xeon_emr_2vcpu.json"
-check 0 "" "per element of K to copy the tail's B transposed" -- hw show "$xr20/xeon_emr_2vcpu.json"
-check 0 "" "of copying the bias into each row" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xr20" --op linear --shape 48x8x8192
+# The same profile's other terms: the packed kernel's full-rate edges, the
+# zeroing pass once at L3, the bias copy and the tail's transposing copy.
+check 0 "" "partial tiles at the full rate down to 4x4" -- hw show "$xemr/xeon_emr_2vcpu.json"
+check 0 "" "once where the last cache serves it" -- hw show "$xemr/xeon_emr_2vcpu.json"
+check 0 "" "per element of K to copy the tail's B transposed" -- hw show "$xemr/xeon_emr_2vcpu.json"
+check 0 "" "of copying the bias into each row" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xemr" --op linear --shape 48x8x8192
 
 # sweep generate: the same inputs give the same bytes, and the purposes are disjoint.
 mkdir -p "$scratch/g1/other" "$scratch/g2"

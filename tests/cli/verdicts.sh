@@ -154,8 +154,8 @@ tally $? "validate --format json: the noise entries lack their placements"
 # calibrate says it too, per baseline, in its text and JSON (the Zen 5 VM's
 # merged captures with a matmul manifest stating both placements); a
 # manifest of one placement (120 and 150 ns) says nothing.
-zen=(calibrate --hw epyc_zen5_2vcpu --hardware-dir "$repo/results/dev-zen5/hardware-round14" --sweep-dir "$repo/results/dev-zen5/sweeps" --baseline-dir "$scratch/zmix" --dry-run)
-mkdir -p "$scratch/zmix" && cp "$repo/results/dev-zen5/baselines-merged/"*.csv "$scratch/zmix/"
+zen=(calibrate --hw epyc_zen5_2vcpu --hardware-dir "$repo/tests/data/epyc_zen5_2vcpu/hardware" --sweep-dir "$repo/tests/data/epyc_zen5_2vcpu/sweeps" --baseline-dir "$scratch/zmix" --dry-run)
+mkdir -p "$scratch/zmix" && cp "$repo/tests/data/epyc_zen5_2vcpu/baselines/"*.csv "$scratch/zmix/"
 printf '{"schema": "roofval.manifest/1", "hardware": "epyc_zen5_2vcpu", "op": "matmul", "captures": [{"purpose": "calibration", "core_round_trip_s": 1.2e-7}, {"purpose": "calibration", "core_round_trip_s": 4.5e-7, "core_round_trip_end_s": 4.6e-7}]}\n' >"$scratch/zmix/epyc_zen5_2vcpu_matmul.meta.json"
 check 0 "" "note: the captures of epyc_zen5_2vcpu_matmul.csv saw their CPUs placed apart (core round trip 120 to 460 ns in their manifests)" -- "${zen[@]}"
 "$roofval" "${zen[@]}" --format json >"$scratch/zmix.json" 2>"$scratch/stderr"
