@@ -171,7 +171,7 @@ if(TARGET roofval_cuda)
   set(CPACK_DEBIAN_CUDA_FILE_NAME DEB-DEFAULT)
   set(CPACK_DEBIAN_CUDA_PACKAGE_SHLIBDEPS OFF)
   set(CPACK_DEBIAN_CUDA_PACKAGE_DEPENDS
-    "${rv_same}, cuda-cudart-${rv_cu} | libcudart${CUDAToolkit_VERSION_MAJOR}, libcublas-${rv_cu} | libcublas${CUDAToolkit_VERSION_MAJOR}")
+    "${rv_same}, libc6 (>= 2.34), libstdc++6, libgcc-s1, cuda-cudart-${rv_cu} | libcudart${CUDAToolkit_VERSION_MAJOR}, libcublas-${rv_cu} | libcublas${CUDAToolkit_VERSION_MAJOR}")
   set(CPACK_DEBIAN_CUDA_DESCRIPTION
     "roofval's CUDA kernel backend: the module roofval loads to time cuBLAS,\n cuBLASLt and a CUDA add on NVIDIA GPUs.")
   string(APPEND rv_suggests ", roofval-cuda")
