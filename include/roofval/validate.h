@@ -18,7 +18,8 @@ RV_BEGIN_DECLS
 typedef struct rv_model {
 	const char *predictions; /* a predictions CSV; the model is named after the file */
 	const char *command;     /* run with /bin/sh -c; the model is named after it */
-	double timeout_s;        /* the command's time limit in seconds; 0: 60 */
+	/* (a name of one's own: rv_validate_opts' model_names) */
+	double timeout_s; /* the command's time limit in seconds; 0: 60 */
 } rv_model;
 
 /* Which validation to run. Start from RV_VALIDATE_OPTS_INIT, then set what
@@ -28,7 +29,7 @@ typedef struct rv_model {
  * so a program built against an older roofval keeps working; a version of
  * 0 (a struct not initialised with the macro) or one newer than the
  * library's is refused. */
-#define RV_VALIDATE_OPTS_VERSION 1
+#define RV_VALIDATE_OPTS_VERSION 2
 #define RV_VALIDATE_OPTS_INIT                       \
 	{                                           \
 		.version = RV_VALIDATE_OPTS_VERSION \
@@ -71,6 +72,11 @@ typedef struct rv_validate_opts {
 	 * holding none of the validated targets is RV_ENOENT naming it. */
 	const char *const *repeat_baseline_dirs;
 	size_t n_repeat_baseline_dirs;
+	/* Version 2 on. The names of models[0 .. n_models - 1] (roofval
+	 * validate --model-name), NULL or a NULL entry: the default (a
+	 * predictions file's name without .csv, a command's program). A name
+	 * of 64 bytes or more is refused (RV_ERANGE), never cut. */
+	const char *const *model_names;
 } rv_validate_opts;
 
 /* Validates what opts selects (NULL: everything) over the baselines of d

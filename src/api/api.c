@@ -516,6 +516,8 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 			models[i].predictions = opts->models[i].predictions;
 			models[i].command = opts->models[i].command;
 			models[i].timeout_s = opts->models[i].timeout_s;
+			if (opts->version >= 2 && opts->model_names)
+				models[i].name = opts->model_names[i];
 		}
 		n_models = opts->n_models;
 	}

@@ -25,11 +25,11 @@ extern const struct rv_opts_spec rv_classify_spec, rv_predict_spec, rv_validate_
 /* The models a command scores (validate, plot, report): predictions files,
  * adapter commands, and whether the built-in model goes beside them. */
 struct rv_cli_models {
-	struct rv_opt_list predictions, commands;
+	struct rv_opt_list predictions, commands, names;
 	double timeout_s;
 	int with_builtin;
 };
-/* Their four option-table entries, for a command struct type T holding a
+/* Their five option-table entries, for a command struct type T holding a
  * struct rv_cli_models called field. */
 #define RV_CLI_MODEL_OPTIONS(T, field)                                                             \
 	{ .name = "predictions",                                                                   \
@@ -45,6 +45,13 @@ struct rv_cli_models {
 		          "(/bin/sh -c); repeatable",                                              \
 		  .type = RV_OPT_LIST,                                                             \
 		  .offset = offsetof(T, field.commands) },                                         \
+	        { .name = "model-name",                                                            \
+		  .metavar = "NAME",                                                               \
+		  .help = "name a --predictions or --model-cmd model (default: the file's name "   \
+		          "without .csv, the command's program); repeatable: the files' names, "   \
+		          "then the commands', in order",                                          \
+		  .type = RV_OPT_LIST,                                                             \
+		  .offset = offsetof(T, field.names) },                                            \
 	        { .name = "model-timeout",                                                         \
 		  .metavar = "S",                                                                  \
 		  .help = "seconds a --model-cmd may run before it is killed (default 60)",        \

@@ -290,6 +290,14 @@ int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_m
 		        spec, cmd,
 		        "--with-builtin adds the built-in model to --predictions or "
 		        "--model-cmd; without them the built-in model is the one scored");
+	if (m->names.n > m->predictions.n + m->commands.n)
+		return rv_opts_usage(
+		        spec, cmd,
+		        m->predictions.n + m->commands.n == 0
+		                ? "--model-name names a --predictions or --model-cmd "
+		                  "model; the built-in model is roofval"
+		                : "more --model-name than --predictions and --model-cmd "
+		                  "models: give one name per model, the files' first");
 	*out = calloc(m->predictions.n + m->commands.n + 1, sizeof(**out));
 	if (!*out) {
 		(void)rv_error_set(RV_ENOMEM, "out of memory");
@@ -303,6 +311,9 @@ int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_m
 		(*out)[k].command = m->commands.items[i];
 		(*out)[k++].timeout_s = m->timeout_s;
 	}
+	/* The names, in the same order (the built-in model keeps its own). */
+	for (size_t i = 0; i < m->names.n; i++)
+		(*out)[(m->with_builtin ? 1 : 0) + i].name = m->names.items[i];
 	*n = k;
 	return RV_OPT_RUN;
 }

@@ -110,6 +110,7 @@ int rv_cmd_validate(int argc, char **argv)
 	rv_validate_opts vo = RV_VALIDATE_OPTS_INIT;
 	rv_data *d = NULL;
 	rv_model *list = NULL;
+	const char **names = NULL;
 	struct rv_layout_model *models = NULL;
 	size_t n_models = 0, len = 0;
 	char *report = NULL;
@@ -143,6 +144,11 @@ int rv_cmd_validate(int argc, char **argv)
 	vo.n_models = n_models;
 	if (n_models > 0 && !(vo.models = list = api_models(models, n_models)))
 		err = rv_error_set(RV_ENOMEM, "out of memory");
+	if (err == 0 && n_models > 0 && !(names = calloc(n_models, sizeof(*names))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; err == 0 && i < n_models; i++)
+		names[i] = models[i].name;
+	vo.model_names = names;
 	vo.against = o.against;
 	vo.regression_points = o.regression_points;
 	vo.exclude_flagged = o.exclude_flagged;
@@ -161,6 +167,7 @@ int rv_cmd_validate(int argc, char **argv)
 	free(report);
 	rv_data_free(d);
 	free(list);
+	free(names);
 	free(models);
 	rv_opts_free(&rv_validate_spec, &o);
 	if (err < 0)

@@ -974,6 +974,8 @@ static int profile_call_overhead(struct rv_profile *p, struct rv_json_doc *d, js
 		    (err = profile_positive(d, own, path, "latency_s", &p->op_overhead_s[o])) < 0)
 			return err;
 	}
+	for (int o = 0; o < RV_OP_COUNT; o++)
+		p->published_op_overhead_s[o] = p->op_overhead_s[o];
 	return 0;
 }
 

@@ -259,6 +259,9 @@ struct rv_profile {
 	/* Per-call overhead of each op: call_overhead_s unless a fit sets one (the
 	 * framework path differs by op: mm, addmm, add). */
 	double op_overhead_s[RV_OP_COUNT];
+	/* The same as the profile file states it (its measured call floor),
+	 * which no fit changes: what the measured regime is inferred from. */
+	double published_op_overhead_s[RV_OP_COUNT];
 	struct rv_gemm gemm;
 	struct rv_elementwise elementwise;
 	struct rv_fresh_output fresh_output;

@@ -466,19 +466,61 @@ static int request_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
 	return err < 0 ? err : rv_buf_check(req);
 }
 
+/* Whether the shell word w (n bytes) is a redirection ("2>/dev/null",
+ * ">log", "<in", "2>&1"); *bare when it is an operator alone ("2>", ">"),
+ * whose target is the next word. */
+static int redirection(const char *w, size_t n, int *bare)
+{
+	size_t i = 0;
+
+	while (i < n && w[i] >= '0' && w[i] <= '9')
+		i++;
+	if (i < n && w[i] == '&' && i + 1 < n && w[i + 1] == '>')
+		i++;
+	if (i >= n || (w[i] != '<' && w[i] != '>'))
+		return 0;
+	while (i < n && (w[i] == '<' || w[i] == '>' || w[i] == '&' || w[i] == '|'))
+		i++;
+	*bare = i == n;
+	return 1;
+}
+
 /* The model name of an adapter command: the base name, without extension,
- * of its first word that names a file ("python3 x/roofline.py": roofline). */
+ * of its first word that names a file ("python3 x/roofline.py": roofline),
+ * else of its first word, the program; redirections (and their targets),
+ * variable assignments before the program and what follows a |, ; or &
+ * are not words of the program ("./m.sh 2>/dev/null": m). */
 static void command_name(char *out, size_t size, const char *command)
 {
 	const char *w = command, *pick = NULL;
 	size_t len = 0;
+	int skip_next = 0, program = 0;
 
 	while (*w) {
 		size_t n;
+		int bare = 0;
 
 		while (*w == ' ' || *w == '\t')
 			w++;
 		n = strcspn(w, " \t");
+		/* "|", ";", "&&" and "&" end the program's words ("&>" redirects). */
+		if (n && (*w == '|' || *w == ';' || (*w == '&' && w[1] != '>')))
+			break;
+		if (skip_next) {
+			skip_next = 0;
+			w += n;
+			continue;
+		}
+		if (redirection(w, n, &bare)) {
+			skip_next = bare;
+			w += n;
+			continue;
+		}
+		if (!program && memchr(w, '=', n) && w[0] != '=' && !memchr(w, '/', n)) {
+			w += n; /* NAME=value before the program */
+			continue;
+		}
+		program = 1;
 		if (n && memchr(w, '/', n)) {
 			pick = w;
 			len = n;
@@ -531,11 +573,11 @@ static int model_set(struct rv_layout *l, const struct rv_layout_filter *f,
                      const struct rv_layout_model *m, struct rv_prediction_set **set)
 {
 	struct rv_buf req = RV_BUF_INIT;
-	char name[RV_MODEL_NAME_MAX];
+	char name[4096];
 	int err;
 
 	if (m->predictions)
-		return rv_predictions_load(set, m->predictions);
+		return rv_predictions_load(set, m->predictions, m->name);
 	rv_predictions_request_header(&req);
 	err = for_each_job(l, f, NULL, request_job, &req);
 	if (m->name)
@@ -572,8 +614,9 @@ int rv_layout_validate_models(struct rv_layout *l, struct rv_validation *v,
 			for (size_t k = 0; k < v->n_models && err == 0; k++)
 				if (strcmp(v->models[k], set->model) == 0)
 					err = rv_error_set(RV_EPARSE,
-					                   "two models are called '%s'; give each "
-					                   "predictions file its own name",
+					                   "two models are called '%s'; name them "
+					                   "apart with --model-name NAME, one per "
+					                   "--predictions and --model-cmd in order",
 					                   set->model);
 			rv_predictions_predictor(&pr, set);
 			a.model = &pr;

@@ -155,10 +155,13 @@ int rv_layout_validate(struct rv_layout *l, struct rv_validation *v,
 /* One model to validate: a predictions CSV (docs/predictions-csv.md), an
  * adapter command, or (both NULL) the built-in model. */
 struct rv_layout_model {
-	const char *predictions; /* path of a predictions CSV; the model is named after it */
+	const char *predictions; /* path of a predictions CSV */
 	const char *command;     /* /bin/sh -c COMMAND: entries in, predictions out */
-	const char *name;        /* the command's model name; NULL: from the command */
-	double timeout_s;        /* the command's time limit; 0: 60 s */
+	/* the model's name; NULL: the predictions file's name without .csv, or
+	 * the command's program (its first word naming a file, else its first
+	 * word, redirections skipped: see docs/predictions-csv.md) */
+	const char *name;
+	double timeout_s; /* the command's time limit; 0: 60 s */
 };
 /* Validates each of the n_models models (none: the built-in model) as
  * rv_layout_validate() does, one after the other, appending records to v

@@ -31,6 +31,9 @@ int rv_estimate_builtin(const struct rv_profile *p, enum rv_op op, const struct 
 
 	if (err < 0)
 		return err;
+	out->extra = NULL;
+	out->extra_names = NULL;
+	out->n_extra = 0;
 	out->latency_s = pred.latency_s;
 	out->energy_J = pred.energy_J;
 	out->binding = pred.binding;

@@ -6,6 +6,8 @@
 #ifndef RV_MODEL_PREDICTOR_H
 #define RV_MODEL_PREDICTOR_H
 
+#include <stddef.h>
+
 #include "core/dtype.h"
 #include "core/op.h"
 #include "core/regime.h"
@@ -18,6 +20,12 @@ struct rv_estimate {
 	enum rv_regime regime; /* the model's own regime verdict; RV_REGIME_COUNT when none */
 	int binding;           /* the binding resource (rv_bound_name()); -1 when not said */
 	int binding_tier;      /* the memory tier with the largest time; -1 when not said */
+	/* Numbers the model gives beside its prediction (a predictions file's
+	 * extra numeric columns: compute_s, memory_s, ...), n_extra of them,
+	 * NAN where it gave none; borrowed from the predictor; none: 0. */
+	const double *extra;
+	const char *const *extra_names;
+	size_t n_extra;
 };
 
 struct rv_predictor {

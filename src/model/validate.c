@@ -34,7 +34,8 @@ struct rv_band rv_band_of(enum rv_regime r)
 
 int rv_record_passed(const struct rv_record *r)
 {
-	return r->pass_regime && r->pass_latency && r->pass_energy != RV_CHECK_FAIL;
+	return r->pass_regime != RV_CHECK_FAIL && r->pass_latency &&
+	       r->pass_energy != RV_CHECK_FAIL;
 }
 
 void rv_validation_free(struct rv_validation *v)
@@ -50,18 +51,24 @@ void rv_validation_free(struct rv_validation *v)
 	free(v->model_counts);
 	free(v->repeats);
 	free(v->placements);
+	free(v->labels);
+	free(v->extras);
+	for (size_t i = 0; i < v->n_extra_names; i++)
+		free(v->extra_names[i]);
+	free(v->extra_names);
 	memset(v, 0, sizeof(*v));
 }
 
-/* The regime a measurement shows: launch-bound under 5 x the per-call
- * overhead, alu- or dram-bound at 70% of the datasheet rate, else ambiguous. */
+/* The regime a measurement shows: launch-bound under 5 x the profile's own
+ * per-call overhead (never a fit's), alu- or dram-bound at 70% of the
+ * datasheet rate, else ambiguous. */
 static enum rv_regime measured_regime(const struct rv_profile *p, const struct rv_compute *c,
                                       enum rv_op op, const struct rv_footprint *fp,
                                       double latency_s)
 {
 	const struct rv_memory_tier *dram = &p->memory[p->n_memory - 1];
 
-	if (latency_s < RV_CLASSIFY_LAUNCH_OVERHEADS * p->op_overhead_s[op])
+	if (latency_s < RV_CLASSIFY_LAUNCH_OVERHEADS * p->published_op_overhead_s[op])
 		return RV_REGIME_LAUNCH;
 	if (fp->ref_flop / (latency_s * c->peak_flop_per_s) >= RV_MEASURED_BOUND_SHARE)
 		return RV_REGIME_ALU;
@@ -86,14 +93,44 @@ int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_
 	return 0;
 }
 
-/* A measurement can never be attributed to one cache level, so a label of
+/* A measurement can never be attributed to one cache level, so a stated
  * l2_bound is satisfied by a measurement that is ambiguous or launch-bound. */
-static int regime_matches(enum rv_regime label, enum rv_regime measured)
+int rv_regime_matches(enum rv_regime stated, enum rv_regime measured)
 {
-	if (label == measured)
+	if (stated == measured)
 		return 1;
-	return label == RV_REGIME_L2 &&
+	return stated == RV_REGIME_L2 &&
 	       (measured == RV_REGIME_AMBIGUOUS || measured == RV_REGIME_LAUNCH);
+}
+
+/* The relabel rule on a measured regime m: dram_bound is inconclusive for a
+ * working set that a cache tier holds (its data stays there after the first
+ * call; a cache-resident run at 70% of the DRAM rate is just that). */
+static int relabel_of(enum rv_regime *out, enum rv_regime m, const struct rv_profile *p,
+                      enum rv_op op, const struct rv_shape *s, enum rv_dtype d)
+{
+	struct rv_classification c;
+	double cache_B;
+	int err;
+
+	*out = m;
+	if (m != RV_REGIME_DRAM)
+		return 0;
+	if ((err = rv_classify(&c, p, op, s, d)) < 0)
+		return err;
+	cache_B = c.llc_capacity_B > c.l1_capacity_B ? c.llc_capacity_B : c.l1_capacity_B;
+	if (cache_B > 0 && c.working_set_B <= cache_B)
+		*out = RV_REGIME_AMBIGUOUS;
+	return 0;
+}
+
+int rv_relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
+                      const struct rv_shape *s, enum rv_dtype d, double latency_s)
+{
+	enum rv_regime m;
+	int err = rv_measured_regime(&m, p, op, s, d, latency_s);
+
+	return err < 0 ? err : relabel_of(out, m, p, op, s, d);
 }
 
 int rv_energy_scoreable(const struct rv_baseline *b, const struct rv_baseline_row *row)
@@ -216,12 +253,21 @@ int rv_match_rows(ptrdiff_t **out, const struct rv_sweep *s, const struct rv_bas
 
 int rv_validation_add_model(struct rv_validation *v, const char *model)
 {
+	size_t len = strlen(model);
 	char *copy;
 	int err;
 
 	for (size_t i = 0; i < v->n_models; i++)
 		if (strcmp(v->models[i], model) == 0)
 			return 0;
+	if (len == 0)
+		return rv_error_set(RV_ERANGE, "a model without a name; give it one with "
+		                               "--model-name NAME");
+	if (len >= RV_MODEL_NAME_MAX)
+		return rv_error_set(RV_ERANGE,
+		                    "the model name '%.40s...' is %zu bytes; a model name has at "
+		                    "most %d: give a shorter one with --model-name NAME",
+		                    model, len, RV_MODEL_NAME_MAX - 1);
 	if ((err = rv_vec_reserve(&v->model_counts, &v->cap_model_counts, v->n_models + 1,
 	                          sizeof(*v->model_counts))) < 0)
 		return err;
@@ -255,6 +301,86 @@ static int add_missing(struct rv_validation *v, const char *model, const char *h
 	return rv_vec_push(&v->missing, &v->n_missing, &v->cap_missing, &m, sizeof(m));
 }
 
+/* The label finding of (hw, op) in v, added when missing; NULL out of memory. */
+static struct rv_label_finding *label_finding(struct rv_validation *v, const char *hw,
+                                              enum rv_op op)
+{
+	struct rv_label_finding f;
+
+	for (size_t i = 0; i < v->n_labels; i++)
+		if (v->labels[i].op == op && strcmp(v->labels[i].hardware, hw) == 0)
+			return &v->labels[i];
+	memset(&f, 0, sizeof(f));
+	(void)snprintf(f.hardware, sizeof(f.hardware), "%s", hw);
+	f.op = op;
+	if (rv_vec_push(&v->labels, &v->n_labels, &v->cap_labels, &f, sizeof(f)) < 0)
+		return NULL;
+	return &v->labels[v->n_labels - 1];
+}
+
+/* Counts one labelled entry with a baseline row in f: its label against
+ * the measured regime m, and what relabel would move it to. */
+static int count_label(struct rv_label_finding *f, const struct rv_profile *p, enum rv_op op,
+                       const struct rv_sweep_entry *e, enum rv_regime label, enum rv_regime m)
+{
+	enum rv_regime to;
+	int err;
+
+	f->checked++;
+	if (rv_regime_matches(label, m))
+		return 0;
+	f->contradicted++;
+	if ((unsigned)label < RV_REGIME_COUNT && (unsigned)m < RV_REGIME_COUNT)
+		f->by[label][m]++;
+	if ((err = relabel_of(&to, m, p, op, &e->shape, e->dtype)) < 0)
+		return err;
+	f->relabel_moves += to != RV_REGIME_AMBIGUOUS && to != label;
+	return 0;
+}
+
+/* The index in v->extra_names of name, added when missing; -1 out of memory. */
+static ptrdiff_t extra_name(struct rv_validation *v, const char *name)
+{
+	char *copy;
+
+	for (size_t i = v->n_extra_names; i > 0; i--)
+		if (strcmp(v->extra_names[i - 1], name) == 0)
+			return (ptrdiff_t)(i - 1);
+	if (!(copy = rv_strdup(name)))
+		return -1;
+	if (rv_vec_push(&v->extra_names, &v->n_extra_names, &v->cap_extra_names, &copy,
+	                sizeof(copy)) < 0) {
+		free(copy);
+		return -1;
+	}
+	return (ptrdiff_t)(v->n_extra_names - 1);
+}
+
+/* The estimate's extra numbers (finite ones) into v, for record r. */
+static int add_extras(struct rv_validation *v, struct rv_record *r, const struct rv_estimate *est)
+{
+	int err;
+
+	r->extra_at = v->n_extras;
+	r->n_extra = 0;
+	for (size_t i = 0; i < est->n_extra; i++) {
+		struct rv_extra x;
+		ptrdiff_t k;
+
+		if (!isfinite(est->extra[i]))
+			continue;
+		if ((k = extra_name(v, est->extra_names[i])) < 0)
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		x.name = v->extra_names[k];
+		x.value = est->extra[i];
+		if ((err = rv_vec_push(&v->extras, &v->n_extras, &v->cap_extras, &x, sizeof(x))) <
+		    0)
+			return err;
+		r->n_extra++;
+	}
+	return 0;
+}
+
 int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struct rv_sweep *s,
                 const char *sweep_name, const struct rv_baseline *b, const char *baseline_name,
                 const struct rv_predictor *model)
@@ -262,7 +388,9 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 	ptrdiff_t *match = NULL;
 	char source[1024];
 	struct rv_model_counts before, *mc;
-	int err;
+	struct rv_label_finding *lf;
+	unsigned purpose_bit = 1u << (unsigned)s->purpose;
+	int err, count_labels;
 
 	if (!model)
 		model = &rv_predictor_builtin;
@@ -275,6 +403,14 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		return err;
 	if ((err = rv_match_rows(&match, s, b, p->key)) < 0)
 		return err;
+	/* The labels of a sweep are counted once, whatever the models. */
+	if (!(lf = label_finding(v, p->key, s->op))) {
+		free(match);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	count_labels = !(lf->purposes & purpose_bit);
+	lf->purposes |= purpose_bit;
+	lf->frozen |= rv_sweep_frozen(s, p->key);
 	before = (struct rv_model_counts){ v->labelled,
 		                           v->rows_found,
 		                           v->skipped_no_baseline,
@@ -289,6 +425,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		struct rv_footprint fp;
 		struct rv_estimate est;
 		struct rv_record r;
+		enum rv_regime measured;
 		unsigned suspect = 0;
 
 		if (!label) {
@@ -317,12 +454,19 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 			v->excluded_flagged++;
 			continue;
 		}
+		if ((err = rv_footprint_of(&fp, s->op, &e->shape, e->dtype)) < 0)
+			break;
+		measured = measured_regime(p, c, s->op, &fp, row->latency_s);
+		if (count_labels &&
+		    (err = count_label(lf, p, s->op, e, label->regime, measured)) < 0)
+			break;
+		memset(&est, 0, sizeof(est));
 		err = model->estimate(model->ctx, p, s->op, &e->shape, e->dtype, &est);
 		if (err == RV_ENOENT) {
 			err = add_missing(v, model->model, p->key, s->op, e);
 			continue;
 		}
-		if (err < 0 || (err = rv_footprint_of(&fp, s->op, &e->shape, e->dtype)) < 0)
+		if (err < 0)
 			break;
 		memset(&r, 0, sizeof(r));
 		(void)snprintf(r.model, sizeof(r.model), "%s", model->model);
@@ -331,7 +475,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.shape = e->shape;
 		r.dtype = e->dtype;
 		r.regime_label = label->regime;
-		r.regime_measured = measured_regime(p, c, s->op, &fp, row->latency_s);
+		r.regime_measured = measured;
 		r.regime_model = est.regime;
 		r.band = rv_band_of(label->regime);
 		r.latency_pred_s = est.latency_s;
@@ -339,13 +483,18 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		r.latency_err = (est.latency_s - row->latency_s) / row->latency_s;
 		r.energy_pred_J = est.energy_J;
 		r.energy_meas_J = row->energy_J;
-		r.pass_regime = regime_matches(r.regime_label, r.regime_measured);
+		r.pass_regime = (unsigned)est.regime >= RV_REGIME_COUNT   ? RV_CHECK_SKIP
+		                : rv_regime_matches(est.regime, measured) ? RV_CHECK_PASS
+		                                                          : RV_CHECK_FAIL;
+		r.label_agrees = rv_regime_matches(label->regime, measured);
 		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
 		r.binding = est.binding;
 		r.binding_tier = est.binding_tier;
 		score_energy(&r, b, row);
 		r.suspect = suspect;
 		rv_row_suspect_text(r.suspect_why, sizeof(r.suspect_why), row, suspect);
+		if (est.n_extra && (err = add_extras(v, &r, &est)) < 0)
+			break;
 		err = add_record(v, &r);
 	}
 	free(match);
@@ -392,8 +541,51 @@ int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
 	if (err == 0)
 		err = rv_vec_reserve(&dst->repeats, &dst->cap_repeats,
 		                     dst->n_repeats + src->n_repeats, sizeof(*dst->repeats));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->extras, &dst->cap_extras, dst->n_extras + src->n_extras,
+		                     sizeof(*dst->extras));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->extra_names, &dst->cap_extra_names,
+		                     dst->n_extra_names + src->n_extra_names,
+		                     sizeof(*dst->extra_names));
+	if (err == 0)
+		err = rv_vec_reserve(&dst->labels, &dst->cap_labels, dst->n_labels + src->n_labels,
+		                     sizeof(*dst->labels));
 	if (err < 0)
 		return err;
+	/* The extras' names move with them (the strings keep their place). */
+	for (size_t i = 0; i < src->n_records; i++)
+		src->records[i].extra_at += dst->n_extras;
+	if (src->n_extras > 0)
+		memcpy(dst->extras + dst->n_extras, src->extras,
+		       src->n_extras * sizeof(*src->extras));
+	dst->n_extras += src->n_extras;
+	for (size_t i = 0; i < src->n_extra_names; i++)
+		dst->extra_names[dst->n_extra_names++] = src->extra_names[i];
+	/* Label findings: a (hardware, op) of both adds the purposes dst lacks. */
+	for (size_t i = 0; i < src->n_labels; i++) {
+		const struct rv_label_finding *f = &src->labels[i];
+		struct rv_label_finding *d = NULL;
+
+		for (size_t k = 0; k < dst->n_labels && !d; k++)
+			if (dst->labels[k].op == f->op &&
+			    strcmp(dst->labels[k].hardware, f->hardware) == 0)
+				d = &dst->labels[k];
+		if (!d) {
+			dst->labels[dst->n_labels++] = *f;
+			continue;
+		}
+		if (d->purposes & f->purposes)
+			continue;
+		d->checked += f->checked;
+		d->contradicted += f->contradicted;
+		d->relabel_moves += f->relabel_moves;
+		for (int a = 0; a < RV_REGIME_COUNT; a++)
+			for (int b = 0; b < RV_REGIME_COUNT; b++)
+				d->by[a][b] += f->by[a][b];
+		d->frozen |= f->frozen;
+		d->purposes |= f->purposes;
+	}
 	if (src->n_records > 0)
 		memcpy(dst->records + dst->n_records, src->records,
 		       src->n_records * sizeof(*src->records));
@@ -417,6 +609,7 @@ int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
 	dst->skipped_ambiguous += src->skipped_ambiguous;
 	dst->unlabelled_predictions += src->unlabelled_predictions;
 	src->n_records = src->n_missing = src->n_sources = src->n_repeats = 0;
+	src->n_extras = src->n_extra_names = src->n_labels = 0;
 	src->repeat_folders = src->excluded_flagged = 0;
 	src->labelled = src->rows_found = src->skipped_no_baseline = 0;
 	src->skipped_unsupported = src->skipped_ambiguous = src->unlabelled_predictions = 0;
@@ -486,6 +679,9 @@ int rv_validation_summary_of(const struct rv_validation *v, const char *model,
 		out->suspect_energy += (r->suspect & RV_SUSPECT_ENERGY) != 0;
 		if (rv_record_passed(r))
 			out->passed++;
+		out->regime_scored += r->pass_regime != RV_CHECK_SKIP;
+		out->regime_passed += r->pass_regime == RV_CHECK_PASS;
+		out->regime_unstated += r->pass_regime == RV_CHECK_SKIP;
 		lat[n_lat++] = r->latency_err;
 		if (r->pass_energy != RV_CHECK_SKIP)
 			en[n_en++] = r->energy_err;
@@ -549,9 +745,91 @@ static int cell_cmp(const void *pa, const void *pb)
 	return c ? c : (int)a->regime - (int)b->regime;
 }
 
-/* Appends to cells (n so far) the cells of the records of model m, sorted. */
-static int model_cells(const struct rv_validation *v, const char *m, struct rv_cell *cells,
-                       size_t *n_io, double *errs)
+/* The rate unit of a regime label's rows. */
+static enum rv_rate rate_of(enum rv_regime r)
+{
+	switch (r) {
+	case RV_REGIME_ALU:
+		return RV_RATE_FLOP_PER_S;
+	case RV_REGIME_L1:
+	case RV_REGIME_L2:
+	case RV_REGIME_DRAM:
+		return RV_RATE_BYTES_PER_S;
+	case RV_REGIME_LAUNCH:
+		return RV_RATE_SECONDS;
+	default:
+		return RV_RATE_NONE;
+	}
+}
+
+/* The median and quartiles of the n values of x (sorted in place). */
+static struct rv_spread spread_of(double *x, size_t n)
+{
+	struct rv_spread s = { (double)NAN, (double)NAN, (double)NAN };
+
+	if (n == 0)
+		return s;
+	rv_sort_doubles(x, n);
+	s.p25 = rv_rank_sorted(x, n, 0.25);
+	s.median = rv_median_sorted(x, n);
+	s.p75 = rv_rank_sorted(x, n, 0.75);
+	return s;
+}
+
+/* The amount of work a rate of kind k divides by the latency: FLOPs,
+ * footprint bytes; NAN for seconds (the latency itself) or none. */
+static int work_of(double *out, enum rv_rate k, const struct rv_record *r)
+{
+	struct rv_footprint fp;
+	int err;
+
+	*out = (double)NAN;
+	if (k != RV_RATE_FLOP_PER_S && k != RV_RATE_BYTES_PER_S)
+		return 0;
+	if ((err = rv_footprint_of(&fp, r->op, &r->shape, r->dtype)) < 0)
+		return err;
+	*out = k == RV_RATE_FLOP_PER_S ? fp.flop : fp.working_set_B;
+	return 0;
+}
+
+/* A cell's statistics over its n records idx[] of v; work holds 4 n doubles. */
+static int cell_stats(struct rv_cell *c, const struct rv_validation *v, const size_t *idx, size_t n,
+                      double *work)
+{
+	double *ape = work, *bias = work + n, *meas = work + 2 * n, *model = work + 3 * n;
+	size_t n_rate = 0;
+	int err;
+
+	c->rate = rate_of(c->regime);
+	for (size_t i = 0; i < n; i++) {
+		const struct rv_record *r = &v->records[idx[i]];
+		double w;
+
+		ape[i] = fabs(r->latency_err);
+		bias[i] = r->latency_err;
+		if (c->rate == RV_RATE_NONE)
+			continue;
+		if ((err = work_of(&w, c->rate, r)) < 0)
+			return err;
+		if (c->rate == RV_RATE_SECONDS) {
+			meas[n_rate] = r->latency_meas_s;
+			model[n_rate++] = r->latency_pred_s;
+		} else if (isfinite(w) && r->latency_meas_s > 0 && r->latency_pred_s > 0) {
+			meas[n_rate] = w / r->latency_meas_s;
+			model[n_rate++] = w / r->latency_pred_s;
+		}
+	}
+	c->median_latency_ape = n > 0 ? rv_median(ape, n) : (double)NAN;
+	c->latency_bias = spread_of(bias, n);
+	c->rate_measured = spread_of(meas, n_rate);
+	c->rate_model = spread_of(model, n_rate);
+	return 0;
+}
+
+/* Appends to cells (n so far) the cells of the records of model m, sorted;
+ * cell_of[i] gets the index in cells of record i's cell (records of m). */
+static void model_cells(const struct rv_validation *v, const char *m, struct rv_cell *cells,
+                        size_t *n_io, size_t *cell_of)
 {
 	size_t first = *n_io, n = *n_io;
 
@@ -574,48 +852,72 @@ static int model_cells(const struct rv_validation *v, const char *m, struct rv_c
 		}
 		c->n_total++;
 		c->n_pass += (size_t)rv_record_passed(r);
-		c->n_fail_regime += (size_t)!r->pass_regime;
+		c->n_fail_regime += (size_t)(r->pass_regime == RV_CHECK_FAIL);
+		c->n_regime_unstated += (size_t)(r->pass_regime == RV_CHECK_SKIP);
 		c->n_fail_latency += (size_t)!r->pass_latency;
+		c->n_within_band += (size_t)(r->pass_latency != 0);
 		c->n_fail_energy += (size_t)(r->pass_energy == RV_CHECK_FAIL);
 		c->n_suspect += (size_t)((r->suspect & RV_SUSPECT_LATENCY) != 0);
 	}
 	if (n - first > 1)
 		qsort(cells + first, n - first, sizeof(*cells), cell_cmp);
-	/* The median |latency error| of each cell, over its records. */
-	for (size_t j = first; j < n; j++) {
-		size_t k = 0;
+	/* Each record's cell, once the cells are in place. */
+	for (size_t i = 0; i < v->n_records; i++) {
+		const struct rv_record *r = &v->records[i];
 
-		for (size_t i = 0; i < v->n_records; i++) {
-			const struct rv_record *r = &v->records[i];
-
-			if (r->op == cells[j].op && r->regime_label == cells[j].regime &&
-			    strcmp(r->model, m) == 0 && strcmp(r->hardware, cells[j].hardware) == 0)
-				errs[k++] = fabs(r->latency_err);
-		}
-		cells[j].median_latency_ape = k > 0 ? rv_median(errs, k) : (double)NAN;
+		if (strcmp(r->model, m) != 0)
+			continue;
+		for (size_t j = first; j < n; j++)
+			if (cells[j].op == r->op && cells[j].regime == r->regime_label &&
+			    strcmp(cells[j].hardware, r->hardware) == 0) {
+				cell_of[i] = j;
+				break;
+			}
 	}
 	*n_io = n;
-	return 0;
 }
 
 int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, size_t *n_out)
 {
-	struct rv_cell *cells = calloc(v->n_records + 1, sizeof(*cells));
-	double *errs = malloc((v->n_records + 1) * sizeof(*errs));
+	size_t n_rec = v->n_records;
+	struct rv_cell *cells = calloc(n_rec + 1, sizeof(*cells));
+	size_t *cell_of = malloc((n_rec + 1) * sizeof(*cell_of));
+	size_t *at = NULL, *idx = malloc((n_rec + 1) * sizeof(*idx));
+	double *work = malloc((4 * n_rec + 1) * sizeof(*work));
 	const char **models = NULL;
 	size_t n = 0, n_models = 0;
 	int err = 0;
 
 	*out = NULL;
 	*n_out = 0;
-	if (!cells || !errs)
+	if (!cells || !cell_of || !idx || !work)
 		err = rv_error_set(RV_ENOMEM, "out of memory");
 	if (err == 0)
 		err = model_order(v, &models, &n_models);
 	for (size_t k = 0; k < n_models && err == 0; k++)
-		err = model_cells(v, models[k], cells, &n, errs);
+		model_cells(v, models[k], cells, &n, cell_of);
 	free(models);
-	free(errs);
+	/* The records of each cell, by a counting sort of cell_of. */
+	if (err == 0 && !(at = calloc(n + 1, sizeof(*at))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	if (err == 0) {
+		for (size_t i = 0; i < n_rec; i++)
+			at[cell_of[i] + 1]++;
+		for (size_t j = 0; j < n; j++)
+			at[j + 1] += at[j];
+		for (size_t i = 0; i < n_rec; i++)
+			idx[at[cell_of[i]]++] = i;
+		/* at[j] is now the end of cell j's records. */
+		for (size_t j = 0; j < n && err == 0; j++) {
+			size_t from = j ? at[j - 1] : 0;
+
+			err = cell_stats(&cells[j], v, idx + from, at[j] - from, work);
+		}
+	}
+	free(at);
+	free(idx);
+	free(work);
+	free(cell_of);
 	if (err < 0) {
 		free(cells);
 		return err;
@@ -830,10 +1132,14 @@ int rv_validation_compare(const struct rv_validation *old, const struct rv_valid
 		if (err == 0)
 			err = compare_cells(out, oc, n_old, nc, n_now, regression);
 	}
-	if (err == 0)
+	if (err == 0) {
 		out->n_old_only =
 		        old->n_records -
 		        (out->n_matched <= old->n_records ? out->n_matched : old->n_records);
+		out->n_new_only =
+		        now->n_records -
+		        (out->n_matched <= now->n_records ? out->n_matched : now->n_records);
+	}
 	free(oc);
 	free(nc);
 	if (err < 0)

@@ -46,7 +46,17 @@ struct rv_band rv_band_of(enum rv_regime r);
 /* Tri-state verdict of the energy check. */
 enum rv_check { RV_CHECK_FAIL = 0, RV_CHECK_PASS = 1, RV_CHECK_SKIP = -1 };
 
+/* The size of a model name with its NUL: a validation refuses a longer name
+ * (rv_validation_add_model()), so no name is ever cut. */
 #define RV_MODEL_NAME_MAX 64
+
+/* A number a model gave beside its prediction (a predictions file's extra
+ * numeric column, e.g. compute_s): its column's name (owned by the
+ * validation's extra_names) and its value. */
+struct rv_extra {
+	const char *name;
+	double value;
+};
 
 struct rv_record {
 	char model[RV_MODEL_NAME_MAX]; /* the predictor's name ("roofval": the built-in model) */
@@ -54,21 +64,43 @@ struct rv_record {
 	enum rv_op op;
 	struct rv_shape shape;
 	enum rv_dtype dtype;
-	enum rv_regime regime_label;    /* the sweep's label: the regime "predicted" */
-	enum rv_regime regime_measured; /* inferred from achieved FLOP/s and bandwidth */
-	enum rv_regime regime_model;    /* the model's own verdict; RV_REGIME_COUNT when none */
+	enum rv_regime regime_label;    /* the sweep's label: it sets the bands */
+	enum rv_regime regime_measured; /* from the measurement and the published numbers */
+	enum rv_regime regime_model;    /* the regime the model states; RV_REGIME_COUNT when none */
 	double latency_pred_s, latency_meas_s;
 	double energy_pred_J, energy_meas_J; /* energy_meas_J NAN when not measured */
 	double latency_err, energy_err;      /* (pred - meas) / meas; NAN when not scored */
-	struct rv_band band;
-	int pass_regime, pass_latency;
+	struct rv_band band;                 /* the label's, for every model */
+	/* The model's regime verdict: the regime it states against the one
+	 * measured, by the reference's rule (rv_regime_matches()); RV_CHECK_SKIP
+	 * when it states none (not scored, counted as "regime not stated"). */
+	enum rv_check pass_regime;
+	int pass_latency;
 	enum rv_check pass_energy;
+	/* Whether the sweep's label matches the measured regime by the same
+	 * rule: a finding about the sweep (struct rv_label_finding), charged
+	 * to no model. */
+	int label_agrees;
 	int binding;           /* the model's binding resource (see rv_bound_name); -1 unknown */
 	int binding_tier;      /* the memory tier with the largest time (an enum rv_tier); -1 */
 	char notes[192];       /* why energy was not scored, and similar */
 	unsigned suspect;      /* the row's rv_row_suspect() reasons (enum rv_suspect bits); 0 */
 	char suspect_why[160]; /* rv_row_suspect_text() of them; "" */
+	/* The model's extra numbers for this entry: v->extras[extra_at] on,
+	 * n_extra of them (0: none). */
+	size_t extra_at, n_extra;
 };
+
+/* A distribution's median and its spread: the 25th and 75th nearest-rank
+ * percentiles (core/stats); NAN when it has no values. */
+struct rv_spread {
+	double p25, median, p75;
+};
+
+/* What a cell's rates are: FLOP/s on alu_bound rows, bytes of the
+ * footprint (model/opcount's working_set_B) per second on memory-bound
+ * rows (l1, l2, dram), seconds on launch-bound rows; none on others. */
+enum rv_rate { RV_RATE_NONE, RV_RATE_FLOP_PER_S, RV_RATE_BYTES_PER_S, RV_RATE_SECONDS };
 
 /* One heatmap cell: a (model, hardware, op, regime label). */
 struct rv_cell {
@@ -78,7 +110,19 @@ struct rv_cell {
 	enum rv_regime regime;
 	size_t n_total, n_pass, n_fail_regime, n_fail_latency, n_fail_energy;
 	size_t n_suspect; /* records of a row whose latency is suspect (RV_SUSPECT_LATENCY) */
+	size_t n_regime_unstated;  /* records whose model stated no regime: no regime verdict */
+	size_t n_within_band;      /* records within their latency band */
 	double median_latency_ape; /* median |latency error| of its records (a fraction) */
+	/* The signed latency error (pred - meas) / meas of its records: the
+	 * model's bias; below 0 it predicts too fast (too little time), above
+	 * 0 too slow. */
+	struct rv_spread latency_bias;
+	/* What the errors imply: the rate the measurements achieve (FLOPs or
+	 * footprint bytes over the measured latency; the measured latency on
+	 * launch-bound rows) and the rate the model's predictions of the same
+	 * records imply (the same over the predicted latency), in rate's unit. */
+	enum rv_rate rate;
+	struct rv_spread rate_measured, rate_model;
 };
 
 /* Accuracy over a set of relative errors. */
@@ -104,6 +148,10 @@ struct rv_summary {
 	size_t skipped_no_baseline, skipped_unsupported, skipped_ambiguous;
 	size_t skipped_no_prediction;
 	size_t energy_scored;
+	/* Records with a regime verdict (their model states a regime), and of
+	 * them those whose regime the measurement matches; records whose model
+	 * states none. */
+	size_t regime_scored, regime_passed, regime_unstated;
 	/* Records of a row whose latency is suspect (busy machine, imprecise
 	 * median), of a row whose energy is (too short a window), and rows left
 	 * out by exclude_flagged (not records then). */
@@ -143,6 +191,26 @@ struct rv_placement {
 	double round_trip_min_s, round_trip_max_s;
 };
 
+/* Labels the measurement contradicts, of one (hardware, op): a finding
+ * about the sweep, reported once beside the models and charged to none.
+ * Each labelled entry with a baseline row (a suspect one left out under
+ * exclude_flagged) counts once, whatever the models. */
+struct rv_label_finding {
+	char hardware[64];
+	enum rv_op op;
+	size_t checked;      /* labelled entries with a baseline row */
+	size_t contradicted; /* of them, labels the measured regime does not match */
+	/* contradicted per (label, measured regime) */
+	size_t by[RV_REGIME_COUNT][RV_REGIME_COUNT];
+	/* Of the contradicted, the ones `roofval sweep relabel --from-baseline`
+	 * moves to the measured regime (a conclusive measurement:
+	 * rv_relabel_regime() not ambiguous); the others measure ambiguous,
+	 * which only an l2_bound label matches. */
+	size_t relabel_moves;
+	int frozen;        /* a sweep of them is frozen for the target: relabel needs --force */
+	unsigned purposes; /* the purposes counted (bit per enum rv_purpose) */
+};
+
 struct rv_validation {
 	struct rv_record *records; /* in run order: model, (hardware, op, purpose), sweep order */
 	size_t n_records, cap_records;
@@ -169,13 +237,37 @@ struct rv_validation {
 	 * captured (rv_validation_add_placement()), per (hardware, op). */
 	struct rv_placement *placements;
 	size_t n_placements, cap_placements;
+	/* The labels the measurements contradict, per (hardware, op), in
+	 * run order. */
+	struct rv_label_finding *labels;
+	size_t n_labels, cap_labels;
+	/* The models' extra numbers (struct rv_record's extra_at), and the
+	 * names of their columns (owned). */
+	struct rv_extra *extras;
+	size_t n_extras, cap_extras;
+	char **extra_names;
+	size_t n_extra_names, cap_extra_names;
 };
 
-/* The regime a measurement shows (launch_bound under 5 x the per-call
- * overhead, alu_bound or dram_bound at 70% of the datasheet rate, else
- * ambiguous). RV_ENOTSUP for a dtype the profile lacks. */
+/* The regime a measurement shows, a property of the data: launch_bound
+ * under 5 x the profile's own per-call overhead of the op (its measured
+ * call floor, rv_profile's published_op_overhead_s: never a fit's),
+ * alu_bound or dram_bound at 70% of the datasheet rate (peak_flop_per_s,
+ * the DRAM tier's bw_Bps), else ambiguous. RV_ENOTSUP for a dtype the
+ * profile lacks. */
 int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
                        const struct rv_shape *s, enum rv_dtype d, double latency_s);
+/* The reference's rule for a stated regime (a model's, or a sweep's label)
+ * against the measured one: equal, or l2_bound against a measurement that
+ * is ambiguous or launch_bound (a measurement is never attributed to one
+ * cache level). 1 or 0. */
+int rv_regime_matches(enum rv_regime stated, enum rv_regime measured);
+/* The regime `sweep relabel --from-baseline` may move a label to: the
+ * measured one, except that a shape whose working set fits in a cache tier
+ * (rv_classify()'s capacities) is not dram_bound however fast it ran
+ * (ambiguous then). An ambiguous result moves no label. */
+int rv_relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
+                      const struct rv_shape *s, enum rv_dtype d, double latency_s);
 
 /* Scores the estimates of model (NULL: the built-in model) for every entry
  * of sweep s labelled for profile p against baseline b and appends the
@@ -188,7 +280,9 @@ int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_
 int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struct rv_sweep *s,
                 const char *sweep_name, const struct rv_baseline *b, const char *baseline_name,
                 const struct rv_predictor *model);
-/* Adds model to v's list of models (once). RV_ENOMEM. */
+/* Adds model to v's list of models (once). RV_ENOMEM; RV_ERANGE for an
+ * empty name or one of RV_MODEL_NAME_MAX bytes or more (refused, never cut:
+ * the message says to give a shorter --model-name). */
 int rv_validation_add_model(struct rv_validation *v, const char *model);
 void rv_validation_free(struct rv_validation *v);
 /* Moves everything of src into dst (records, entries without a prediction
@@ -239,6 +333,7 @@ struct rv_comparison {
 	double points;     /* the cell threshold, in percentage points */
 	size_t n_matched;  /* records found in both */
 	size_t n_old_only; /* records of the earlier run not validated now */
+	size_t n_new_only; /* records of this run the earlier one lacks */
 	size_t n_regressions, n_improvements;
 	/* Regressions (records in run order, then cells), then improvements alike. */
 	struct rv_change *changes;

@@ -41,6 +41,10 @@ void rv_predictions_free(struct rv_prediction_set *set)
 		return;
 	for (size_t i = 0; i < set->n_rows; i++)
 		free(set->rows[i].hardware);
+	for (size_t i = 0; i < set->n_extra; i++)
+		free(set->extra_names[i]);
+	free(set->extra_names);
+	free(set->extra_values);
 	free(set->rows);
 	free(set->model);
 	free(set);
@@ -64,6 +68,7 @@ int rv_predictions_add(struct rv_prediction_set *set, const struct rv_prediction
 {
 	struct rv_prediction_row copy = *row;
 
+	copy.extra_at = RV_PREDICTIONS_NO_EXTRA;
 	copy.hardware = rv_strdup(row->hardware);
 	if (!copy.hardware)
 		return rv_error_set(RV_ENOMEM, "out of memory");
@@ -131,6 +136,54 @@ struct rv_prediction_row *rv_predictions_find(const struct rv_prediction_set *se
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* The header's extra columns (after the fixed ones, but regime) as set's
+ * extra_names. RV_ENOMEM. */
+static int header_extras(struct rv_prediction_set *set, const struct rv_csv_record *rec,
+                         long regime_col)
+{
+	size_t n = rec->n > PRED_FIXED_COLS ? rec->n - PRED_FIXED_COLS : 0;
+
+	if (n == 0 || (n == 1 && regime_col >= 0))
+		return 0;
+	if (!(set->extra_names = calloc(n, sizeof(*set->extra_names))))
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = PRED_FIXED_COLS; i < rec->n; i++) {
+		if ((long)i == regime_col)
+			continue;
+		if (!(set->extra_names[set->n_extra] = rv_strdup(rec->field[i])))
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		set->n_extra++;
+	}
+	return 0;
+}
+
+/* Row r's values of the extra columns, appended to set's: each field a
+ * number, or NAN (empty, or not a number). RV_ENOMEM. */
+static int row_extras(struct rv_prediction_set *set, struct rv_prediction_row *r,
+                      const struct rv_csv_record *rec, long regime_col)
+{
+	int err;
+
+	r->extra_at = RV_PREDICTIONS_NO_EXTRA;
+	if (set->n_extra == 0)
+		return 0;
+	if ((err = rv_vec_reserve(&set->extra_values, &set->cap_extra_values,
+	                          set->n_extra_values + set->n_extra, sizeof(*set->extra_values))) <
+	    0)
+		return err;
+	r->extra_at = set->n_extra_values;
+	for (size_t i = PRED_FIXED_COLS; i < rec->n; i++) {
+		double x;
+
+		if ((long)i == regime_col)
+			continue;
+		if (!*rec->field[i] || rv_parse_double(rec->field[i], &x) < 0 || !isfinite(x))
+			x = (double)NAN;
+		set->extra_values[set->n_extra_values++] = x;
+	}
+	return 0;
 }
 
 static int check_header(const struct rv_csv_record *rec, const char *name, long *regime_col)
@@ -261,9 +314,14 @@ int rv_predictions_parse(struct rv_prediction_set **out, const char *text, size_
 			header = 1;
 			n_cols = rec.n;
 			err = check_header(&rec, name, &regime_col);
+			if (err == 0)
+				err = header_extras(set, &rec, regime_col);
 			continue;
 		}
-		if ((err = parse_row(&r, &rec, n_cols, regime_col, name)) == 0)
+		if ((err = parse_row(&r, &rec, n_cols, regime_col, name)) == 0 &&
+		    (err = row_extras(set, &r, &rec, regime_col)) < 0)
+			free(r.hardware);
+		if (err == 0)
 			err = push(set, &r);
 	}
 	if (err == 0 && !header)
@@ -282,12 +340,11 @@ int rv_predictions_parse(struct rv_prediction_set **out, const char *text, size_
 	return 0;
 }
 
-int rv_predictions_load(struct rv_prediction_set **out, const char *path)
+int rv_predictions_load(struct rv_prediction_set **out, const char *path, const char *model)
 {
 	const char *base = strrchr(path, '/');
-	char model[256];
 	size_t len;
-	char *text;
+	char *text, *stem;
 	int err;
 
 	*out = NULL;
@@ -295,10 +352,16 @@ int rv_predictions_load(struct rv_prediction_set **out, const char *path)
 	len = strlen(base);
 	if (len > 4 && strcmp(base + len - 4, ".csv") == 0)
 		len -= 4;
-	(void)snprintf(model, sizeof(model), "%.*s", (int)len, base);
-	if ((err = rv_file_read(&text, &len, path)) < 0)
+	if (!(stem = malloc(len + 1)))
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	memcpy(stem, base, len);
+	stem[len] = '\0';
+	if ((err = rv_file_read(&text, &len, path)) < 0) {
+		free(stem);
 		return err;
-	err = rv_predictions_parse(out, text, len, path, model);
+	}
+	err = rv_predictions_parse(out, text, len, path, model ? model : stem);
+	free(stem);
 	free(text);
 	return err;
 }
@@ -420,6 +483,16 @@ static int set_estimate(void *ctx, const struct rv_profile *p, enum rv_op op,
 	out->regime = r->regime;
 	out->binding = -1;
 	out->binding_tier = -1;
+	out->extra = NULL;
+	out->extra_names = NULL;
+	out->n_extra = 0;
+	if (r->extra_at != RV_PREDICTIONS_NO_EXTRA) {
+		const struct rv_prediction_set *set = ctx;
+
+		out->extra = set->extra_values + r->extra_at;
+		out->extra_names = (const char *const *)set->extra_names;
+		out->n_extra = set->n_extra;
+	}
 	return 0;
 }
 

@@ -29,27 +29,41 @@ struct rv_prediction_row {
 	enum rv_regime regime; /* the model's own verdict; RV_REGIME_COUNT when not given */
 	unsigned line;         /* line of the file it came from; 0 when made here */
 	int used;              /* set when validation looked it up */
+	/* Its values of the set's extra columns: set->extra_values[extra_at]
+	 * on; RV_PREDICTIONS_NO_EXTRA when it has none. */
+	size_t extra_at;
 };
+#define RV_PREDICTIONS_NO_EXTRA ((size_t)-1)
 
 struct rv_prediction_set {
 	char *model; /* the model's name (a file's name without .csv) */
 	struct rv_prediction_row *rows;
 	size_t n_rows, cap_rows;
 	int sorted; /* rows sorted by key: rv_predictions_find() may search */
+	/* The file's columns after the six fixed ones other than regime (the
+	 * model's own numbers: compute_s, memory_s, ...), n_extra of them, and
+	 * each parsed row's values of them (NAN where a field is empty or not a
+	 * number), n_extra per row. */
+	char **extra_names;
+	size_t n_extra;
+	double *extra_values;
+	size_t n_extra_values, cap_extra_values;
 };
 
 /* An empty set for the model called model. RV_ENOMEM. */
 int rv_predictions_new(struct rv_prediction_set **out, const char *model);
 void rv_predictions_free(struct rv_prediction_set *set);
 /* Parses a predictions CSV; name labels messages "name:line:col: what".
+ * Columns after the fixed ones other than regime are kept as the model's
+ * extra numbers (validation puts their finite values into its records).
  * RV_EPARSE for a bad header, record, key field, a number that is not a
  * finite positive number, an unknown regime, or a second row with the same
  * key. */
 int rv_predictions_parse(struct rv_prediction_set **out, const char *text, size_t len,
                          const char *name, const char *model);
-/* Reads and parses a file; the model is named after the file (its base name
- * without .csv). I/O errors as rv_file_read(). */
-int rv_predictions_load(struct rv_prediction_set **out, const char *path);
+/* Reads and parses a file; the model is called model, or when it is NULL
+ * after the file (its base name without .csv). I/O errors as rv_file_read(). */
+int rv_predictions_load(struct rv_prediction_set **out, const char *path, const char *model);
 /* Adds a copy of row (hardware copied). RV_EPARSE for a duplicate key once
  * sorted (see rv_predictions_sort()), RV_ENOMEM. */
 int rv_predictions_add(struct rv_prediction_set *set, const struct rv_prediction_row *row);

@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op.h"
 #include "core/regime.h"
 #include "core/vec.h"
+#include "io/file.h"
 #include "model/predict.h"
 #include "report/report.h"
 #include "report/report_internal.h"
@@ -100,6 +102,9 @@ static json_t *summary(const struct rv_summary *s, const struct rv_validation *v
 	put(o, "skipped_unsupported", count(s->skipped_unsupported), bad);
 	put(o, "skipped_ambiguous", count(s->skipped_ambiguous), bad);
 	put(o, "energy_scored", count(s->energy_scored), bad);
+	put(o, "regime_scored", count(s->regime_scored), bad);
+	put(o, "regime_passed", count(s->regime_passed), bad);
+	put(o, "regime_unstated", count(s->regime_unstated), bad);
 	put(o, "suspect", count(s->suspect), bad);
 	put(o, "suspect_energy", count(s->suspect_energy), bad);
 	put(o, "suspect_failed", count(s->suspect_failed), bad);
@@ -109,9 +114,34 @@ static json_t *summary(const struct rv_summary *s, const struct rv_validation *v
 	return o;
 }
 
-static json_t *cell(const struct rv_cell *c, int *bad)
+static json_t *spread(const struct rv_spread *x, int *bad)
 {
 	json_t *o = json_object();
+
+	put(o, "p25", number(x->p25), bad);
+	put(o, "median", number(x->median), bad);
+	put(o, "p75", number(x->p75), bad);
+	return o;
+}
+
+static const char *rate_unit(enum rv_rate r)
+{
+	switch (r) {
+	case RV_RATE_FLOP_PER_S:
+		return "FLOP/s";
+	case RV_RATE_BYTES_PER_S:
+		return "B/s";
+	case RV_RATE_SECONDS:
+		return "s";
+	default:
+		return NULL;
+	}
+}
+
+static json_t *cell(const struct rv_cell *c, int *bad)
+{
+	json_t *o = json_object(), *rate = json_object();
+	const char *unit = rate_unit(c->rate);
 
 	put(o, "model", string(c->model), bad);
 	put(o, "hardware", string(c->hardware), bad);
@@ -124,6 +154,13 @@ static json_t *cell(const struct rv_cell *c, int *bad)
 	put(o, "n_fail_latency", count(c->n_fail_latency), bad);
 	put(o, "n_fail_energy", count(c->n_fail_energy), bad);
 	put(o, "n_suspect", count(c->n_suspect), bad);
+	put(o, "n_regime_unstated", count(c->n_regime_unstated), bad);
+	put(o, "n_within_band", count(c->n_within_band), bad);
+	put(o, "latency_bias", spread(&c->latency_bias, bad), bad);
+	put(rate, "unit", unit ? string(unit) : json_null(), bad);
+	put(rate, "measured", spread(&c->rate_measured, bad), bad);
+	put(rate, "model", spread(&c->rate_model, bad), bad);
+	put(o, "rate", rate, bad);
 	return o;
 }
 
@@ -141,9 +178,9 @@ static json_t *suspect_reasons(unsigned mask, int *bad)
 	return a;
 }
 
-static json_t *record(const struct rv_record *r, int *bad)
+static json_t *record(const struct rv_record *r, const struct rv_validation *v, int *bad)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *extra = json_object();
 	char shape[64];
 
 	(void)rv_shape_format(shape, sizeof(shape), &r->shape);
@@ -164,7 +201,14 @@ static json_t *record(const struct rv_record *r, int *bad)
 	put(o, "energy_measured_j", number(r->energy_meas_J), bad);
 	put(o, "latency_error", number(r->latency_err), bad);
 	put(o, "energy_error", number(r->energy_err), bad);
-	put(o, "pass_regime", json_boolean(r->pass_regime), bad);
+	put(o, "pass_regime", check(r->pass_regime), bad);
+	put(o, "label_agrees", json_boolean(r->label_agrees), bad);
+	for (size_t i = 0; i < r->n_extra && r->extra_at + i < v->n_extras; i++) {
+		const struct rv_extra *x = &v->extras[r->extra_at + i];
+
+		put(extra, x->name, number(x->value), bad);
+	}
+	put(o, "extra", extra, bad);
 	put(o, "pass_latency", json_boolean(r->pass_latency), bad);
 	put(o, "pass_energy", check(r->pass_energy), bad);
 	put(o, "pass", json_boolean(rv_record_passed(r)), bad);
@@ -212,6 +256,43 @@ static json_t *noise(const struct rv_report__ctx *c, int *bad)
 	return a;
 }
 
+static json_t *labels(const struct rv_validation *v, int *bad)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->n_labels && !*bad; i++) {
+		const struct rv_label_finding *f = &v->labels[i];
+		json_t *o = json_object(), *by = json_array();
+		char cmd[RV_REPORT_RELABEL_SIZE];
+
+		if (f->checked == 0)
+			continue;
+		put(o, "hardware", string(f->hardware), bad);
+		put(o, "op", string(rv_op_name(f->op)), bad);
+		put(o, "checked", count(f->checked), bad);
+		put(o, "contradicted", count(f->contradicted), bad);
+		for (int l = 0; l < RV_REGIME_COUNT; l++)
+			for (int m = 0; m < RV_REGIME_COUNT; m++) {
+				json_t *one;
+
+				if (f->by[l][m] == 0)
+					continue;
+				one = json_object();
+				put(one, "label", string(rv_regime_name((enum rv_regime)l)), bad);
+				put(one, "measured", string(rv_regime_name((enum rv_regime)m)),
+				    bad);
+				put(one, "n", count(f->by[l][m]), bad);
+				append(by, one, bad);
+			}
+		put(o, "by", by, bad);
+		put(o, "relabel_moves", count(f->relabel_moves), bad);
+		rv_report__relabel_command(cmd, sizeof(cmd), f);
+		put(o, "relabel_command", f->relabel_moves ? string(cmd) : json_null(), bad);
+		append(a, o, bad);
+	}
+	return a;
+}
+
 #define JSON_DUMP_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17))
 
 /* Appends the records as the array jansson would write at depth 1, one
@@ -226,7 +307,7 @@ static int json_records(struct rv_buf *out, const struct rv_validation *v)
 	rv_buf_putc(out, '[');
 	for (size_t i = 0; i < v->n_records; i++) {
 		int bad = 0;
-		json_t *o = record(&v->records[i], &bad);
+		json_t *o = record(&v->records[i], v, &bad);
 		char *text = bad ? NULL : json_dumps(o, JSON_DUMP_FLAGS);
 
 		json_decref(o);
@@ -339,6 +420,7 @@ static json_t *against(const struct rv_report__ctx *c, int *bad)
 	put(o, "points", number(cmp->points), bad);
 	put(o, "matched", count(cmp->n_matched), bad);
 	put(o, "old_only", count(cmp->n_old_only), bad);
+	put(o, "new_only", count(cmp->n_new_only), bad);
 	put(o, "regressions", count(cmp->n_regressions), bad);
 	put(o, "improvements", count(cmp->n_improvements), bad);
 	for (size_t i = 0; i < cmp->n_changes && !*bad; i++) {
@@ -409,6 +491,7 @@ int rv_report__json(struct rv_buf *out, const struct rv_report__ctx *c)
 	if (c->against)
 		put(root, "against", against(c, &bad), &bad);
 	put(root, "noise", noise(c, &bad), &bad);
+	put(root, "labels", labels(v, &bad), &bad);
 	put(root, "repeat_folders", count(v->repeat_folders), &bad);
 	for (size_t i = 0; i < c->n_cells; i++)
 		append(jcells, cell(&c->cells[i], &bad), &bad);
@@ -484,19 +567,23 @@ static int load_record(struct rv_record *r, json_t *o, const char *path, size_t 
 	r->latency_pred_s = r->latency_meas_s = r->energy_pred_J = r->energy_meas_J = (double)NAN;
 	r->band = rv_band_of(r->regime_label);
 	/* The checks as the report has them; pass alone when it lacks them. */
-	r->pass_regime = json_is_boolean(pr) ? json_is_true(pr) : json_is_true(pass);
+	r->pass_regime = json_is_null(pr) ? RV_CHECK_SKIP
+	                 : json_is_boolean(pr)
+	                         ? (json_is_true(pr) ? RV_CHECK_PASS : RV_CHECK_FAIL)
+	                         : (json_is_true(pass) ? RV_CHECK_PASS : RV_CHECK_FAIL);
 	r->pass_latency = json_is_boolean(pl) ? json_is_true(pl) : json_is_true(pass);
 	r->pass_energy = json_is_boolean(pe) ? (json_is_true(pe) ? RV_CHECK_PASS : RV_CHECK_FAIL)
 	                                     : RV_CHECK_SKIP;
 	if (rv_record_passed(r) != json_is_true(pass)) {
 		/* The summary verdict decides: checks that disagree with it are the report's. */
-		r->pass_regime = r->pass_latency = json_is_true(pass);
+		r->pass_latency = json_is_true(pass);
+		r->pass_regime = json_is_true(pass) ? RV_CHECK_PASS : RV_CHECK_FAIL;
 		r->pass_energy = RV_CHECK_SKIP;
 	}
 	return 0;
 }
 
-int rv_report_load_json(struct rv_validation *old, const char *path)
+int rv_report_parse_json(struct rv_validation *old, const char *text, size_t len, const char *path)
 {
 	json_error_t jerr;
 	json_t *root, *records, *models;
@@ -504,16 +591,10 @@ int rv_report_load_json(struct rv_validation *old, const char *path)
 	int err = 0;
 
 	memset(old, 0, sizeof(*old));
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		FILE *f = fopen(path, "rb");
-
-		if (!f)
-			return rv_error_errno(errno, "cannot read the earlier report %s", path);
-		fclose(f);
+	root = json_loadb(text, len, 0, &jerr);
+	if (!root)
 		return rv_error_set(RV_EPARSE, "%s:%d:%d: not a %s report: %s", path, jerr.line,
 		                    jerr.column, REPORT_SCHEMA, jerr.text);
-	}
 	schema = member_string(root, "schema");
 	records = json_object_get(root, "records");
 	if (!schema || strcmp(schema, REPORT_SCHEMA) != 0 || !json_is_array(records)) {
@@ -528,8 +609,11 @@ int rv_report_load_json(struct rv_validation *old, const char *path)
 	for (size_t i = 0; json_is_array(models) && i < json_array_size(models) && err == 0; i++) {
 		const char *m = json_string_value(json_array_get(models, i));
 
-		if (m)
-			err = rv_validation_add_model(old, m);
+		if (m && (err = rv_validation_add_model(old, m)) == RV_ERANGE)
+			err = rv_error_set(RV_EPARSE,
+			                   "%s: models[%zu]: a model name of %zu bytes: "
+			                   "not a report roofval wrote",
+			                   path, i, strlen(m));
 	}
 	for (size_t i = 0; i < json_array_size(records) && err == 0; i++) {
 		struct rv_record r;
@@ -538,9 +622,32 @@ int rv_report_load_json(struct rv_validation *old, const char *path)
 		if (err == 0)
 			err = rv_vec_push(&old->records, &old->n_records, &old->cap_records, &r,
 			                  sizeof(r));
-		if (err == 0)
-			err = rv_validation_add_model(old, r.model);
+		if (err == 0 && (err = rv_validation_add_model(old, r.model)) == RV_ERANGE)
+			err = rv_error_set(RV_EPARSE, "%s: record %zu: an empty model name", path,
+			                   i + 1);
 	}
 	json_decref(root);
+	return err;
+}
+
+int rv_report_load_json(struct rv_validation *old, const char *path)
+{
+	struct stat st;
+	char *text, why[512];
+	size_t len;
+	int err;
+
+	memset(old, 0, sizeof(*old));
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return rv_error_set(RV_EPARSE,
+		                    "%s is a folder, not a JSON report: give the report file "
+		                    "(validate --format json -o FILE wrote it)",
+		                    path);
+	if ((err = rv_file_read(&text, &len, path)) < 0) {
+		(void)snprintf(why, sizeof(why), "%s", rv_error_last());
+		return rv_error_set(err, "cannot read the earlier report: %s", why);
+	}
+	err = rv_report_parse_json(old, text, len, path);
+	free(text);
 	return err;
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/units.h"
+#include "core/vec.h"
 #include "io/file.h"
 #include "model/predict.h"
 #include "report/report_internal.h"
@@ -126,6 +128,85 @@ static int nothing_scored(const struct rv_validation *v, const struct rv_summary
 	                    s->labelled, s->rows_found);
 }
 
+/* "a, b" of the n names (at most 4, then "and N more"), into b. */
+static void names_list(struct rv_buf *b, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n && i < 4; i++)
+		rv_buf_printf(b, "%s'%s'", i ? ", " : "", names[i]);
+	if (n > 4)
+		rv_buf_printf(b, " and %zu more", n - 4);
+	if (n == 0)
+		rv_buf_puts(b, "none");
+}
+
+/* The hardware keys of v's records, each once, into a list (borrowed). */
+static int hardware_of(const struct rv_validation *v, const char ***out, size_t *n)
+{
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < v->n_records; i++) {
+		const char *hw = v->records[i].hardware;
+		int seen = 0;
+
+		for (size_t k = *n; k > 0 && !seen; k--)
+			seen = strcmp((*out)[k - 1], hw) == 0;
+		if (!seen && rv_vec_push(out, n, &cap, &hw, sizeof(hw)) < 0) {
+			free(*out);
+			*out = NULL;
+			return rv_error_set(RV_ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* A gate that compared nothing is an error: an earlier report with no
+ * records, of other hardware, or of other models. */
+static int gate_check(const struct rv_validation *old, const struct rv_validation *now,
+                      const struct rv_comparison *cmp, const char *path)
+{
+	struct rv_buf msg = RV_BUF_INIT;
+	const char **ho = NULL, **hn = NULL;
+	size_t n_ho = 0, n_hn = 0, common = 0;
+	int err;
+
+	if (cmp->n_matched > 0)
+		return 0;
+	if (old->n_records == 0)
+		return rv_error_set(RV_EPARSE,
+		                    "%s holds no records (\"records\": []): the gate would compare "
+		                    "nothing; give the JSON report of a run that scored records",
+		                    path);
+	if ((err = hardware_of(old, &ho, &n_ho)) < 0 || (err = hardware_of(now, &hn, &n_hn)) < 0) {
+		free(ho);
+		return err;
+	}
+	for (size_t i = 0; i < n_ho; i++)
+		for (size_t k = 0; k < n_hn; k++)
+			common += strcmp(ho[i], hn[k]) == 0;
+	if (common == 0) {
+		rv_buf_printf(&msg, "%s is a report of hardware ", path);
+		names_list(&msg, ho, n_ho);
+		rv_buf_puts(&msg, "; this run validates ");
+		names_list(&msg, hn, n_hn);
+		rv_buf_puts(&msg, ": no record in common; give a report of the same targets");
+	} else {
+		rv_buf_printf(&msg, "no record in common with %s: it scored the models ", path);
+		names_list(&msg, (const char *const *)old->models, old->n_models);
+		rv_buf_puts(&msg, ", this run ");
+		names_list(&msg, (const char *const *)now->models, now->n_models);
+		rv_buf_puts(&msg, " (records match by model, hardware, op, shape and dtype); name "
+		                  "the model as the earlier run did with --model-name NAME");
+	}
+	free(ho);
+	free(hn);
+	err = rv_buf_check(&msg) < 0 ? rv_error_set(RV_ENOMEM, "out of memory")
+	                             : rv_error_set(RV_EPARSE, "%s", rv_buf_str(&msg));
+	rv_buf_free(&msg);
+	return err;
+}
+
 int rv_report_gate_render(struct rv_buf *out, const struct rv_validation *v,
                           const struct rv_report_gate *g, int *verdict)
 {
@@ -146,6 +227,8 @@ int rv_report_gate_render(struct rv_buf *out, const struct rv_validation *v,
 		err = rv_report_load_json(&old, g->against_path);
 		if (err == 0)
 			err = rv_validation_compare(&old, v, g->regression_points, &cmp);
+		if (err == 0)
+			err = gate_check(&old, v, &cmp, g->against_path);
 		o.against = &cmp;
 	}
 	if (err == 0)
@@ -450,13 +533,62 @@ void rv_report__side_free(struct rv_report__side *s)
 
 void rv_report__regime_text(char *out, size_t size, const struct rv_record *r)
 {
-	(void)snprintf(out, size, "%s -> %s%s%s%s", rv_regime_name(r->regime_label),
+	if (r->regime_model >= RV_REGIME_COUNT) {
+		(void)snprintf(out, size, "not stated by the model; measured %s (label %s)",
+		               rv_regime_name(r->regime_measured), rv_regime_name(r->regime_label));
+		return;
+	}
+	(void)snprintf(out, size, "%s -> %s%s (label %s)", rv_regime_name(r->regime_model),
 	               rv_regime_name(r->regime_measured),
-	               r->pass_regime && r->regime_label != r->regime_measured
-	                       ? " (counts as a match)"
+	               r->pass_regime == RV_CHECK_PASS && r->regime_model != r->regime_measured
+	                       ? ", counts as a match"
 	                       : "",
-	               r->regime_model < RV_REGIME_COUNT ? "; the model said " : "",
-	               r->regime_model < RV_REGIME_COUNT ? rv_regime_name(r->regime_model) : "");
+	               rv_regime_name(r->regime_label));
+}
+
+void rv_report__relabel_command(char *out, size_t size, const struct rv_label_finding *f)
+{
+	(void)snprintf(out, size, "roofval sweep relabel --hw %s --from-baseline%s", f->hardware,
+	               f->frozen ? " --force" : "");
+}
+
+void rv_report__label_counts(struct rv_buf *b, const struct rv_label_finding *f)
+{
+	const char *sep = "";
+
+	for (int l = 0; l < RV_REGIME_COUNT; l++)
+		for (int m = 0; m < RV_REGIME_COUNT; m++) {
+			if (f->by[l][m] == 0)
+				continue;
+			rv_buf_printf(b, "%s%s measured %s %zu", sep,
+			              rv_regime_name((enum rv_regime)l),
+			              rv_regime_name((enum rv_regime)m), f->by[l][m]);
+			sep = ", ";
+		}
+}
+
+void rv_report__bias_text(char *out, size_t size, double bias)
+{
+	if (!isfinite(bias))
+		(void)snprintf(out, size, "n/a");
+	else if (bias < 0)
+		(void)snprintf(out, size, "%.1f%% fast", -100.0 * bias);
+	else if (bias > 0)
+		(void)snprintf(out, size, "%.1f%% slow", 100.0 * bias);
+	else
+		(void)snprintf(out, size, "0.0%%");
+}
+
+void rv_report__rate_text(char *out, size_t size, enum rv_rate r, double x)
+{
+	if (!isfinite(x)) {
+		(void)snprintf(out, size, "n/a");
+		return;
+	}
+	rv_fmt_si(out, size, x,
+	          r == RV_RATE_FLOP_PER_S    ? "FLOP/s"
+	          : r == RV_RATE_BYTES_PER_S ? "B/s"
+	                                     : "s");
 }
 
 int rv_report__shows_noise(const struct rv_report__ctx *c)

@@ -44,6 +44,10 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
  * file, for a file that is not a "roofval.report/1" report; RV_EIO, RV_ENOENT
  * when it cannot be read; RV_ENOMEM. */
 int rv_report_load_json(struct rv_validation *old, const char *path);
+/* The same of text in memory (len bytes); path names it in messages (the
+ * fuzz target's way in). A folder given as path is refused by the former
+ * with a message saying so. */
+int rv_report_parse_json(struct rv_validation *old, const char *text, size_t len, const char *path);
 
 /* roofval validate past the validation: v checked (none scored is
  * RV_ENOENT, one line saying what was found and what to do), compared with

@@ -88,8 +88,8 @@ size_t rv_report__within_band(const struct rv_cell *c);
 int rv_report__side_of(struct rv_report__side *out, const struct rv_cell *cells, size_t n);
 void rv_report__side_free(struct rv_report__side *s);
 
-/* The text a record's regime verdicts: "label -> measured" and, when the
- * model gave one, "(model: NAME)". */
+/* The text of a record's regime verdict: "stated -> measured (label L)",
+ * or "not stated by the model; measured M (label L)". */
 void rv_report__regime_text(char *out, size_t size, const struct rv_record *r);
 
 /* What the renderers are given: v with its summary (rv_validation_summary())
@@ -108,6 +108,18 @@ struct rv_report__ctx {
 	const struct rv_noise *noise; /* rv_validation_noise() */
 	size_t n_noise;
 };
+
+/* The command that makes a target's labels follow its measurements:
+ * "roofval sweep relabel --hw KEY --from-baseline" (with --force when a
+ * sweep of them is frozen for the target). */
+#define RV_REPORT_RELABEL_SIZE 160
+void rv_report__relabel_command(char *out, size_t size, const struct rv_label_finding *f);
+/* "dram_bound measured ambiguous 38, alu_bound measured dram_bound 3" of f. */
+void rv_report__label_counts(struct rv_buf *b, const struct rv_label_finding *f);
+/* "31.0% fast" (bias < 0), "12.5% slow", "0.0%"; "n/a" when not finite. */
+void rv_report__bias_text(char *out, size_t size, double bias);
+/* A rate of kind r for people: "2.1 TFLOP/s", "120 GB/s", "12.3 us". */
+void rv_report__rate_text(char *out, size_t size, enum rv_rate r, double x);
 
 /* Whether the report shows the noise ceiling: a run that counted coverage
  * (rv_validate) or has repeat measurements. */

@@ -183,6 +183,16 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 	if (s->skipped_no_prediction > 0)
 		rv_buf_printf(b, ", %zu without a prediction", s->skipped_no_prediction);
 	rv_buf_putc(b, '\n');
+	if (s->regime_scored > 0 || s->regime_unstated > 0) {
+		rv_buf_puts(b, "  ");
+		put_left(b, "regime", LABEL_WIDTH);
+		rv_buf_printf(b, "%zu of %zu stated regimes match the measurement",
+		              s->regime_passed, s->regime_scored);
+		if (s->regime_unstated > 0)
+			rv_buf_printf(b, "; regime not stated on %zu records (not scored)",
+			              s->regime_unstated);
+		rv_buf_putc(b, '\n');
+	}
 	if (s->suspect > 0 || s->suspect_energy > 0)
 		rv_buf_printf(
 		        b,
@@ -296,7 +306,7 @@ static void fail_line_put(struct rv_buf *b, const struct rv_record *r, enum fail
 {
 	static const char *const labels[LINE_COUNT] = { "regime", "latency", "energy" };
 	char text[RV_REPORT_NUM_SIZE * 4];
-	int pass = line == LINE_REGIME    ? r->pass_regime
+	int pass = line == LINE_REGIME    ? r->pass_regime == RV_CHECK_PASS
 	           : line == LINE_LATENCY ? r->pass_latency
 	                                  : r->pass_energy == RV_CHECK_PASS;
 
@@ -304,7 +314,8 @@ static void fail_line_put(struct rv_buf *b, const struct rv_record *r, enum fail
 	put_left(b, labels[line], LABEL_WIDTH);
 	fail_middle(text, sizeof(text), r, line, w);
 	put_left(b, text, w->middle + 2);
-	if (line == LINE_ENERGY && !energy_scored(r)) {
+	if ((line == LINE_ENERGY && !energy_scored(r)) ||
+	    (line == LINE_REGIME && r->pass_regime == RV_CHECK_SKIP)) {
 		rv_buf_puts(b, "skip\n");
 		return;
 	}
@@ -343,11 +354,14 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 		put_left(b, rv_op_name(r->op), w.op + 2);
 		put_left(b, shape, w.shape + 2);
 		rv_buf_puts(b, rv_dtype_name(r->dtype));
-		rv_buf_printf(b, "  failed: %s%s%s", r->pass_regime ? "" : "regime",
-		              !r->pass_regime && !r->pass_latency ? ", " : "",
+		rv_buf_printf(b, "  failed: %s%s%s",
+		              r->pass_regime != RV_CHECK_FAIL ? "" : "regime",
+		              r->pass_regime == RV_CHECK_FAIL && !r->pass_latency ? ", " : "",
 		              r->pass_latency ? "" : "latency");
 		if (r->pass_energy == RV_CHECK_FAIL)
-			rv_buf_puts(b, r->pass_regime && r->pass_latency ? "energy" : ", energy");
+			rv_buf_puts(b, r->pass_regime != RV_CHECK_FAIL && r->pass_latency
+			                       ? "energy"
+			                       : ", energy");
 		rv_buf_putc(b, '\n');
 		for (int line = 0; line < LINE_COUNT; line++)
 			fail_line_put(b, r, (enum fail_line)line, &w);
@@ -486,6 +500,86 @@ static int text_suspects(struct rv_buf *b, const struct rv_validation *v)
 	if (n > shown)
 		rv_buf_printf(b, "  ... and %zu more (--format json lists them all)\n", n - shown);
 	return 0;
+}
+
+/* Per cell: its bias and spread, and what the errors imply, one line each. */
+static int text_why(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	struct table t = { 0 };
+	int models = c->side->n_models > 1;
+
+	if (c->n_cells == 0)
+		return 0;
+	rv_buf_puts(b, "\nwhere and why, per cell: records within band, median |latency error|, "
+	               "the median signed error (fast: predicts less time than measured) with "
+	               "its quartiles, and the rate the predictions imply against the one "
+	               "measured (median, quartiles)\n");
+	for (size_t i = 0; i < c->n_cells; i++) {
+		const struct rv_cell *cl = &c->cells[i];
+		char(*row)[TABLE_CELL] = table_row(&t);
+		char ape[RV_REPORT_NUM_SIZE], bias[RV_REPORT_NUM_SIZE], lo[RV_REPORT_NUM_SIZE],
+		        hi[RV_REPORT_NUM_SIZE], m[RV_REPORT_NUM_SIZE], q1[RV_REPORT_NUM_SIZE],
+		        mm[RV_REPORT_NUM_SIZE], q3[RV_REPORT_NUM_SIZE];
+		int k = 0;
+
+		if (!row)
+			break;
+		if (models)
+			(void)snprintf(row[k++], TABLE_CELL, "%s", cl->model);
+		(void)snprintf(row[k++], TABLE_CELL, "%s", cl->hardware);
+		(void)snprintf(row[k++], TABLE_CELL, "%s", rv_op_name(cl->op));
+		(void)snprintf(row[k++], TABLE_CELL, "%s", rv_regime_name(cl->regime));
+		rv_report__percent(ape, sizeof(ape), cl->median_latency_ape, 0);
+		(void)snprintf(row[k++], TABLE_CELL, "%zu/%zu within band, %s", cl->n_within_band,
+		               cl->n_total, ape);
+		rv_report__bias_text(bias, sizeof(bias), cl->latency_bias.median);
+		rv_report__percent(lo, sizeof(lo), cl->latency_bias.p25, 1);
+		rv_report__percent(hi, sizeof(hi), cl->latency_bias.p75, 1);
+		(void)snprintf(row[k++], TABLE_CELL, "predicts %s (%s to %s)", bias, lo, hi);
+		if (cl->rate == RV_RATE_NONE)
+			continue;
+		rv_report__rate_text(m, sizeof(m), cl->rate, cl->rate_model.median);
+		rv_report__rate_text(mm, sizeof(mm), cl->rate, cl->rate_measured.median);
+		rv_report__rate_text(q1, sizeof(q1), cl->rate, cl->rate_measured.p25);
+		rv_report__rate_text(q3, sizeof(q3), cl->rate, cl->rate_measured.p75);
+		(void)snprintf(row[k], TABLE_CELL,
+		               "model assumes %.24s%s, measured %.24s (%.24s to %.24s)", m,
+		               cl->rate == RV_RATE_SECONDS ? " per call" : "", mm, q1, q3);
+	}
+	return table_put(b, &t, "  ");
+}
+
+/* The labels the measurements contradict: the sweep's finding, no model's. */
+static void text_labels(struct rv_buf *b, const struct rv_validation *v)
+{
+	char cmd[RV_REPORT_RELABEL_SIZE];
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n_labels; i++)
+		n += v->labels[i].contradicted > 0;
+	if (n == 0)
+		return;
+	rv_buf_puts(b, "\nlabels the measurement contradicts (a finding about the sweep, "
+	               "charged to no model)\n");
+	for (size_t i = 0; i < v->n_labels; i++) {
+		const struct rv_label_finding *f = &v->labels[i];
+
+		if (f->contradicted == 0)
+			continue;
+		rv_buf_printf(b, "  %s %s: %zu of %zu labels contradicted by the measurement: ",
+		              f->hardware, rv_op_name(f->op), f->contradicted, f->checked);
+		rv_report__label_counts(b, f);
+		rv_report__relabel_command(cmd, sizeof(cmd), f);
+		if (f->relabel_moves > 0)
+			rv_buf_printf(b, "; '%s' moves %zu of them", cmd, f->relabel_moves);
+		if (f->relabel_moves < f->contradicted)
+			rv_buf_printf(b,
+			              "%s%zu measure ambiguous, which no label but l2_bound "
+			              "matches",
+			              f->relabel_moves > 0 ? ", " : "; ",
+			              f->contradicted - f->relabel_moves);
+		rv_buf_putc(b, '\n');
+	}
 }
 
 static void text_noise(struct rv_buf *b, const struct rv_report__ctx *c)
@@ -650,9 +744,10 @@ static int text_against(struct rv_buf *b, const struct rv_report__ctx *c)
 	rv_buf_puts(b, "\nagainst ");
 	rv_report__put_line(b, c->against_name, 0);
 	rv_buf_printf(b,
-	              ": %zu records in both, %zu of the earlier run not validated now; cells "
-	              "change past %.1f points of median |latency error|\n",
-	              cmp->n_matched, cmp->n_old_only, cmp->points);
+	              ": %zu records compared (in both), %zu of the earlier run not validated "
+	              "now, %zu of this run not in it; cells change past %.1f points of median "
+	              "|latency error|\n",
+	              cmp->n_matched, cmp->n_old_only, cmp->n_new_only, cmp->points);
 	if (cmp->n_regressions == 0)
 		rv_buf_puts(b, "  no regressions");
 	else
@@ -706,8 +801,10 @@ int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c)
 			              "together)\n",
 			              v->unlabelled_predictions);
 	}
-	if ((err = text_missing(out, v)) < 0 || (err = text_suspects(out, v)) < 0)
+	if ((err = text_missing(out, v)) < 0 || (err = text_suspects(out, v)) < 0 ||
+	    (err = text_why(out, c)) < 0)
 		return err;
+	text_labels(out, v);
 	if (rv_report__shows_noise(c))
 		text_noise(out, c);
 	if (c->side->n_models > 1 &&

@@ -639,30 +639,12 @@ static const struct rv_baseline_row *row_index_find(const struct row_index *x, e
 	return NULL;
 }
 
-/* The regime a measurement may move a label to: the measured one
- * (rv_measured_regime()), except that a shape whose working set fits in a
- * cache tier cannot be bound by DRAM, a deeper tier, however fast it ran (its
- * data stays in the cache after the first call; a cache-resident run at 70%
- * of the DRAM rate is just that). The working set and the capacities are the
- * classifier's (rv_classify(): the model's one definition of the footprint),
- * and such a measurement counts as inconclusive. */
+/* The regime a measurement may move a label to (rv_relabel_regime(): the
+ * measured one, but never dram_bound for a working set a cache holds). */
 static int relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
                           const struct rv_sweep_entry *e, double measured_s)
 {
-	struct rv_classification c;
-	double cache_B;
-	int err;
-
-	if ((err = rv_measured_regime(out, p, op, &e->shape, e->dtype, measured_s)) < 0)
-		return err;
-	if (*out != RV_REGIME_DRAM)
-		return 0;
-	if ((err = rv_classify(&c, p, op, &e->shape, e->dtype)) < 0)
-		return err;
-	cache_B = c.llc_capacity_B > c.l1_capacity_B ? c.llc_capacity_B : c.l1_capacity_B;
-	if (cache_B > 0 && c.working_set_B <= cache_B)
-		*out = RV_REGIME_AMBIGUOUS;
-	return 0;
+	return rv_relabel_regime(out, p, op, &e->shape, e->dtype, measured_s);
 }
 
 int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,

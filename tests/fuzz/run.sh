@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target on a seed corpus made from the repository's data.
 # usage: tests/fuzz/run.sh BUILD_DIR TARGET SECONDS [libFuzzer options...]
-#   TARGET: csv | sweep | profile | fit. BUILD_DIR was configured with
+#   TARGET: csv | sweep | profile | fit | predictions | against. BUILD_DIR was configured with
 #   -DCMAKE_C_COMPILER=clang -DRV_FUZZ=ON. New inputs go to
 #   BUILD_DIR/fuzz-corpus/TARGET (kept between runs), crashes to
 #   BUILD_DIR/fuzz-artifacts/TARGET/; it runs in BUILD_DIR/fuzz-logs/TARGET/,
@@ -40,8 +40,15 @@ fit)
 	seed "$repo"/hardware/i7_12700k.fit.json "$repo"/tests/data/bad/fit-*.json \
 		"$repo"/tests/data/fuzz-regressions/fit-*
 	dict=$repo/tests/fuzz/json.dict ;;
+predictions)
+	seed "$repo"/examples/*/*.csv "$repo"/tests/data/predictions/*.csv \
+		"$repo"/tests/data/fuzz-regressions/predictions-*
+	dict=$repo/tests/fuzz/csv.dict ;;
+against)
+	seed "$repo"/tests/golden/report.json "$repo"/tests/data/fuzz-regressions/against-*
+	dict=$repo/tests/fuzz/json.dict ;;
 *)
-	echo "usage: $0 BUILD_DIR csv|sweep|profile|fit SECONDS [libFuzzer options]" >&2
+	echo "usage: $0 BUILD_DIR csv|sweep|profile|fit|predictions|against SECONDS [libFuzzer options]" >&2
 	exit 2 ;;
 esac
 cd "$logs"

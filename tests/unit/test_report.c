@@ -173,9 +173,9 @@ static void check_keys(const json_t *obj, const char *where, const struct key_ty
 static void test_report__json_schema(void **state)
 {
 	static const struct key_type root_keys[] = {
-		{ "schema", 's' },  { "summary", 'o' }, { "sources", 'a' },
-		{ "cells", 'a' },   { "records", 'a' }, { "models", 'a' },
-		{ "missing", 'a' }, { "noise", 'a' },   { "repeat_folders", 'i' },
+		{ "schema", 's' },         { "summary", 'o' }, { "sources", 'a' }, { "cells", 'a' },
+		{ "records", 'a' },        { "models", 'a' },  { "missing", 'a' }, { "noise", 'a' },
+		{ "repeat_folders", 'i' }, { "labels", 'a' },
 	};
 	static const struct key_type summary_keys[] = {
 		{ "records", 'i' },
@@ -193,6 +193,9 @@ static void test_report__json_schema(void **state)
 		{ "suspect_energy", 'i' },
 		{ "suspect_failed", 'i' },
 		{ "excluded_flagged", 'i' },
+		{ "regime_scored", 'i' },
+		{ "regime_passed", 'i' },
+		{ "regime_unstated", 'i' },
 		{ "latency", 'o' },
 		{ "energy", 'o' },
 	};
@@ -208,7 +211,9 @@ static void test_report__json_schema(void **state)
 		{ "n_pass", 'i' },         { "n_fail_regime", 'i' },
 		{ "n_fail_latency", 'i' }, { "n_fail_energy", 'i' },
 		{ "model", 's' },          { "median_latency_ape", 'R' },
-		{ "n_suspect", 'i' },
+		{ "n_suspect", 'i' },      { "n_regime_unstated", 'i' },
+		{ "n_within_band", 'i' },  { "latency_bias", 'o' },
+		{ "rate", 'o' },
 	};
 	static const struct key_type record_keys[] = {
 		{ "model", 's' },
@@ -225,7 +230,9 @@ static void test_report__json_schema(void **state)
 		{ "energy_measured_j", 'R' },
 		{ "latency_error", 'r' },
 		{ "energy_error", 'R' },
-		{ "pass_regime", 'b' },
+		{ "pass_regime", 'B' },
+		{ "label_agrees", 'b' },
+		{ "extra", 'o' },
 		{ "pass_latency", 'b' },
 		{ "pass_energy", 'B' },
 		{ "pass", 'b' },
@@ -463,6 +470,9 @@ static void two_models(struct rv_validation *v)
 		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
 		r.binding = r.binding_tier = -1;
 		r.regime_model = RV_REGIME_DRAM;
+		r.pass_regime = rv_regime_matches(RV_REGIME_DRAM, r.regime_measured)
+		                        ? RV_CHECK_PASS
+		                        : RV_CHECK_FAIL;
 		v->records = realloc(v->records, (v->n_records + 1) * sizeof(*v->records));
 		assert_non_null(v->records);
 		v->records[v->n_records++] = r;
@@ -504,7 +514,7 @@ static void test_report__several_models(void **state)
 	rv_assert_contains(text, "  ... and 3 more (--format json lists them all)\n");
 	rv_assert_contains(text, "models side by side");
 	rv_assert_contains(text, "disagreements: ");
-	rv_assert_contains(text, "; the model said dram_bound");
+	rv_assert_contains(text, "regime   dram_bound -> alu_bound (label alu_bound)");
 	/* The slow model says nothing of its binding: no binding line for it. */
 	assert_null(strstr(strstr(strstr(text, "\nfailures ("), "\n  slow "), "binding  "));
 	free(text);

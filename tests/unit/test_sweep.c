@@ -569,6 +569,7 @@ static void test_sweep__relabel_respects_the_footprint(void **state)
 
 	(void)state;
 	p->op_overhead_s[RV_OP_VECTOR_ADD] = 1e-9; /* nothing here is launch-bound */
+	p->published_op_overhead_s[RV_OP_VECTOR_ADD] = 1e-9;
 	if (rv_sweep_parse(&s, text, sizeof(text) - 1, "footprint.json") != 0)
 		fail_msg("%s", rv_error_last());
 	assert_int_equal(rv_shape_parse("16384", RV_OP_VECTOR_ADD, &small), 0);

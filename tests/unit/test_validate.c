@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of validation: bands, the measured regime and its soft match, energy scoring rules,
  * skips, summaries, and pinned pass-count floors on the reference calibration baselines. */
+#include "hw/fit.h"
 #include "io/baseline.h"
+#include "model/opcount.h"
 #include "model/predict.h"
 #include "model/validate.h"
+#include "predictions/predictions.h"
 #include "rv_test.h"
 #include "rv_test_records.h"
 
@@ -47,6 +50,24 @@ static struct rv_baseline *baseline_of(const char *text)
 	return b;
 }
 
+/* A model with the built-in one's numbers that states the sweep's label as
+ * its regime, as the reference analyzer does (ctx: the sweep). */
+static int label_estimate(void *ctx, const struct rv_profile *p, enum rv_op op,
+                          const struct rv_shape *s, enum rv_dtype d, struct rv_estimate *out)
+{
+	const struct rv_sweep *sw = ctx;
+	int err = rv_estimate_builtin(p, op, s, d, out);
+
+	out->regime = RV_REGIME_COUNT;
+	for (size_t i = 0; i < sw->n_entries && err == 0; i++) {
+		const struct rv_sweep_label *l = rv_sweep_label_for(&sw->entries[i], p->key);
+
+		if (l && sw->entries[i].dtype == d && rv_shape_cmp(&sw->entries[i].shape, s) == 0)
+			out->regime = l->regime;
+	}
+	return err;
+}
+
 static void test_validate__bands(void **state)
 {
 	(void)state;
@@ -85,6 +106,7 @@ static void test_validate__scoring_rules(void **state)
 	double e_big, t_big = predicted_s(p, RV_OP_MATMUL, "4096x4096x1024", &e_big);
 	double t_alu = predicted_s(p, RV_OP_MATMUL, "64x2000x64", NULL);
 	double t_l2 = predicted_s(p, RV_OP_MATMUL, "256x256x256", NULL);
+	struct rv_predictor labels = { "reference", NULL, label_estimate };
 	const struct rv_record *r;
 
 	(void)state;
@@ -115,7 +137,8 @@ static void test_validate__scoring_rules(void **state)
 	               t_alu * 1.05, t_l2 / 1.15, t_big * 1.2, e_big / 1.1);
 	b = baseline_of(csv);
 	memset(&v, 0, sizeof(v));
-	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", NULL), 0);
+	labels.ctx = s;
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", &labels), 0);
 	assert_int_equal(v.n_records, 3);
 	assert_int_equal(v.skipped_ambiguous, 1);
 	assert_int_equal(v.skipped_unsupported, 1);
@@ -124,7 +147,8 @@ static void test_validate__scoring_rules(void **state)
 	r = record_of(&v, "64x2000x64");
 	assert_int_equal(r->regime_label, RV_REGIME_ALU);
 	assert_int_equal(r->regime_measured, RV_REGIME_AMBIGUOUS);
-	assert_false(r->pass_regime);
+	assert_int_equal(r->pass_regime, RV_CHECK_FAIL);
+	assert_false(r->label_agrees);
 	assert_true(r->pass_latency);
 	rv_assert_close(r->latency_err, 1 / 1.05 - 1, 1e-12, 0);
 	assert_int_equal(r->pass_energy, RV_CHECK_SKIP);
@@ -133,7 +157,8 @@ static void test_validate__scoring_rules(void **state)
 
 	r = record_of(&v, "256x256x256");
 	assert_int_equal(r->regime_measured, RV_REGIME_AMBIGUOUS);
-	assert_true(r->pass_regime);  /* soft match */
+	assert_int_equal(r->pass_regime, RV_CHECK_PASS); /* soft match */
+	assert_true(r->label_agrees);
 	assert_true(r->pass_latency); /* 15% inside the 20% band of l2 */
 	assert_int_equal(r->pass_energy, RV_CHECK_SKIP);
 	assert_string_equal(r->notes, "energy not measured");
@@ -371,7 +396,8 @@ static void test_validate__floors(void **state)
 		memset(&v, 0, sizeof(v));
 		assert_int_equal(rv_validate(&v, p, s, "sweep", b, "baseline", NULL), 0);
 		for (size_t r = 0; r < v.n_records; r++) {
-			regime += (size_t)v.records[r].pass_regime;
+			/* The reference states its label: the label's verdict. */
+			regime += (size_t)v.records[r].label_agrees;
 			latency += (size_t)v.records[r].pass_latency;
 			scored += v.records[r].pass_energy != RV_CHECK_SKIP;
 			energy += v.records[r].pass_energy == RV_CHECK_PASS;
@@ -514,6 +540,318 @@ static void test_validate__compare(void **state)
 	rv_validation_free(&now);
 }
 
+static struct rv_prediction_set *predictions_of(const char *text)
+{
+	struct rv_prediction_set *set;
+
+	if (rv_predictions_parse(&set, text, strlen(text), "p.csv", "mine") != 0)
+		fail_msg("%s", rv_error_last());
+	return set;
+}
+
+/* toy_gpu: peak 2e12 FLOP/s, DRAM 2e11 B/s, 1 us per call (5 us launch). */
+static const char model_sweep[] =
+        "{\"op\": \"matmul\", \"purpose\": \"validation\", \"shapes\": ["
+        "{\"shape\": [1024, 1024, 1024], \"dtype\": \"fp16\", \"regime_per_hw\": "
+        "{\"toy_gpu\": \"dram_bound\"}},"
+        "{\"shape\": [256, 256, 256], \"dtype\": \"fp16\", \"regime_per_hw\": "
+        "{\"toy_gpu\": \"l2_bound\"}},"
+        "{\"shape\": [8, 8, 8], \"dtype\": \"fp16\", \"regime_per_hw\": "
+        "{\"toy_gpu\": \"launch_bound\"}}]}";
+
+/* 1024^3 (2.15 GFLOP) in 1.25 ms: 1.72e12 FLOP/s, 86% of the peak: alu
+ * measured; 256^3 in 50 us: 0.67e12, 34%, ambiguous; 8^3 in 2 us: launch
+ * (under 5 us). */
+static const char model_baseline[] =
+        "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+        "toy_gpu,matmul,1024x1024x1024,fp16,0.00125,,11,\n"
+        "toy_gpu,matmul,256x256x256,fp16,5e-05,,11,\n"
+        "toy_gpu,matmul,8x8x8,fp16,2e-06,,11,\n";
+
+/* The regime verdict is the model's: the regime it states against the one
+ * measured, by the reference's rule; none stated, none scored. The labels
+ * are judged apart, once, and charged to no model. */
+static void test_validate__model_regime(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_sweep *s = sweep_of(model_sweep);
+	struct rv_baseline *b = baseline_of(model_baseline);
+	struct rv_prediction_set *set =
+	        predictions_of("hardware,op,shape,dtype,latency_s,energy_j,regime\n"
+	                       "toy_gpu,matmul,1024x1024x1024,fp16,0.00125,,alu_bound\n"
+	                       "toy_gpu,matmul,256x256x256,fp16,5e-05,,l2_bound\n"
+	                       "toy_gpu,matmul,8x8x8,fp16,2e-06,,\n");
+	struct rv_predictor pr;
+	struct rv_validation v;
+	struct rv_summary sum;
+	struct rv_cell *cells;
+	size_t n_cells;
+	const struct rv_record *r;
+
+	(void)state;
+	rv_predictions_predictor(&pr, set);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", &pr), 0);
+	/* Validated twice (a second model): the labels count once. */
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", NULL), 0);
+	r = record_of(&v, "1024x1024x1024");
+	assert_int_equal(r->regime_measured, RV_REGIME_ALU);
+	assert_int_equal(r->regime_model, RV_REGIME_ALU);
+	assert_int_equal(r->pass_regime, RV_CHECK_PASS); /* its label, dram, disagrees */
+	assert_false(r->label_agrees);
+	r = record_of(&v, "256x256x256");
+	assert_int_equal(r->regime_measured, RV_REGIME_AMBIGUOUS);
+	assert_int_equal(r->pass_regime, RV_CHECK_PASS); /* l2's soft match */
+	r = record_of(&v, "8x8x8");
+	assert_int_equal(r->regime_measured, RV_REGIME_LAUNCH);
+	assert_int_equal(r->regime_model, RV_REGIME_COUNT);
+	assert_int_equal(r->pass_regime, RV_CHECK_SKIP);
+	assert_true(rv_record_passed(r));
+	assert_int_equal(rv_validation_summary_of(&v, "mine", &sum), 0);
+	assert_int_equal(sum.regime_scored, 2);
+	assert_int_equal(sum.regime_passed, 2);
+	assert_int_equal(sum.regime_unstated, 1);
+	assert_int_equal(sum.passed, 3);
+	assert_int_equal(rv_validation_cells(&v, &cells, &n_cells), 0);
+	for (size_t i = 0; i < n_cells; i++)
+		if (strcmp(cells[i].model, "mine") == 0 && cells[i].regime == RV_REGIME_LAUNCH)
+			assert_int_equal(cells[i].n_regime_unstated, 1);
+	free(cells);
+	/* The sweep's finding: the dram label measured alu, once for two models. */
+	assert_int_equal(v.n_labels, 1);
+	assert_int_equal(v.labels[0].checked, 3);
+	assert_int_equal(v.labels[0].contradicted, 1);
+	assert_int_equal(v.labels[0].by[RV_REGIME_DRAM][RV_REGIME_ALU], 1);
+	assert_int_equal(v.labels[0].relabel_moves, 1);
+	assert_false(v.labels[0].frozen);
+	rv_validation_free(&v);
+	rv_predictions_free(set);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+/* The measured regime is the data's: a fit of the per-call overhead (as
+ * calibrate writes one) changes no verdict of a model whose predictions
+ * did not change. */
+static void test_validate__fit_changes_no_foreign_verdict(void **state)
+{
+	struct rv_profile *p = toy_gpu(), *fitted = toy_gpu();
+	struct rv_sweep *s = sweep_of(model_sweep);
+	struct rv_baseline *b = baseline_of(model_baseline);
+	struct rv_prediction_set *set =
+	        predictions_of("hardware,op,shape,dtype,latency_s,energy_j,regime\n"
+	                       "toy_gpu,matmul,1024x1024x1024,fp16,0.0013,,alu_bound\n"
+	                       "toy_gpu,matmul,256x256x256,fp16,6e-05,,ambiguous\n"
+	                       "toy_gpu,matmul,8x8x8,fp16,3e-06,,launch_bound\n");
+	struct rv_param prm;
+	struct rv_predictor pr;
+	struct rv_validation a, c;
+
+	(void)state;
+	/* The fit's slot: 20 us per call puts 50 us under 5 calls (launch). */
+	assert_int_equal(rv_param_resolve(&prm, fitted, "call_overhead.matmul.latency_s"), 0);
+	*prm.slot = 20e-6;
+	rv_predictions_predictor(&pr, set);
+	memset(&a, 0, sizeof(a));
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(rv_validate(&a, p, s, "s.json", b, "b.csv", &pr), 0);
+	assert_int_equal(rv_validate(&c, fitted, s, "s.json", b, "b.csv", &pr), 0);
+	assert_int_equal(a.n_records, 3);
+	assert_int_equal(c.n_records, a.n_records);
+	for (size_t i = 0; i < a.n_records; i++) {
+		const struct rv_record *x = &a.records[i], *y = &c.records[i];
+
+		assert_int_equal(x->regime_measured, y->regime_measured);
+		assert_int_equal(x->pass_regime, y->pass_regime);
+		assert_int_equal(x->pass_latency, y->pass_latency);
+		assert_int_equal(x->pass_energy, y->pass_energy);
+		assert_int_equal(x->label_agrees, y->label_agrees);
+	}
+	assert_int_equal(record_of(&c, "256x256x256")->regime_measured, RV_REGIME_AMBIGUOUS);
+	assert_int_equal(c.labels[0].contradicted, a.labels[0].contradicted);
+	rv_validation_free(&a);
+	rv_validation_free(&c);
+	rv_predictions_free(set);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(fitted);
+	rv_profile_free(p);
+}
+
+/* The cell of label of model in cells. */
+static const struct rv_cell *cell_of(const struct rv_cell *cells, size_t n, const char *model,
+                                     enum rv_regime label)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].regime == label && strcmp(cells[i].model, model) == 0)
+			return &cells[i];
+	fail_msg("no %s cell of %s", rv_regime_name(label), model);
+	abort();
+}
+
+/* The bias and what the errors imply, of a synthetic model whose constants
+ * are known: latency = FLOPs / 1e12 on alu rows, footprint bytes / 2.5e11 on
+ * dram rows, 4 us on launch rows; the measurements 25% slower. */
+static void test_validate__bias_and_rates(void **state)
+{
+	static const char *const alu[] = { "512x512x512", "1024x512x512", "1024x1024x512",
+		                           "1024x1024x1024" };
+	static const char *const dram[] = { "4096x4096x16", "8192x4096x16", "8192x8192x16" };
+	static const char *const launch[] = { "8x8x8", "16x8x8" };
+	struct rv_profile *p = toy_gpu();
+	struct rv_buf sw = RV_BUF_INIT, bl = RV_BUF_INIT, pc = RV_BUF_INIT;
+	struct rv_sweep *s;
+	struct rv_baseline *b;
+	struct rv_prediction_set *set;
+	struct rv_predictor pr;
+	struct rv_validation v;
+	struct rv_cell *cells;
+	const struct rv_cell *c;
+	size_t n_cells;
+	const struct {
+		const char *const *shapes;
+		size_t n;
+		const char *label;
+	} groups[] = { { alu, 4, "alu_bound" },
+		       { dram, 3, "dram_bound" },
+		       { launch, 2, "launch_bound" } };
+
+	(void)state;
+	rv_buf_puts(&sw, "{\"op\": \"matmul\", \"purpose\": \"validation\", \"shapes\": [");
+	rv_buf_puts(&bl, "hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n");
+	rv_buf_puts(&pc, "hardware,op,shape,dtype,latency_s,energy_j\n");
+	for (size_t g = 0, first = 1; g < 3; g++) {
+		for (size_t i = 0; i < groups[g].n; i++, first = 0) {
+			struct rv_shape sh;
+			struct rv_footprint fp;
+			double pred;
+
+			assert_int_equal(rv_shape_parse(groups[g].shapes[i], RV_OP_MATMUL, &sh), 0);
+			assert_int_equal(rv_footprint_of(&fp, RV_OP_MATMUL, &sh, RV_DTYPE_FP16), 0);
+			pred = g == 0 ? fp.flop / 1e12 : g == 1 ? fp.working_set_B / 2.5e11 : 4e-6;
+			rv_buf_printf(&sw,
+			              "%s{\"shape\": [%u, %u, %u], \"dtype\": \"fp16\", "
+			              "\"regime_per_hw\": {\"toy_gpu\": \"%s\"}}",
+			              first ? "" : ",", (unsigned)sh.dim[0], (unsigned)sh.dim[1],
+			              (unsigned)sh.dim[2], groups[g].label);
+			rv_buf_printf(&bl, "toy_gpu,matmul,%s,fp16,%.17g,,11,\n",
+			              groups[g].shapes[i], pred * 1.25);
+			rv_buf_printf(&pc, "toy_gpu,matmul,%s,fp16,%.17g,\n", groups[g].shapes[i],
+			              pred);
+		}
+	}
+	rv_buf_puts(&sw, "]}");
+	s = sweep_of(rv_buf_str(&sw));
+	b = baseline_of(rv_buf_str(&bl));
+	set = predictions_of(rv_buf_str(&pc));
+	rv_predictions_predictor(&pr, set);
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", &pr), 0);
+	assert_int_equal(v.n_records, 9);
+	assert_int_equal(rv_validation_cells(&v, &cells, &n_cells), 0);
+	c = cell_of(cells, n_cells, "mine", RV_REGIME_ALU);
+	assert_int_equal(c->rate, RV_RATE_FLOP_PER_S);
+	/* (pred - meas) / meas = 1 / 1.25 - 1 = -20%: predicts too fast. */
+	rv_assert_close(c->latency_bias.median, -0.2, 1e-12, 0);
+	rv_assert_close(c->latency_bias.p25, -0.2, 1e-12, 0);
+	rv_assert_close(c->latency_bias.p75, -0.2, 1e-12, 0);
+	rv_assert_close(c->rate_model.median, 1e12, 1e-12, 0);
+	rv_assert_close(c->rate_model.p25, 1e12, 1e-12, 0);
+	rv_assert_close(c->rate_model.p75, 1e12, 1e-12, 0);
+	rv_assert_close(c->rate_measured.median, 0.8e12, 1e-12, 0);
+	assert_int_equal(c->n_within_band, 0); /* 20% outside alu's 10% */
+	c = cell_of(cells, n_cells, "mine", RV_REGIME_DRAM);
+	assert_int_equal(c->rate, RV_RATE_BYTES_PER_S);
+	rv_assert_close(c->rate_model.median, 2.5e11, 1e-12, 0);
+	rv_assert_close(c->rate_measured.median, 2e11, 1e-12, 0);
+	assert_int_equal(c->n_within_band, 3); /* 20% inside dram's 25% */
+	c = cell_of(cells, n_cells, "mine", RV_REGIME_LAUNCH);
+	assert_int_equal(c->rate, RV_RATE_SECONDS);
+	rv_assert_close(c->rate_model.median, 4e-6, 1e-12, 0);
+	rv_assert_close(c->rate_measured.median, 5e-6, 1e-12, 0);
+	free(cells);
+	rv_validation_free(&v);
+	rv_predictions_free(set);
+	rv_buf_free(&sw);
+	rv_buf_free(&bl);
+	rv_buf_free(&pc);
+	rv_baseline_free(b);
+	rv_sweep_free(s);
+	rv_profile_free(p);
+}
+
+/* The built-in model's implied rates are its profile's: at most the
+ * effective FLOP/s on alu rows, close to it on a large GEMM; the effective
+ * DRAM bandwidth on a large add (its footprint over its time, within 5%:
+ * the L2 keeps a little of it); at least the per-call overhead on launch
+ * rows. */
+static void test_validate__builtin_rates_are_its_profile(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_sweep *s =
+	        sweep_of("{\"op\": \"matmul\", \"purpose\": \"validation\", \"shapes\": ["
+	                 "{\"shape\": [4096, 4096, 4096], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	                 "{\"toy_gpu\": \"alu_bound\"}},"
+	                 "{\"shape\": [8, 8, 8], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	                 "{\"toy_gpu\": \"launch_bound\"}}]}");
+	struct rv_sweep *sa =
+	        sweep_of("{\"op\": \"vector_add\", \"purpose\": \"validation\", \"shapes\": ["
+	                 "{\"shape\": [67108864], \"dtype\": \"fp16\", \"regime_per_hw\": "
+	                 "{\"toy_gpu\": \"dram_bound\"}}]}");
+	struct rv_baseline *b =
+	        baseline_of("hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+	                    "toy_gpu,matmul,4096x4096x4096,fp16,0.15,,11,\n"
+	                    "toy_gpu,matmul,8x8x8,fp16,2e-06,,11,\n");
+	struct rv_baseline *ba =
+	        baseline_of("hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n"
+	                    "toy_gpu,vector_add,67108864,fp16,0.005,,11,\n");
+	const struct rv_compute *comp = rv_profile_compute(p, RV_DTYPE_FP16);
+	double dram_Bps = p->memory[p->n_memory - 1].effective_bw_Bps;
+	struct rv_validation v;
+	struct rv_cell *cells;
+	const struct rv_cell *c;
+	size_t n_cells;
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rv_validate(&v, p, s, "s.json", b, "b.csv", NULL), 0);
+	assert_int_equal(rv_validate(&v, p, sa, "a.json", ba, "a.csv", NULL), 0);
+	assert_int_equal(rv_validation_cells(&v, &cells, &n_cells), 0);
+	c = cell_of(cells, n_cells, RV_BUILTIN_MODEL, RV_REGIME_ALU);
+	assert_true(c->rate_model.median <= comp->effective_flop_per_s * (1 + 1e-12));
+	assert_true(c->rate_model.median >= 0.9 * comp->effective_flop_per_s);
+	c = cell_of(cells, n_cells, RV_BUILTIN_MODEL, RV_REGIME_DRAM);
+	rv_assert_close(c->rate_model.median, dram_Bps, 0.05, 0);
+	c = cell_of(cells, n_cells, RV_BUILTIN_MODEL, RV_REGIME_LAUNCH);
+	assert_true(c->rate_model.median >= p->op_overhead_s[RV_OP_MATMUL]);
+	free(cells);
+	rv_validation_free(&v);
+	rv_baseline_free(b);
+	rv_baseline_free(ba);
+	rv_sweep_free(s);
+	rv_sweep_free(sa);
+	rv_profile_free(p);
+}
+
+/* A model name is kept whole or refused, never cut. */
+static void test_validate__model_names_whole(void **state)
+{
+	struct rv_validation v;
+	char name[RV_MODEL_NAME_MAX + 8];
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	memset(name, 'm', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	assert_int_equal(rv_validation_add_model(&v, name), RV_ERANGE);
+	assert_non_null(strstr(rv_error_last(), "--model-name"));
+	name[RV_MODEL_NAME_MAX - 1] = '\0';
+	assert_int_equal(rv_validation_add_model(&v, name), 0);
+	assert_int_equal(rv_validation_add_model(&v, ""), RV_ERANGE);
+	rv_validation_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +864,11 @@ int main(void)
 		cmocka_unit_test(test_validate__floors),
 		cmocka_unit_test(test_validate__cells_per_model),
 		cmocka_unit_test(test_validate__compare),
+		cmocka_unit_test(test_validate__model_regime),
+		cmocka_unit_test(test_validate__fit_changes_no_foreign_verdict),
+		cmocka_unit_test(test_validate__bias_and_rates),
+		cmocka_unit_test(test_validate__builtin_rates_are_its_profile),
+		cmocka_unit_test(test_validate__model_names_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
