@@ -28,6 +28,11 @@
 static const char *const class_names[RV_HW_CLASS_COUNT] = { "cpu", "gpu", "jetson", "accelerator" };
 static const char *const backend_names[RV_BACKEND_COUNT] = { "cpu", "cuda", "jetson", "none" };
 static const char *const tier_names[RV_TIER_COUNT] = { "l1", "l2", "l3", "dram" };
+static const char *const executor_names[RV_EXECUTOR_COUNT] = {
+#define RV_EXECUTOR(id, name) [RV_EXECUTOR_##id] = #name,
+#include "hw/executors.def"
+#undef RV_EXECUTOR
+};
 static const char *const unit_kinds[] = { "core", "sm", "tile" };
 static const char *const provenance_tags[] = { "[datasheet]", "[measured elsewhere]", "[measured]",
 	                                       "[derived]",   "[uncertain]",          "[assumed]" };
@@ -40,6 +45,11 @@ const char *rv_hw_class_name(enum rv_hw_class c)
 const char *rv_backend_name(enum rv_backend b)
 {
 	return (unsigned)b < RV_BACKEND_COUNT ? backend_names[b] : "?";
+}
+
+const char *rv_executor_name(enum rv_executor x)
+{
+	return (unsigned)x < RV_EXECUTOR_COUNT ? executor_names[x] : "?";
 }
 
 const char *rv_tier_name(enum rv_tier t)
@@ -825,12 +835,34 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 		                                "half_efficiency_k",
 		                                "provenance",
 		                                NULL };
+	/* The keys of gemm that only one executor reads (model/executor.h). */
+	static const char *const owned[RV_EXECUTOR_COUNT][12] = {
+		[RV_EXECUTOR_TILED_WAVES] = { "last_wave", "overlap_norm", NULL },
+		[RV_EXECUTOR_BLAS_L3] = { "pack_passes", "bias_row_s", "bias_Bps", "pack_Bps",
+		                          "pack_transposed_Bps", "edge_kernels", "edge_quantum",
+		                          "beta_zero", "threading", "small_kernel", "packed_kernel",
+		                          NULL },
+	};
 	struct rv_gemm *g = &p->gemm;
 	int64_t tpu;
 	int err, v;
 
-	if ((err = rv_json_check_object(d, obj, "gemm", keys, required)) < 0 ||
-	    (err = rv_json_get_int(d, obj, "gemm", "tiles_per_unit", 1, 64, &tpu, NULL)) < 0 ||
+	if ((err = rv_json_check_object(d, obj, "gemm", keys, required)) < 0)
+		return err;
+	for (int x = 0; x < RV_EXECUTOR_COUNT; x++)
+		for (size_t i = 0; x != (int)p->executor && owned[x][i]; i++)
+			if (json_object_get(obj, owned[x][i])) {
+				char at[64];
+
+				(void)snprintf(at, sizeof(at), "gemm.%s", owned[x][i]);
+				return rv_json_error(
+				        d, at, RV_JSON_AT_KEY, RV_EPARSE,
+				        "the %s executor's; this profile's executor is %s: "
+				        "remove it, or state \"executor\": \"%s\"",
+				        executor_names[x], executor_names[p->executor],
+				        executor_names[x]);
+			}
+	if ((err = rv_json_get_int(d, obj, "gemm", "tiles_per_unit", 1, 64, &tpu, NULL)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_m", &g->half_m)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_n", &g->half_n)) < 0 ||
 	    (err = profile_nonneg(d, obj, "gemm", "half_efficiency_k", &g->half_k)) < 0 ||
@@ -998,6 +1030,7 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 		                            "key",
 		                            "name",
 		                            "class",
+		                            "executor",
 		                            "capture_backend",
 		                            "default_dtype",
 		                            "operating_point",
@@ -1055,6 +1088,12 @@ static int profile_parse(struct rv_profile *p, struct rv_json_doc *d)
 	if ((err = profile_enum(d, root, "", "class", class_names, RV_HW_CLASS_COUNT, &v)) < 0)
 		return err;
 	p->hw_class = (enum rv_hw_class)v;
+	if ((err = profile_enum_or(d, root, "", "executor", executor_names, RV_EXECUTOR_COUNT,
+	                           p->hw_class == RV_HW_CPU ? RV_EXECUTOR_BLAS_L3
+	                                                    : RV_EXECUTOR_TILED_WAVES,
+	                           &v)) < 0)
+		return err;
+	p->executor = (enum rv_executor)v;
 	if ((err = profile_enum(d, root, "", "capture_backend", backend_names, RV_BACKEND_COUNT,
 	                        &v)) < 0)
 		return err;

@@ -19,6 +19,14 @@ enum rv_backend {
 	RV_BACKEND_COUNT
 };
 enum rv_tier { RV_TIER_L1, RV_TIER_L2, RV_TIER_L3, RV_TIER_DRAM, RV_TIER_COUNT };
+/* How the target's kernel library runs a GEMM and an add (the profile's
+ * "executor", model/executor.h), from hw/executors.def. */
+enum rv_executor {
+#define RV_EXECUTOR(id, name) RV_EXECUTOR_##id,
+#include "hw/executors.def"
+#undef RV_EXECUTOR
+	RV_EXECUTOR_COUNT
+};
 
 struct rv_compute {
 	enum rv_dtype dtype;
@@ -243,6 +251,9 @@ struct rv_profile {
 	char *key, *name;
 	char *operating_point, *notes; /* NULL when absent */
 	enum rv_hw_class hw_class;
+	/* "executor", by default RV_EXECUTOR_BLAS_L3 for class cpu and
+	 * RV_EXECUTOR_TILED_WAVES otherwise; gemm holds only its keys. */
+	enum rv_executor executor;
 	enum rv_backend capture_backend;
 	enum rv_dtype default_dtype;
 	unsigned compute_units;
@@ -315,6 +326,7 @@ int rv_profile_tier_persists(const struct rv_profile *p, size_t i);
 const char *rv_hw_class_name(enum rv_hw_class c);
 const char *rv_backend_name(enum rv_backend b);
 const char *rv_tier_name(enum rv_tier t);
+const char *rv_executor_name(enum rv_executor x);
 
 /* roofval hw show: every number of p with its provenance, as text, appended
  * to out. RV_ENOMEM when out could not grow. */

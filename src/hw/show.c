@@ -273,6 +273,7 @@ int rv_profile_render(struct rv_buf *out, const struct rv_profile *p)
 		              p->fit_path);
 	rv_buf_printf(out, "  class            %s, captured with the %s backend\n",
 	              rv_hw_class_name(p->hw_class), rv_backend_name(p->capture_backend));
+	rv_buf_printf(out, "  executor         %s\n", rv_executor_name(p->executor));
 	rv_buf_printf(out, "  default dtype    %s\n", rv_dtype_name(p->default_dtype));
 	if (p->operating_point)
 		rv_buf_printf(out, "  operating point  %s\n", p->operating_point);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/classify.h"
+#include "model/executor.h"
 #include "model/predict.h"
 #include "rv_test.h"
 
@@ -548,6 +549,31 @@ static void test_model__predict_linear_and_errors(void **state)
 /* Every shipped profile predicts a finite, positive latency and energy for
  * a range of shapes of every op in its default dtype, and the binding
  * resource is one it has. */
+/* A profile's executor defaults by class (blas_l3 for cpu, tiled_waves
+ * otherwise); every executor of hw/executors.def has its ops table, of this
+ * version, under its name. */
+static void test_model__executors(void **state)
+{
+	struct rv_profile *cpu = toy("toy_cpu"), *gpu = toy("toy_gpu");
+
+	(void)state;
+	assert_int_equal(cpu->executor, RV_EXECUTOR_BLAS_L3);
+	assert_int_equal(gpu->executor, RV_EXECUTOR_TILED_WAVES);
+	assert_string_equal(rv_executor_name(RV_EXECUTOR_BLAS_L3), "blas_l3");
+	assert_string_equal(rv_executor_name(RV_EXECUTOR_TILED_WAVES), "tiled_waves");
+	for (int x = 0; x < RV_EXECUTOR_COUNT; x++) {
+		const struct rv_executor_ops *ops = rv_executor_ops((enum rv_executor)x);
+
+		assert_non_null(ops);
+		assert_int_equal(ops->version, RV_EXECUTOR_OPS_VERSION);
+		assert_string_equal(ops->name, rv_executor_name((enum rv_executor)x));
+		assert_non_null(ops->gemm);
+		assert_non_null(ops->elementwise);
+	}
+	rv_profile_free(cpu);
+	rv_profile_free(gpu);
+}
+
 static void test_model__shipped_profiles_are_sane(void **state)
 {
 	static const char *const keys[] = { "i7_12700k",
@@ -607,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_model__predict_gpu_waves_and_overlap),
 		cmocka_unit_test(test_model__predict_tile_choice_and_small_k),
 		cmocka_unit_test(test_model__predict_linear_and_errors),
+		cmocka_unit_test(test_model__executors),
 		cmocka_unit_test(test_model__shipped_profiles_are_sane),
 	};
 

@@ -112,9 +112,11 @@ static void test_predict_cpu_terms__only_calls_on_several_units(void **state)
 	check_added(dispatch_s, 1e-5, calls, sizeof(calls) / sizeof(calls[0]));
 }
 
-/* Parses toy_cpu with insert written just after the first `after` of its
- * text; rv_profile_parse()'s code. */
-static int parse_with(struct rv_profile **p, const char *after, const char *insert)
+/* Parses toy_cpu, naming executor unless it is NULL (blas_l3 by default),
+ * with insert written just after the first `after` of its text;
+ * rv_profile_parse()'s code. */
+static int parse_with_executor(struct rv_profile **p, const char *executor, const char *after,
+                               const char *insert)
 {
 	char *text = NULL, *at;
 	size_t len = 0;
@@ -122,6 +124,19 @@ static int parse_with(struct rv_profile **p, const char *after, const char *inse
 	int err;
 
 	assert_int_equal(rv_file_read(&text, &len, toy_path()), 0);
+	if (executor) {
+		char *cls = strstr(text, "\"class\": \"cpu\",");
+		struct rv_buf named = RV_BUF_INIT;
+
+		assert_non_null(cls);
+		cls += strlen("\"class\": \"cpu\",");
+		rv_buf_printf(&named, "%.*s \"executor\": \"%s\",%s", (int)(cls - text), text,
+		              executor, cls);
+		free(text);
+		text = strdup(rv_buf_str(&named));
+		rv_buf_free(&named);
+		assert_non_null(text);
+	}
 	at = strstr(text, after);
 	assert_non_null(at);
 	at += strlen(after);
@@ -131,6 +146,12 @@ static int parse_with(struct rv_profile **p, const char *after, const char *inse
 	rv_buf_free(&b);
 	free(text);
 	return err;
+}
+
+/* parse_with_executor() without an executor. */
+static int parse_with(struct rv_profile **p, const char *after, const char *insert)
+{
+	return parse_with_executor(p, NULL, after, insert);
 }
 
 /* A term of the profile, the parameter name, written as pre, its value and
@@ -951,8 +972,9 @@ static void test_predict_cpu_terms__packed_kernel(void **state)
 	rv_profile_free(p);
 }
 
-/* gemm.edge_kernels is "pad" or "halving", gemm.last_wave "whole" or
- * "balanced"; anything else names the key and its two values. */
+/* gemm.edge_kernels is "pad" or "halving" (the blas_l3 executor's, toy_cpu's
+ * by default), gemm.last_wave "whole" or "balanced" (the tiled_waves
+ * executor's: stated so); anything else names the key and its two values. */
 static void test_predict_cpu_terms__gemm_enums_profile(void **state)
 {
 	static const struct {
@@ -975,7 +997,10 @@ static void test_predict_cpu_terms__gemm_enums_profile(void **state)
 		int err;
 
 		(void)snprintf(insert, sizeof(insert), "\"%s\": %s,", cases[i].key, cases[i].value);
-		err = parse_with(&p, "\"gemm\": {", insert);
+		if (strcmp(cases[i].key, "last_wave") == 0)
+			err = parse_with_executor(&p, "tiled_waves", "\"gemm\": {", insert);
+		else
+			err = parse_with(&p, "\"gemm\": {", insert);
 		if (!cases[i].ok) {
 			assert_true(err < 0);
 			(void)snprintf(path, sizeof(path), "gemm.%s", cases[i].key);

@@ -158,6 +158,7 @@ static void test_render__profile(void **state)
 	assert_string_equal(
 	        rv_buf_str(&out) + strlen(head),
 	        "  class            cpu, captured with the cpu backend\n"
+	        "  executor         blas_l3\n"
 	        "  default dtype    fp32\n"
 	        "  compute units    2 core\n"
 	        "                   2 cores [datasheet]\n"
