@@ -3,6 +3,8 @@
 #include "hw/fit.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,101 @@ static void unit_rate(struct rv_param *out, const struct rv_profile *p, double *
 	out->unit = "B/s";
 }
 
+/* The type tag of profile member m (its gate). */
+#define RV_PARAM_TYPE_OF(m) \
+	_Generic(((struct rv_profile *)0)->m, double: RV_PARAM_T_DOUBLE, uint64_t: RV_PARAM_T_U64, \
+	         int: RV_PARAM_T_INT, char *: RV_PARAM_T_STRING)
+
+const struct rv_param_decl rv_param_decls[] = {
+#define RV_PARAM(owner, name, field, unit, bound, gate, gate_field, source) \
+	{ owner,                                                            \
+	  name,                                                             \
+	  unit,                                                             \
+	  source,                                                           \
+	  offsetof(struct rv_profile, field),                               \
+	  RV_PARAM_##bound,                                                 \
+	  RV_PARAM_GATE_##gate,                                             \
+	  offsetof(struct rv_profile, gate_field),                          \
+	  RV_PARAM_TYPE_OF(gate_field) },
+#include "hw/params.def"
+#undef RV_PARAM
+};
+const size_t rv_n_param_decls = sizeof(rv_param_decls) / sizeof(rv_param_decls[0]);
+
+/* Every declared parameter sets a double. */
+#define RV_PARAM(owner, name, field, unit, bound, gate, gate_field, source)                \
+	_Static_assert(_Generic(((struct rv_profile *)0)->field, double : 1, default : 0), \
+	               name " is not a double of struct rv_profile");
+#include "hw/params.def"
+#undef RV_PARAM
+
+int rv_param_decl_stated(const struct rv_param_decl *decl, const struct rv_profile *p)
+{
+	const char *at = (const char *)p + decl->gate_offset;
+
+	switch (decl->gate_type) {
+	case RV_PARAM_T_DOUBLE:
+		return *(const double *)(const void *)at > 0;
+	case RV_PARAM_T_U64:
+		return *(const uint64_t *)(const void *)at != 0;
+	case RV_PARAM_T_INT:
+		return *(const int *)(const void *)at != 0;
+	case RV_PARAM_T_STRING:
+		return *(char *const *)(const void *)at != NULL;
+	}
+	return 0;
+}
+
+int rv_param_decl_applies(const struct rv_param_decl *decl, const struct rv_profile *p)
+{
+	if (decl->owner != RV_PARAM_CORE && decl->owner != (int)p->executor)
+		return 0;
+	if (decl->gate == RV_PARAM_GATE_STATED && !rv_param_decl_stated(decl, p))
+		return 0;
+	/* a rate's bound is a share of the inner tier's bandwidth */
+	return !(decl->bound == RV_PARAM_RATE || decl->bound == RV_PARAM_RATE_OR_ZERO) ||
+	       p->n_memory > 0;
+}
+
+/* decl's slot and limits on p, into out (rv_param_decl_applies() holds). */
+static void param_declared(struct rv_param *out, const struct rv_param_decl *decl,
+                           struct rv_profile *p)
+{
+	double *slot = (double *)(void *)((char *)p + decl->offset);
+
+	switch (decl->bound) {
+	case RV_PARAM_HALF:
+		out->slot = slot;
+		out->allow_zero = 1;
+		break;
+	case RV_PARAM_PASSES:
+		out->slot = slot;
+		out->allow_zero = 1;
+		out->upper = 4.0;
+		out->upper_what = "4 (the packed copy written and read back for each of two "
+		                  "thread groups)";
+		break;
+	case RV_PARAM_FIXED:
+		fixed_cost(out, slot);
+		break;
+	case RV_PARAM_FMA:
+		fma_latency(out, slot);
+		break;
+	case RV_PARAM_RATE:
+	case RV_PARAM_RATE_OR_ZERO:
+		unit_rate(out, p, slot);
+		out->allow_zero = decl->bound == RV_PARAM_RATE_OR_ZERO;
+		break;
+	case RV_PARAM_BIAS_ROW:
+		out->slot = slot;
+		out->allow_zero = 1;
+		out->upper = 1e-5;
+		out->upper_what = "10 us per row";
+		break;
+	}
+	out->unit = decl->unit;
+}
+
 int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *name)
 {
 	char buf[96], *x[4];
@@ -113,93 +210,6 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->upper = p->memory[i].capacity_B;
 		out->upper_what = "the tier's capacity_B";
 		out->unit = "B";
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_m") == 0) {
-		out->slot = &p->gemm.half_m;
-		out->allow_zero = 1;
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_n") == 0) {
-		out->slot = &p->gemm.half_n;
-		out->allow_zero = 1;
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "half_efficiency_k") == 0) {
-		out->slot = &p->gemm.half_k;
-		out->allow_zero = 1;
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "tile_edge_overhead") == 0) {
-		out->slot = &p->gemm.tile_edge;
-		out->allow_zero = 1;
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "pack_passes") == 0) {
-		out->slot = &p->gemm.pack_passes;
-		out->allow_zero = 1;
-		out->upper = 4.0;
-		out->upper_what = "4 (the packed copy written and read back for each of two "
-		                  "thread groups)";
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "pack_Bps") == 0 &&
-	           p->gemm.pack_Bps > 0 && p->n_memory > 0) {
-		unit_rate(out, p, &p->gemm.pack_Bps);
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 &&
-	           strcmp(x[1], "pack_transposed_Bps") == 0 && p->gemm.pack_transposed_Bps > 0 &&
-	           p->n_memory > 0) {
-		unit_rate(out, p, &p->gemm.pack_transposed_Bps);
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_row_s") == 0 &&
-	           p->gemm.bias_row_s > 0) {
-		out->slot = &p->gemm.bias_row_s;
-		out->allow_zero = 1;
-		out->upper = 1e-5;
-		out->upper_what = "10 us per row";
-		out->unit = "s";
-	} else if (n == 2 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "bias_Bps") == 0 &&
-	           p->gemm.bias_Bps > 0 && p->n_memory > 0) {
-		unit_rate(out, p, &p->gemm.bias_Bps);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "shared_pack_Bps") == 0 && p->gemm.threading.shared_pack_Bps > 0 &&
-	           p->n_memory > 0) {
-		unit_rate(out, p, &p->gemm.threading.shared_pack_Bps);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "dispatch_s") == 0 && p->gemm.threading.provenance) {
-		fixed_cost(out, &p->gemm.threading.dispatch_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "packed_call_s") == 0 && p->gemm.threading.provenance) {
-		fixed_cost(out, &p->gemm.threading.packed_call_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "bias_handoff_Bps") == 0 &&
-	           p->gemm.threading.bias_handoff_Bps > 0 && p->n_memory > 0) {
-		unit_rate(out, p, &p->gemm.threading.bias_handoff_Bps);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "k_step_s") == 0 && p->gemm.threading.k_step) {
-		fixed_cost(out, &p->gemm.threading.k_step_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "kernel_call_s") == 0 && p->gemm.threading.kernel_call_rows) {
-		fixed_cost(out, &p->gemm.threading.kernel_call_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "threading") == 0 &&
-	           strcmp(x[2], "split_line_s") == 0 && p->gemm.threading.split_line_B) {
-		fixed_cost(out, &p->gemm.threading.split_line_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
-	           strcmp(x[2], "fma_latency_s") == 0 && p->gemm.small.provenance) {
-		fma_latency(out, &p->gemm.small.fma_latency_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
-	           strcmp(x[2], "block_s") == 0 && p->gemm.small.provenance) {
-		fixed_cost(out, &p->gemm.small.block_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
-	           strcmp(x[2], "dot_output_s") == 0 && p->gemm.small.provenance) {
-		fixed_cost(out, &p->gemm.small.dot_output_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "small_kernel") == 0 &&
-	           strcmp(x[2], "dot_copy_s") == 0 && p->gemm.small.provenance) {
-		fixed_cost(out, &p->gemm.small.dot_copy_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "packed_kernel") == 0 &&
-	           strcmp(x[2], "latency_s") == 0 && p->gemm.packed.provenance) {
-		fma_latency(out, &p->gemm.packed.latency_s);
-	} else if (n == 3 && strcmp(x[0], "gemm") == 0 && strcmp(x[1], "packed_kernel") == 0 &&
-	           strcmp(x[2], "store_s") == 0 && p->gemm.packed.provenance) {
-		fixed_cost(out, &p->gemm.packed.store_s);
-	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
-	           strcmp(x[1], "unit_loop_Bps") == 0 && p->elementwise.provenance &&
-	           p->n_memory > 0) {
-		unit_rate(out, p, &p->elementwise.unit_loop_Bps);
-		out->allow_zero = 1;
-	} else if (n == 2 && strcmp(x[0], "elementwise") == 0 &&
-	           strcmp(x[1], "tail_element_s") == 0 && p->elementwise.block_B) {
-		fixed_cost(out, &p->elementwise.tail_element_s);
-	} else if (n == 2 && strcmp(x[0], "fresh_output") == 0 && strcmp(x[1], "page_s") == 0 &&
-	           p->fresh_output.provenance) {
-		fixed_cost(out, &p->fresh_output.page_s);
 	} else if (n == 2 && strcmp(x[0], "power") == 0 && strcmp(x[1], "static_W") == 0) {
 		out->slot = &p->static_W;
 		out->upper = p->tdp_W;
@@ -214,7 +224,15 @@ int rv_param_resolve(struct rv_param *out, struct rv_profile *p, const char *nam
 		out->slot = &p->memory[i].energy_per_byte_J;
 		out->unit = "J";
 	} else {
-		return rv_error_set(RV_ENOENT, "'%s' is not a model parameter of %s", name, p->key);
+		size_t d;
+
+		for (d = 0; d < rv_n_param_decls; d++)
+			if (strcmp(rv_param_decls[d].name, name) == 0)
+				break;
+		if (d == rv_n_param_decls || !rv_param_decl_applies(&rv_param_decls[d], p))
+			return rv_error_set(RV_ENOENT, "'%s' is not a model parameter of %s", name,
+			                    p->key);
+		param_declared(out, &rv_param_decls[d], p);
 	}
 	if (!out->unit)
 		out->unit = "";

@@ -462,8 +462,6 @@ static int consider(struct fit_ctx *x, const char *name, int energy)
 
 static int choose_params(struct fit_ctx *x)
 {
-	static const char *const gemm[] = { "gemm.half_efficiency_m", "gemm.half_efficiency_n",
-		                            "gemm.half_efficiency_k", "gemm.tile_edge_overhead" };
 	struct rv_calibration *c = x->c;
 	char name[96];
 	int err = 0;
@@ -508,65 +506,17 @@ static int choose_params(struct fit_ctx *x)
 		               rv_tier_name(x->p->memory[x->p->n_memory - 2].tier));
 		err = consider(x, name, 0);
 	}
-	for (size_t i = 0; err == 0 && i < sizeof(gemm) / sizeof(gemm[0]); i++)
-		err = consider(x, gemm[i], 0);
-	/* The cost of an output's fresh pages, where the profile says the
-	 * framework allocates outputs afresh. */
-	if (err == 0)
-		err = consider(x, "fresh_output.page_s", 0);
-	/* The passes over B of a CPU BLAS's packing: only where the profile
-	 * states a starting value (its library's packing is in question); the
-	 * default 2 is not refitted. */
-	if (err == 0 && x->p->gemm.pack_passes_set && x->p->hw_class == RV_HW_CPU)
-		err = consider(x, "gemm.pack_passes", 0);
-	/* The cost of handing a call to the BLAS's other threads: only where
-	 * the profile states one (consider() skips a 0). */
-	if (err == 0)
-		err = consider(x, "gemm.threading.dispatch_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.threading.packed_call_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.threading.shared_pack_Bps", 0);
-	if (err == 0)
-		err = consider(x, "gemm.threading.k_step_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.threading.bias_handoff_Bps", 0);
-	if (err == 0)
-		err = consider(x, "gemm.threading.kernel_call_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.threading.split_line_s", 0);
-	/* The packing rate: only where the profile states one. */
-	if (err == 0)
-		err = consider(x, "gemm.pack_Bps", 0);
-	if (err == 0)
-		err = consider(x, "gemm.pack_transposed_Bps", 0);
-	/* The packed kernel's FMA latency and per-column store: only where the
-	 * profile describes that kernel. */
-	if (err == 0)
-		err = consider(x, "gemm.packed_kernel.latency_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.packed_kernel.store_s", 0);
-	/* A linear's bias copy per row: only where the profile states one. */
-	if (err == 0)
-		err = consider(x, "gemm.bias_row_s", 0);
-	/* The rate at which it writes C: only where the profile states one. */
-	if (err == 0)
-		err = consider(x, "gemm.bias_Bps", 0);
-	/* The small-matrix kernel's FMA latency and per-block cost: only where
-	 * the profile describes that kernel (consider() skips a 0). */
-	if (err == 0)
-		err = consider(x, "gemm.small_kernel.fma_latency_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.small_kernel.block_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.small_kernel.dot_output_s", 0);
-	if (err == 0)
-		err = consider(x, "gemm.small_kernel.dot_copy_s", 0);
-	/* The elementwise loop's own rate: only where the profile states one. */
-	if (err == 0)
-		err = consider(x, "elementwise.unit_loop_Bps", 0);
-	if (err == 0)
-		err = consider(x, "elementwise.tail_element_s", 0);
+	/* Every declared parameter of the profile (hw/params.def) in its order:
+	 * one whose value is 0 is a term switched off (consider() skips it),
+	 * and one fitted only where stated (gemm.pack_passes: its default 2 is
+	 * not refitted) is skipped unless the profile states it. */
+	for (size_t i = 0; err == 0 && i < rv_n_param_decls; i++) {
+		const struct rv_param_decl *decl = &rv_param_decls[i];
+
+		if (decl->gate == RV_PARAM_GATE_FIT_IF_STATED && !rv_param_decl_stated(decl, x->p))
+			continue;
+		err = consider(x, decl->name, 0);
+	}
 	return err;
 }
 

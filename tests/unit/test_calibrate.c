@@ -358,8 +358,8 @@ static void test_calibrate__bad_fit_files(void **state)
 		  RV_ERANGE,
 		  "memory.l2.effective_capacity_B = 8e+06 B is above the tier's capacity_B" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
-		  "{\"gemm.pack_passes\": {\"value\": 4.5}}}",
-		  RV_ERANGE, "gemm.pack_passes = 4.5  is above 4 (the packed copy" },
+		  "{\"gemm.pack_passes\": {\"value\": 1.5}}}",
+		  RV_EPARSE, "'gemm.pack_passes' is not a model parameter of toy_gpu" },
 		{ "{\"schema\": \"roofval.fit/1\", \"hardware\": \"toy_gpu\", \"parameters\": "
 		  "{\"fresh_output.page_s\": {\"value\": 1e-6}}}",
 		  RV_EPARSE, "'fresh_output.page_s' is not a model parameter of toy_gpu" },

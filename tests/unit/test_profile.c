@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/fit.h"
 #include "hw/probe.h"
 #include "hw/profile.h"
+#include "io/file.h"
 #include "rv_test.h"
 
 #define RTOL 1e-12
@@ -580,6 +582,71 @@ static void test_profile__names(void **state)
 	assert_string_equal(rv_tier_name(RV_TIER_COUNT), "?");
 }
 
+/* The table of docs/hardware-profile.md's "Model parameters" holds the rows
+ * of hw/params.def, in its order: name, executor and unit. */
+static void test_profile__params_documented(void **state)
+{
+	char *text = NULL, *at, *end, cell[3][96];
+	size_t len = 0, row = 0;
+
+	(void)state;
+	assert_int_equal(rv_file_read(&text, &len, RV_DATA_DIR "/docs/hardware-profile.md"), 0);
+	at = strstr(text, "## Model parameters");
+	assert_non_null(at);
+	if ((end = strstr(at, "\n## ")) != NULL)
+		*end = '\0'; /* the section only */
+	for (at = strstr(at, "\n| `"); at; at = strstr(at, "\n| `")) {
+		const struct rv_param_decl *d = &rv_param_decls[row];
+		const char *owner = d->owner == RV_PARAM_CORE
+		                            ? "every profile"
+		                            : rv_executor_name((enum rv_executor)d->owner);
+
+		if (sscanf(at, "\n| `%95[^`]` | %95[^|]| %95[^| ] |", cell[0], cell[1], cell[2]) !=
+		    3)
+			break;
+		assert_true(row < rv_n_param_decls);
+		cell[1][strlen(cell[1]) - 1] = '\0'; /* the space before the bar */
+		assert_string_equal(cell[0], d->name);
+		assert_string_equal(cell[1], owner);
+		assert_string_equal(cell[2], d->unit[0] ? d->unit : "\u2014");
+		row++;
+		at++;
+	}
+	assert_int_equal(row, rv_n_param_decls);
+	free(text);
+}
+
+/* A declared parameter is one of its executor's profiles only, and of
+ * those only where its gate holds: gemm.pack_passes is blas_l3's
+ * (toy_cpu's), not tiled_waves' (toy_gpu's); gemm.threading.dispatch_s
+ * needs a gemm.threading object. */
+static void test_profile__params_owned(void **state)
+{
+	static char stated[] = "test [assumed]";
+	struct rv_profile *cpu, *gpu;
+	struct rv_param prm;
+
+	(void)state;
+	assert_int_equal(rv_profile_load(&cpu, rv_fixture_path("hardware/model/toy_cpu.json")), 0);
+	assert_int_equal(rv_profile_load(&gpu, rv_fixture_path("hardware/model/toy_gpu.json")), 0);
+	assert_int_equal(rv_param_resolve(&prm, cpu, "gemm.pack_passes"), 0);
+	assert_ptr_equal(prm.slot, &cpu->gemm.pack_passes);
+	assert_int_equal(rv_param_check(&prm, 4.5), RV_ERANGE);
+	assert_non_null(strstr(rv_error_last(), "gemm.pack_passes = 4.5  is above 4"));
+	assert_int_equal(rv_param_check(&prm, 0), 0);
+	assert_int_equal(rv_param_resolve(&prm, gpu, "gemm.pack_passes"), RV_ENOENT);
+	assert_int_equal(rv_param_resolve(&prm, cpu, "gemm.threading.dispatch_s"), RV_ENOENT);
+	cpu->gemm.threading.provenance = stated;
+	assert_int_equal(rv_param_resolve(&prm, cpu, "gemm.threading.dispatch_s"), 0);
+	assert_ptr_equal(prm.slot, &cpu->gemm.threading.dispatch_s);
+	assert_string_equal(prm.unit, "s");
+	cpu->gemm.threading.provenance = NULL;
+	assert_int_equal(rv_param_resolve(&prm, gpu, "gemm.half_efficiency_k"), 0);
+	assert_ptr_equal(prm.slot, &gpu->gemm.half_k);
+	rv_profile_free(cpu);
+	rv_profile_free(gpu);
+}
+
 /* probe's reading of a stream sweep into the last cache level's effective
  * capacity: the VM's by-hand sweep (37 GB/s up to 45 MB, 32 at 63 MB, 16
  * from 89 MB) gives 63 MB, read at the largest working set up to half of it;
@@ -1050,6 +1117,8 @@ int main(void)
 		cmocka_unit_test(test_profile__good_full),
 		cmocka_unit_test(test_profile__good_folder),
 		cmocka_unit_test(test_profile__bad_fixtures),
+		cmocka_unit_test(test_profile__params_documented),
+		cmocka_unit_test(test_profile__params_owned),
 		cmocka_unit_test(test_profile__load_missing_file),
 		cmocka_unit_test(test_profile__find_by_key),
 		cmocka_unit_test(test_profile__find_by_path),
