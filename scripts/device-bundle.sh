@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds what scripts/device-check.sh needs into build-device/, for a GPU
-# machine that cannot install Debian packages (the device machine reaches no
-# package registry, and its image has CUDA but not jansson, GSL, OpenBLAS or
-# cmocka): roofval, its CUDA module (libroofval-cuda.so) and test_cuda built
-# here with CUDA, plus the shared
+# machine that cannot install Debian packages (its image has CUDA but not
+# jansson, GSL, OpenBLAS or cmocka): roofval, its CUDA module
+# (libroofval-cuda.so) and test_cuda built here with CUDA, plus the shared
 # libraries they need that are not the C runtime's or CUDA's, in
-# build-device/lib (the build tree is build-device-tree/). Carry it with the device tool's carry ["build-device"];
-# device-check.sh uses it when its own build fails. About 50 MB. With them,
-# the core as a static library and its generated headers (build-device/lib/
-# libroofval.a, build-device/include/), from which scripts/torch-module.sh
-# builds the torch module there against the machine's own PyTorch.
+# build-device/lib (the build tree is build-device-tree/). Copy
+# build-device/ to the GPU machine with the tree; device-check.sh uses it
+# when its own build fails. About 50 MB. With them, the core as a static
+# library and its generated headers (build-device/lib/libroofval.a,
+# build-device/include/), from which scripts/torch-module.sh builds the torch
+# module there against the machine's own PyTorch.
 #   usage: scripts/device-bundle.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,4 +36,4 @@ ldd build-device/roofval build-device/libroofval-cuda.so build-device/tests/test
 	done
 strip build-device/roofval build-device/libroofval-cuda.so build-device/tests/test_cuda
 du -sh build-device
-echo "device-bundle: carry [\"build-device\"] in the device tool's run"
+echo "device-bundle: copy build-device/ to the GPU machine with the tree"

@@ -1,34 +1,44 @@
 #!/usr/bin/env bash
-# The GPU check, for a session that is lent the device machine (one H200):
-#   run: bash scripts/device-check.sh      (with $OUT set by the device tool)
-# It builds roofval with CUDA (or takes the carried build-device/ bundle when
-# the machine lacks the Debian packages), runs the unit tests, checks the
-# cuBLAS workloads against a host reference, measures the NVML energy
-# counter's update period, and captures the h200_sxm_141gb baselines
-# (matmul, linear, vector_add; every shape's latency first, then energy,
-# calibration rows before validation rows) into baselines/. It also builds
-# the torch module against the machine's pip PyTorch and captures the same
-# sweeps through it (latency only) into baselines-torch/, beside cuBLAS's.
+# The GPU check: run this on the GPU machine, from the repository root.
+#   bash scripts/device-check.sh            (results in $OUT, default /tmp/roofval-device-check)
+# It builds roofval with CUDA (or takes the build-device/ bundle that
+# scripts/device-bundle.sh made, when the machine lacks the Debian packages
+# the build needs), runs the unit tests, checks the cuBLAS workloads against
+# a host reference, measures the NVML energy counter's update period, and
+# captures the baselines of the profile of the GPU it finds (an H200:
+# h200_sxm_141gb, an H100: h100_sxm5_80gb; DEVICE_CHECK_HW=KEY names
+# another): matmul, linear, vector_add, every shape's latency first, then
+# energy, calibration rows before validation rows, into baselines/. It also
+# builds the torch module against the machine's PyTorch and captures the
+# same sweeps through it (latency only) into baselines-torch/, beside
+# cuBLAS's.
 # Everything happens in a work folder (DEVICE_CHECK_WORK); after every stage
 # the folder is packed into $OUT/device-check.tar.gz and the report copied to
-# $OUT/report.txt (the device tool returns at most 8 files), so a run cut off
-# at its limit still returns what it finished. No capture starts after
-# DEVICE_CHECK_BUDGET_S seconds (default 420) and none runs past it: every
-# finished row is kept. The session unpacks the archive, copies
-# baselines/* to results/baselines/ (and baselines-torch/* to
-# results/h200/torch/), then calibrates and validates.
+# $OUT/report.txt, so a run stopped early still leaves what it finished. No
+# capture starts after DEVICE_CHECK_BUDGET_S seconds (default 420) and none
+# runs past it: every finished row is kept. Afterwards copy baselines/* to
+# results/baselines/ (and baselines-torch/* to results/h200/torch/ or the
+# GPU's own folder), then calibrate and validate.
 # DEVICE_CHECK_MISSING=1 starts baselines/ from the committed
 # results/baselines/<hw>_*.csv and captures with --missing: only the shapes
 # without a row or without energy (a follow-up run that fills what an earlier
 # one left, in a fraction of the time).
 # On a machine without a GPU it runs the same steps with the null kernel and
-# the fake meter (ROOFVAL_DEVICE_DRY=1 forces that), so it can be tried here.
+# the fake meter (ROOFVAL_DEVICE_DRY=1 forces that), so it can be tried
+# anywhere.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/roofval-device-check}
 W=${DEVICE_CHECK_WORK:-/tmp/roofval-device-work}
 budget_s=${DEVICE_CHECK_BUDGET_S:-420}
-hw=${DEVICE_CHECK_HW:-h200_sxm_141gb}
+# The profile of the GPU found, unless DEVICE_CHECK_HW names one.
+gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+case $gpu_name in
+*H200*) gpu_hw=h200_sxm_141gb ;;
+*H100*) gpu_hw=h100_sxm5_80gb ;;
+*) gpu_hw=h200_sxm_141gb ;; # no GPU, or one without a profile: the dry run's
+esac
+hw=${DEVICE_CHECK_HW:-$gpu_hw}
 start=$(date +%s)
 rm -rf "$W"
 mkdir -p "$OUT" "$W/baselines"
@@ -47,7 +57,7 @@ pack() {
 	cp "$report" "$OUT/report.txt"
 }
 
-say "== device check $(date -u +%FT%TZ) on $(hostname)"
+say "== device check $(date -u +%FT%TZ) on $(hostname): ${gpu_name:-no GPU}, profile $hw"
 {
 	nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \
 		--format=csv 2>&1 || echo "nvidia-smi: not found"
@@ -57,11 +67,11 @@ say "== device check $(date -u +%FT%TZ) on $(hostname)"
 	for p in jansson cmocka gsl openblas; do pkg-config --exists $p && echo "$p: $(pkg-config --modversion $p)" || echo "$p: missing"; done
 } >>"$report" 2>&1
 
-# 1. Build. The device machine reaches no package registry: the build uses
-# what it has. When the Debian packages the build needs are not there (no
-# jansson, GSL, OpenBLAS or cmocka), the bundle that scripts/device-bundle.sh
-# made on a Debian machine and the run carried (build-device/) is used
-# instead, with CUDA's libraries from the device itself.
+# 1. Build, with what the machine has. When the Debian packages the build
+# needs are not there (no jansson, GSL, OpenBLAS or cmocka), the bundle that
+# scripts/device-bundle.sh made on a Debian machine (build-device/, copied
+# here with the tree) is used instead, with CUDA's libraries from the
+# machine itself.
 say "== build ($(elapsed) s)"
 roofval=build/roofval
 test_cuda=build/tests/test_cuda
@@ -75,12 +85,14 @@ if [ "${ROOFVAL_DEVICE_BUNDLE:-0}" = 1 ] || ! pkg-config --exists jansson gsl op
 			-maxdepth 8 -name 'libcublasLt.so.*' -printf '%h\n' 2>/dev/null | sort -u | tr '\n' :)
 		export LD_LIBRARY_PATH="$PWD/build-device/lib:${cuda_libs}${LD_LIBRARY_PATH:-}"
 		say "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+		# The bundle is not an installed prefix: name its CUDA module.
+		export ROOFVAL_CUDA_MODULE="$PWD/build-device/libroofval-cuda.so"
 		roofval=build-device/roofval
 		test_cuda=build-device/tests/test_cuda
 		bundle=1
 	else
 		say "no build: Debian packages missing, or the build failed (build.log); they cannot be installed there:"
-		say "run scripts/device-bundle.sh here and carry build-device/)"
+		say "run scripts/device-bundle.sh on a Debian machine and copy build-device/ here"
 		cp -r build/CMakeFiles/CMakeOutput.log "$W/" 2>/dev/null
 		pack
 		exit 1
