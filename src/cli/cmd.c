@@ -265,7 +265,10 @@ int rv_cli_main(int argc, char **argv)
 	cli_command_name(name, sizeof(name),
 	                 argc >= 3 && strcmp(argv[1], "--data-dir") == 0 ? argc - 2 : argc,
 	                 argc >= 3 && strcmp(argv[1], "--data-dir") == 0 ? argv + 2 : argv);
+	/* Every file the command reads is an input no output may replace. */
+	rv_file_inputs_begin();
 	rc = cli_run(argc, argv);
+	rv_file_inputs_end();
 	/* A full disk or a closed pipe must not look like success. */
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout) && fclose(stdout) == 0)

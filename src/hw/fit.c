@@ -2,12 +2,14 @@
 /* Model parameters by name, and fit files. */
 #include "hw/fit.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/buf.h"
 #include "core/error.h"
@@ -342,6 +344,24 @@ static int fit_apply_doc(struct rv_profile *p, struct rv_json_doc *d)
 		return rv_json_error(d, "parameters", RV_JSON_AT_KEY, RV_ERANGE, "%s",
 		                     rv_error_last());
 	return 0;
+}
+
+int rv_fit_present(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT || errno == ENOTDIR
+		               ? 0
+		               : rv_error_errno(errno, "cannot stat %s", path);
+	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+		return errno == ENOENT
+		               ? rv_error_set(RV_ENOENT,
+		                              "%s is a symbolic link to nothing (a dangling "
+		                              "link); point it at a fit file or remove it",
+		                              path)
+		               : rv_error_errno(errno, "cannot open %s", path);
+	return 1;
 }
 
 int rv_fit_apply(struct rv_profile *p, const char *path)

@@ -76,6 +76,11 @@ int rv_param_check(const struct rv_param *prm, double value);
  * capacities must not shrink outwards (l1 <= l2 <= l3 <= dram). */
 int rv_param_check_order(const struct rv_profile *p);
 
+/* Whether there is a fit file at path: 1 when something is there (what it
+ * is, a FIFO say, is for rv_fit_apply()'s reader to refuse; nothing here
+ * opens it, so nothing waits), 0 when nothing is, RV_ENOENT naming it for a
+ * symbolic link to nothing (a broken fit is not "no fit"). */
+int rv_fit_present(const char *path);
 /* Reads a fit file and sets its parameters on p (strictly: unknown keys,
  * another hardware's fit, unknown parameter names and unphysical values are
  * RV_EPARSE/RV_ERANGE with file:line:column; effective memory parameters out

@@ -1195,15 +1195,12 @@ int rv_profile_fit_path(char *out, size_t size, const char *profile_path)
 static int profile_maybe_fit(struct rv_profile *p)
 {
 	char fit[RV_PATH_MAX];
-	FILE *fp;
 	int err;
 
 	if ((err = rv_profile_fit_path(fit, sizeof(fit), p->path)) < 0)
 		return err;
-	fp = fopen(fit, "r");
-	if (!fp)
-		return errno == ENOENT ? 0 : rv_error_errno(errno, "cannot open %s", fit);
-	(void)fclose(fp);
+	if ((err = rv_fit_present(fit)) <= 0)
+		return err;
 	return rv_fit_apply(p, fit);
 }
 

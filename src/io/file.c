@@ -52,6 +52,91 @@ static int file_faulted(enum rv_file_fault step)
 	return 1;
 }
 
+/* The files rv_file_read() read while rv_file_inputs_begin() was in force
+ * in this thread: the inputs of the running command, by device and inode,
+ * with the path each was read by (for messages). */
+struct file_input {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+};
+static _Thread_local struct file_input *file_inputs;
+static _Thread_local size_t file_n_inputs, file_cap_inputs;
+static _Thread_local int file_tracking;
+
+void rv_file_inputs_begin(void)
+{
+	rv_file_inputs_end();
+	file_tracking = 1;
+}
+
+void rv_file_inputs_end(void)
+{
+	for (size_t i = 0; i < file_n_inputs; i++)
+		free(file_inputs[i].path);
+	free(file_inputs);
+	file_inputs = NULL;
+	file_n_inputs = file_cap_inputs = 0;
+	file_tracking = 0;
+}
+
+/* Records the file st (read by the name path) as an input. A failure to
+ * record (out of memory) only weakens the check, it fails no read. */
+static void file_input_note(const struct stat *st, const char *path)
+{
+	struct file_input in = { st->st_dev, st->st_ino, NULL };
+
+	if (!file_tracking)
+		return;
+	for (size_t i = 0; i < file_n_inputs; i++)
+		if (file_inputs[i].dev == in.dev && file_inputs[i].ino == in.ino)
+			return;
+	if (file_n_inputs == file_cap_inputs) {
+		size_t cap = file_cap_inputs ? 2 * file_cap_inputs : 16;
+		struct file_input *grown = realloc(file_inputs, cap * sizeof(*grown));
+
+		if (!grown)
+			return;
+		file_inputs = grown;
+		file_cap_inputs = cap;
+	}
+	if (!(in.path = rv_strdup(path)))
+		return;
+	file_inputs[file_n_inputs++] = in;
+}
+
+static int file_output_check_stat(const struct stat *st, const char *path)
+{
+	if (!S_ISREG(st->st_mode))
+		return 0; /* a FIFO or a device is written through, nothing replaced */
+	for (size_t i = 0; i < file_n_inputs; i++) {
+		const struct file_input *in = &file_inputs[i];
+
+		if (in->dev != st->st_dev || in->ino != st->st_ino)
+			continue;
+		if (strcmp(in->path, path) == 0)
+			return rv_error_set(RV_EIO,
+			                    "%s is one of this command's inputs; writing the "
+			                    "output over it would destroy it: write it elsewhere",
+			                    path);
+		return rv_error_set(RV_EIO,
+		                    "%s is the file %s, one of this command's inputs; writing "
+		                    "the output over it would destroy it: write it elsewhere",
+		                    path, in->path);
+	}
+	return 0;
+}
+
+int rv_file_output_check(const char *path)
+{
+	struct stat st;
+
+	/* Standard output is the user's redirection, not a file named here. */
+	if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0)
+		return 0; /* nothing there yet (or a dangling link): no input */
+	return file_output_check_stat(&st, path);
+}
+
 /* What a special file is, for messages. */
 static const char *file_kind_name(mode_t mode)
 {
@@ -102,6 +187,7 @@ int rv_file_read(char **out, size_t *len_out, const char *path)
 		err = rv_error_set(RV_EIO, "%s is not a regular file of at most 1 GiB", path);
 		goto out;
 	}
+	file_input_note(&st, path);
 	data = malloc((size_t)st.st_size + 1);
 	if (!data) {
 		err = rv_error_set(RV_ENOMEM, "out of memory reading %s", path);
@@ -373,19 +459,21 @@ static int file_write_through(const char *path, const char *target, const char *
 	return err;
 }
 
-/* Replaces t->path (a regular file or nothing yet) atomically: a hidden
- * temporary file beside it (.<name>.roofval-XXXXXX.tmp), written, fsynced
- * and renamed over it. path is what the user named, for messages. */
-static int file_replace(const char *path, const struct file_target *t, const char *data, size_t len)
+/* The first half of replacing t->path (a regular file or nothing yet)
+ * atomically: a hidden temporary file beside it (.<name>.roofval-XXXXXX.tmp,
+ * into tmp), written, fsynced and closed. path is what the user named, for
+ * messages. On failure nothing is left. */
+static int file_temp_write(char *tmp, size_t tmp_size, const char *path,
+                           const struct file_target *t, const char *data, size_t len)
 {
-	char tmp[RV_PATH_MAX], dir[RV_PATH_MAX], name[RV_PATH_MAX];
+	char dir[RV_PATH_MAX], name[RV_PATH_MAX];
 	mode_t mode = t->mode;
-	int fd, dfd, err;
+	int fd, err;
 
 	file_dirname(dir, sizeof(dir), t->path);
 	if (rv_path_fmt(name, sizeof(name), ".%s" RV_FILE_TEMP_MARK "XXXXXX.tmp",
 	                file_basename(t->path)) < 0 ||
-	    rv_path_join(tmp, sizeof(tmp), dir, name) < 0)
+	    rv_path_join(tmp, tmp_size, dir, name) < 0)
 		return rv_error_set(RV_EIO, "path too long: %s", path);
 	if (t->kind == FILE_NEW) {
 		mode_t mask;
@@ -413,23 +501,43 @@ static int file_replace(const char *path, const struct file_target *t, const cha
 		err = file_error(errno, "cannot write", path, " (the old file is unchanged)");
 		goto fail;
 	}
-	fd = -1;
-	if (file_faulted(RV_FILE_FAULT_RENAME) || rename(tmp, t->path) != 0) {
-		err = file_error(errno, "cannot replace", path, " (the old file is unchanged)");
-		goto fail;
-	}
-	/* Make the rename itself durable. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		(void)close(dfd);
-	}
 	return 0;
 fail:
 	if (fd >= 0)
 		(void)close(fd);
 	(void)unlink(tmp);
 	return err;
+}
+
+/* The second half: tmp renamed over t->path, and the rename made durable.
+ * On failure tmp is removed and the old file is unchanged. */
+static int file_temp_commit(const char *tmp, const char *path, const struct file_target *t)
+{
+	char dir[RV_PATH_MAX];
+	int dfd;
+
+	if (file_faulted(RV_FILE_FAULT_RENAME) || rename(tmp, t->path) != 0) {
+		int err = file_error(errno, "cannot replace", path, " (the old file is unchanged)");
+
+		(void)unlink(tmp);
+		return err;
+	}
+	file_dirname(dir, sizeof(dir), t->path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		(void)close(dfd);
+	}
+	return 0;
+}
+
+/* Replaces t->path (a regular file or nothing yet) atomically. */
+static int file_replace(const char *path, const struct file_target *t, const char *data, size_t len)
+{
+	char tmp[RV_PATH_MAX];
+	int err = file_temp_write(tmp, sizeof(tmp), path, t, data, len);
+
+	return err < 0 ? err : file_temp_commit(tmp, path, t);
 }
 
 int rv_file_write_atomic(const char *path, const void *data, size_t len)
@@ -559,6 +667,10 @@ void rv_file_unlock(struct rv_file_lock *lk)
 
 int rv_file_write_output(const char *path, const void *data, size_t len)
 {
+	int err = rv_file_output_check(path);
+
+	if (err < 0)
+		return err;
 	if (path && strcmp(path, "-") != 0)
 		return rv_file_write_atomic(path, data, len);
 	if ((len && fwrite(data, 1, len, stdout) != len) || fflush(stdout) != 0)
@@ -633,5 +745,99 @@ int rv_file_replace(const char *path, const void *data, size_t len)
 	(void)rv_file_remove_stale_temps(path);
 	err = rv_file_write_atomic(path, data, len);
 	rv_file_unlock(&lk);
+	return err;
+}
+
+/* rv_file_replace_all(): the folders of parts to lock, each once. */
+static int file_lock_all(struct rv_file_lock *lk, size_t *n_lk, const struct rv_file_part *parts,
+                         size_t n)
+{
+	char(*dirs)[RV_PATH_MAX] = calloc(n + 1, sizeof(*dirs));
+	int err = dirs ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
+
+	*n_lk = 0;
+	for (size_t i = 0; i < n && err == 0; i++) {
+		size_t k;
+
+		file_lock_dir(dirs[i], sizeof(dirs[i]), parts[i].path);
+		for (k = 0; k < i && strcmp(dirs[k], dirs[i]) != 0; k++)
+			;
+		if (k < i)
+			continue; /* that folder is locked already */
+		if ((err = rv_file_lock(&lk[*n_lk], parts[i].path, RV_FILE_LOCK_TIMEOUT_S)) == 0)
+			(*n_lk)++;
+	}
+	free(dirs);
+	return err;
+}
+
+/* "a, b and c" of the paths of parts[from..to-1], for messages. */
+static void file_list(struct rv_buf *out, const struct rv_file_part *parts, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		rv_buf_printf(out, "%s%s",
+		              i == from     ? ""
+		              : i + 1 == to ? " and "
+		                            : ", ",
+		              parts[i].path);
+}
+
+int rv_file_replace_all(const struct rv_file_part *parts, size_t n)
+{
+	struct rv_file_lock *lk = calloc(n + 1, sizeof(*lk));
+	struct file_target *t = calloc(n + 1, sizeof(*t));
+	char(*tmp)[RV_PATH_MAX] = calloc(n + 1, sizeof(*tmp));
+	size_t n_lk = 0, done = 0;
+	int err = lk && t && tmp ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
+
+	if (err == 0)
+		err = file_lock_all(lk, &n_lk, parts, n);
+	/* Every file written beside its place first: a failure here replaces
+	 * nothing. */
+	for (size_t i = 0; i < n && err == 0; i++) {
+		(void)rv_file_remove_stale_temps(parts[i].path);
+		err = file_resolve(&t[i], parts[i].path);
+		if (err == 0 && (t[i].kind == FILE_NEW || t[i].kind == FILE_REGULAR))
+			err = file_temp_write(tmp[i], sizeof(tmp[i]), parts[i].path, &t[i],
+			                      parts[i].data, parts[i].len);
+		else
+			tmp[i][0] = '\0';
+	}
+	if (err < 0 && n > 1)
+		err = rv_error_set(err, "%s; none of the %zu files was replaced", rv_error_last(),
+		                   n);
+	/* Then each put in place, in order. */
+	for (size_t i = 0; i < n && err == 0; i++) {
+		if (t[i].kind == FILE_FD)
+			err = file_write_fd(parts[i].path, t[i].fd, parts[i].data, parts[i].len);
+		else if (t[i].kind == FILE_THROUGH)
+			err = file_write_through(parts[i].path, t[i].path, parts[i].data,
+			                         parts[i].len);
+		else
+			err = file_temp_commit(tmp[i], parts[i].path, &t[i]);
+		tmp[i][0] = '\0';
+		done += err == 0;
+	}
+	if (err < 0 && done > 0) {
+		struct rv_buf why = RV_BUF_INIT;
+
+		rv_buf_printf(&why, "%s; ", rv_error_last());
+		file_list(&why, parts, 0, done);
+		rv_buf_printf(&why, " %s replaced, ", done == 1 ? "was" : "were");
+		file_list(&why, parts, done, n);
+		rv_buf_printf(&why, " %s not: they no longer belong together; run it again",
+		              n - done == 1 ? "was" : "were");
+		if (rv_buf_check(&why) == 0)
+			err = rv_error_set(err, "%s", why.data);
+		rv_buf_free(&why);
+	}
+	for (size_t i = 0; tmp && i < n; i++)
+		if (tmp[i][0])
+			(void)unlink(tmp[i]);
+	for (size_t i = 0; i < n_lk; i++)
+		rv_file_unlock(&lk[i]);
+	free(lk);
+	free(t);
+	free(tmp);
 	return err;
 }

@@ -56,9 +56,23 @@ int rv_file_mkdirs(const char *dir);
  * folder is a file). */
 int rv_file_write_atomic(const char *path, const void *data, size_t len);
 
+/* The inputs of a command: between rv_file_inputs_begin() and
+ * rv_file_inputs_end(), every file rv_file_read() reads in this thread is
+ * recorded (device and inode), so that rv_file_output_check() can refuse an
+ * output that would replace one of them. The command line runs every
+ * command between the two; a library caller may do the same. */
+void rv_file_inputs_begin(void);
+void rv_file_inputs_end(void);
+/* The one rule for outputs: RV_EIO, naming both paths, when path (its links
+ * followed, hard links included) is a regular file recorded as an input;
+ * 0 when it is none, does not exist yet, is written through (a FIFO, a
+ * device) or is standard output (NULL or "-"). */
+int rv_file_output_check(const char *path);
+
 /* Writes data where the user asked for output: standard output when path
- * is NULL or "-", else rv_file_write_atomic(path). RV_EIO when standard
- * output cannot take it. */
+ * is NULL or "-", else rv_file_write_atomic(path), after
+ * rv_file_output_check(path) (an input is never replaced by an output).
+ * RV_EIO when standard output cannot take it. */
 int rv_file_write_output(const char *path, const void *data, size_t len);
 
 /* Removes the temporary files rv_file_write_atomic() left beside path (beside
@@ -99,6 +113,19 @@ int rv_file_update(const char *path,
  * read-modify-write of it in progress is lost: lock, stale temporary files
  * removed, rv_file_write_atomic(), unlock. */
 int rv_file_replace(const char *path, const void *data, size_t len);
+
+/* Files that belong together (a baseline and its manifest, the calibration
+ * and validation sweeps of one generation), replaced together: under the
+ * lock of each one's folder, every file is written to its temporary file
+ * first (a failure there replaces none, and says so), then each is renamed
+ * into place in order; a failure among the renames says exactly which were
+ * replaced and which not. */
+struct rv_file_part {
+	const char *path;
+	const void *data;
+	size_t len;
+};
+int rv_file_replace_all(const struct rv_file_part *parts, size_t n);
 
 /* Test hook: make the next atomic write fail at one step with errno err. */
 enum rv_file_fault {

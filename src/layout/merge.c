@@ -174,6 +174,29 @@ static int manifest_text(char **out, const struct rv_layout *in, size_t n, const
 	return err;
 }
 
+/* Every row of b (read from path) is of the hardware and op its file name
+ * says, as validate requires of the merged file. */
+static int check_rows(const struct rv_baseline *b, const char *path, const struct rv_job *j)
+{
+	for (size_t i = 0; i < b->n_rows; i++) {
+		const struct rv_baseline_row *row = &b->rows[i];
+
+		if (strcmp(row->hardware, j->hw) != 0)
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s:%u: a row for hardware '%s' in the baseline of '%s'; "
+			        "keep one hardware per baseline file, then merge again",
+			        path, row->line, row->hardware, j->hw);
+		if (row->op != j->op)
+			return rv_error_set(
+			        RV_EPARSE,
+			        "%s:%u: a row for op '%s' in the baseline of '%s'; keep "
+			        "one op per baseline file, then merge again",
+			        path, row->line, rv_op_name(row->op), rv_op_name(j->op));
+	}
+	return 0;
+}
+
 /* One merged (hw, op), ready to write. */
 struct merged {
 	char csv_path[RV_PATH_MAX], meta_path[RV_PATH_MAX];
@@ -200,6 +223,8 @@ static int merge_job(struct merged *mf, const struct rv_layout *out, const struc
 			err = 0;
 			continue;
 		}
+		if (err == 0)
+			err = check_rows(b[k], path, j);
 		labels[k++] = in[i].baseline_dir;
 	}
 	if (err == 0)
@@ -232,6 +257,7 @@ int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
 {
 	struct rv_layout out, *in = calloc(n + 1, sizeof(*in));
 	struct merged *mf = NULL;
+	struct rv_file_part *parts = NULL;
 	struct rv_job *jobs = NULL;
 	size_t n_jobs = 0, cap_jobs = 0, opened = 0;
 	int err = in ? 0 : rv_error_set(RV_ENOMEM, "out of memory"), out_open = 0;
@@ -280,11 +306,19 @@ int rv_layout_merge(const char *out_dir, const char *const *dirs, size_t n,
 		err = rv_error_set(RV_ENOMEM, "out of memory");
 	for (size_t k = 0; k < n_jobs && err == 0; k++)
 		err = merge_job(&mf[k], &out, in, n, &jobs[k], res);
+	/* Each CSV and its manifest belong together: all are written, then
+	 * all renamed into place, or none is (rv_file_replace_all()). */
+	if (err == 0 && !(parts = calloc(2 * n_jobs, sizeof(*parts))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
 	for (size_t k = 0; k < n_jobs && err == 0; k++) {
-		err = rv_file_replace(mf[k].csv_path, mf[k].csv.data, mf[k].csv.len);
-		if (err == 0)
-			err = rv_file_replace(mf[k].meta_path, mf[k].meta, strlen(mf[k].meta));
+		parts[2 * k] =
+		        (struct rv_file_part){ mf[k].csv_path, mf[k].csv.data, mf[k].csv.len };
+		parts[2 * k + 1] =
+		        (struct rv_file_part){ mf[k].meta_path, mf[k].meta, strlen(mf[k].meta) };
 	}
+	if (err == 0)
+		err = rv_file_replace_all(parts, 2 * n_jobs);
+	free(parts);
 	for (size_t k = 0; mf && k < n_jobs; k++) {
 		rv_buf_free(&mf[k].csv);
 		free(mf[k].meta);

@@ -305,7 +305,7 @@ static int write_page(const char *dir, const char *file, const struct rv_cmd *co
 	if (err == 0)
 		err = rv_doc_man(&b, commands, cmd);
 	if (err == 0)
-		err = rv_file_write_atomic(path, b.data, b.len);
+		err = rv_file_write_output(path, b.data, b.len);
 	rv_buf_free(&b);
 	return err;
 }

@@ -122,7 +122,7 @@ int rv_plot_png(const char *svg_path, const char *png_path)
 	if (err == 0)
 		err = rv_buf_check(&png);
 	if (err == 0)
-		err = rv_file_write_atomic(png_path, png.data, png.len);
+		err = rv_file_write_output(png_path, png.data, png.len);
 out:
 	if (fds[0] >= 0)
 		(void)close(fds[0]);

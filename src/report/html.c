@@ -116,7 +116,7 @@ static int report_file(const char *dir, const char *name, const struct rv_buf *d
 
 	if (err == 0)
 		err = rv_path_join(path, sizeof(path), dir, name);
-	return err < 0 ? err : rv_file_write_atomic(path, data->data, data->len);
+	return err < 0 ? err : rv_file_write_output(path, data->data, data->len);
 }
 
 static int report_pictures(struct report *r, struct rv_buf *html, const char *dir, size_t *n_pics)

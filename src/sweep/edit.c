@@ -101,18 +101,6 @@ static int sweep_edit_update(void *ctx, const char *old_text, size_t old_len,
 	return err;
 }
 
-/* Writes a generated sweep over path, under the lock. */
-static int sweep_replace(const struct rv_sweep *s, const char *path)
-{
-	struct rv_buf text = RV_BUF_INIT;
-	int err = rv_sweep_render(&text, s);
-
-	if (err == 0)
-		err = rv_file_replace(path, text.data, text.len);
-	rv_buf_free(&text);
-	return err;
-}
-
 /* ---- generate ---- */
 
 /* Candidate dimensions: powers of two and their 1.5x multiples (which are
@@ -433,6 +421,8 @@ int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_
 {
 	const struct rv_profile *t[RV_SWEEP_TARGETS_MAX];
 	struct rv_sweep *s[RV_PURPOSE_COUNT] = { NULL };
+	struct rv_buf text[RV_PURPOSE_COUNT] = { RV_BUF_INIT, RV_BUF_INIT };
+	struct rv_file_part parts[RV_PURPOSE_COUNT];
 	char *list = rv_strdup(target_keys), *tok, *save = NULL;
 	size_t n_t = 0;
 	int err = 0;
@@ -456,19 +446,24 @@ int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_
 		                   target_keys);
 	if (err == 0)
 		err = rv_sweep_generate(o, t, n_t, s);
+	/* The calibration and validation sweeps of one generation belong
+	 * together: both written, then both renamed, or neither replaced. */
 	for (int pu = 0; err == 0 && pu < RV_PURPOSE_COUNT; pu++) {
 		struct rv_sweep_written *w = &out[pu];
 
 		memset(w, 0, sizeof(*w));
 		if ((err = rv_layout_sweep_path(l, w->path, sizeof(w->path), o->op,
-		                                (enum rv_purpose)pu)) < 0 ||
-		    (err = sweep_replace(s[pu], w->path)) < 0)
-			break;
+		                                (enum rv_purpose)pu)) == 0)
+			err = rv_sweep_render(&text[pu], s[pu]);
+		parts[pu] = (struct rv_file_part){ w->path, text[pu].data, text[pu].len };
 		w->n_entries = s[pu]->n_entries;
-		(*n_out)++;
 	}
-	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+	if (err == 0 && (err = rv_file_replace_all(parts, RV_PURPOSE_COUNT)) == 0)
+		*n_out = RV_PURPOSE_COUNT;
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
 		rv_sweep_free(s[pu]);
+		rv_buf_free(&text[pu]);
+	}
 	return err;
 }
 

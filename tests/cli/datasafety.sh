@@ -150,5 +150,38 @@ expect "validate refuses the absurd capture: exit $rc, $(cat err)" eval '[ $rc !
 run "${cap[@]}" --meter none --sweep-dir cs --baseline-dir absurd
 expect "a capture into the absurd capture's file: exit $rc, $(cat err)" eval '[ $rc = 0 ]'
 
+# 5. baseline merge keeps the columns it does not know (docs/baseline-csv.md:
+# unknown columns are kept through every rewrite), each row's from the
+# capture it takes the row from, and refuses an input holding rows of
+# another hardware than its name says, writing nothing.
+mkdir -p mg/a mg/b
+hdr=hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes
+printf '%s,site,latency_min_s\nh,matmul,8x8x8,fp32,1e-05,,3,,rack-a,9e-06\nh,matmul,16x16x16,fp32,2e-05,,3,,rack-a,1.9e-05\n' \
+	"$hdr" >mg/a/h_matmul.csv
+printf '%s,rack,site\nh,matmul,8x8x8,fp32,3e-05,,3,,r7,rack-b\nh,matmul,32x32x32,fp32,4e-05,,3,,r8,rack-b\n' \
+	"$hdr" >mg/b/h_matmul.csv
+run baseline merge -o mg/out mg/a mg/b
+expect "merge of folders with unknown columns: exit $rc, $(cat err)" eval '[ $rc = 0 ]'
+expect "the merged header keeps site and rack: $(head -n 1 mg/out/h_matmul.csv)" \
+	eval 'head -n 1 mg/out/h_matmul.csv | tr -d "\r" | grep -qx "$hdr,site,latency_min_s,rack,repeats,repeat_spread"'
+# 8x8x8: the median of 1e-5 and 3e-5 is 2e-5, a tie between the two taken
+# from the first, a's (site rack-a, no rack); 32x32x32 only b has (r8, rack-b).
+expect "the row of 16x16x16 keeps a's site: $(grep 16x16x16 mg/out/h_matmul.csv)" \
+	eval 'grep "^h,matmul,16x16x16," mg/out/h_matmul.csv | tr -d "\r" | grep -q ",rack-a,1.9e-05,,,$"'
+expect "the row of 32x32x32 keeps b's site and rack: $(grep 32x32x32 mg/out/h_matmul.csv)" \
+	eval 'grep "^h,matmul,32x32x32," mg/out/h_matmul.csv | tr -d "\r" | grep -q ",rack-b,,r8,,$"'
+expect "the merged row of 8x8x8 keeps its capture's site: $(grep 8x8x8 mg/out/h_matmul.csv)" \
+	eval 'grep "^h,matmul,8x8x8," mg/out/h_matmul.csv | tr -d "\r" | grep -Eq ",rack-[ab],[^,]*,(r7)?,2,"'
+run baseline normalize mg/out/h_matmul.csv -o mg/norm.csv
+expect "the merged file loads" eval '[ $rc = 0 ]'
+# A row of another hardware in h_matmul.csv: exit 1, one line naming the
+# file and line; the output folder is not made.
+mkdir -p mg/c && printf '%s\nh,matmul,8x8x8,fp32,1e-05,,3,\nother,matmul,64x64x64,fp32,1e-04,,3,\n' "$hdr" >mg/c/h_matmul.csv
+run baseline merge -o mg/out2 mg/a mg/c
+expect "merge of an input with another hardware's row: exit $rc, $(cat err)" eval '[ $rc = 1 ] &&
+	[ "$(wc -l <err)" = 1 ] &&
+	grep -q "^roofval: baseline merge: mg/c/h_matmul.csv:3: a row for hardware '"'"'other'"'"' in the baseline of '"'"'h'"'"'" err &&
+	[ ! -e mg/out2 ]'
+
 echo "datasafety: $pass passed, $fail failed"
 [ "$fail" = 0 ]

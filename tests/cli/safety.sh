@@ -109,6 +109,30 @@ timeout 5 "$roofval" validate --hw newcpu --purpose validation --hardware-dir ca
 rc=$?
 expect "validate with a FIFO as the sweep" eval '[ $rc = 1 ] && grep -q "not a regular file but a FIFO" err'
 
+# A FIFO as a profile's fit file, or as the report of --against, is an error
+# at once; a fit file that is a link to nothing is an error, not "no fit";
+# --against a folder says it is a folder.
+mkdir -p fitf && cp "$repo/hardware/xeon_amx_2vcpu.json" fitf/ && mkfifo fitf/xeon_amx_2vcpu.fit.json
+timeout 5 "$roofval" predict --hw xeon_amx_2vcpu --hardware-dir fitf --op matmul --shape 64x64x64 \
+	>/dev/null 2>err
+rc=$?
+expect "predict with a FIFO as the fit file" \
+	eval '[ $rc = 1 ] && grep -q "xeon_amx_2vcpu.fit.json is not a regular file but a FIFO" err'
+rm fitf/xeon_amx_2vcpu.fit.json && ln -s gone.fit.json fitf/xeon_amx_2vcpu.fit.json
+timeout 5 "$roofval" predict --hw xeon_amx_2vcpu --hardware-dir fitf --op matmul --shape 64x64x64 \
+	>/dev/null 2>err
+rc=$?
+expect "predict with a dangling link as the fit file" \
+	eval '[ $rc = 1 ] && grep -q "xeon_amx_2vcpu.fit.json is a symbolic link to nothing" err'
+against=(validate --hw xeon_amx_2vcpu --op matmul --hardware-dir "$repo/hardware"
+	--sweep-dir "$repo/sweeps" --baseline-dir "$repo/results/baselines" --format json)
+timeout 5 "$roofval" "${against[@]}" --against fifo >/dev/null 2>err
+rc=$?
+expect "--against a FIFO" eval '[ $rc = 1 ] && grep -q "fifo is not a regular file but a FIFO" err'
+timeout 5 "$roofval" "${against[@]}" --against hwf >/dev/null 2>err
+rc=$?
+expect "--against a folder" eval '[ $rc = 1 ] && grep -q "hwf is a folder" err'
+
 # 3. Only roofval's own temporary files are cleaned up.
 cp cal/base/newcpu_vector_add.csv cal/base/newcpu_vector_add.csv.backup.tmp
 cp cal/base/newcpu_vector_add.csv cal/base/newcpu_vector_add.csv.Ab3dE9.tmp
@@ -168,6 +192,59 @@ rows=$(grep -c '^i7_12700k,matmul,' race/i7_12700k_matmul.csv)
 expect "capture against $normalized concurrent normalize runs: $rows of 20 rows kept" test "$rows" = 20
 runs=$(grep -c '"purpose"' race/i7_12700k_matmul.meta.json)
 expect "two concurrent captures: $runs of 2 runs in the manifest" test "$runs" = 2
+
+# 5. An output never replaces one of the command's inputs (the same file by
+# device and inode: through a link or a hard link too); the input is
+# byte-identical afterwards.
+mkdir -p oi && cp -r "$repo/hardware" "$repo/sweeps" oi/ && mkdir -p oi/base &&
+	cp "$repo/results/baselines/xeon_amx_2vcpu_matmul.csv" oi/base/
+oi=(--hw xeon_amx_2vcpu --hardware-dir oi/hardware --sweep-dir oi/sweeps --baseline-dir oi/base)
+ln oi/base/xeon_amx_2vcpu_matmul.csv oi/hard.csv && ln -s base/xeon_amx_2vcpu_matmul.csv oi/soft.csv
+cp -r oi oi.orig
+"$roofval" predict "${oi[@]:0:4}" --sweep-dir oi/sweeps --format csv -o oi/pred.csv 2>err || bad "predict --format csv: $(cat err)"
+cp oi/pred.csv oi.orig/pred.csv
+# onto_input WHAT FILE ARGS...: roofval ARGS exits 1 with one line naming
+# FILE as an input, and FILE is unchanged.
+onto_input() {
+	local what=$1 file=$2 rc
+	shift 2
+	"$roofval" "$@" >/dev/null 2>err
+	rc=$?
+	expect "$what: refused ($(head -c 300 err))" \
+		eval '[ $rc = 1 ] && [ "$(wc -l <err)" = 1 ] && grep -q "one of this command'"'"'s inputs; writing the output over it would destroy it" err'
+	expect "$what: $file unchanged" cmp -s "oi/$file" "oi.orig/$file"
+}
+onto_input "validate -o the baseline it scores" base/xeon_amx_2vcpu_matmul.csv \
+	validate "${oi[@]}" --op matmul -o oi/base/xeon_amx_2vcpu_matmul.csv
+onto_input "validate -o a hard link to the baseline" base/xeon_amx_2vcpu_matmul.csv \
+	validate "${oi[@]}" --op matmul -o oi/hard.csv
+onto_input "validate -o a symbolic link to the baseline" base/xeon_amx_2vcpu_matmul.csv \
+	validate "${oi[@]}" --op matmul -o oi/soft.csv
+expect "the links are kept" eval '[ -L oi/soft.csv ] && [ oi/hard.csv -ef oi/base/xeon_amx_2vcpu_matmul.csv ]'
+onto_input "validate -o the sweep" sweeps/matmul_validation.json \
+	validate "${oi[@]}" --op matmul -o oi/sweeps/matmul_validation.json
+onto_input "calibrate -o the profile" hardware/xeon_amx_2vcpu.json \
+	calibrate "${oi[@]}" -o oi/hardware/xeon_amx_2vcpu.json
+onto_input "predict --format csv -o a sweep it reads" sweeps/matmul_validation.json \
+	predict "${oi[@]:0:4}" --sweep-dir oi/sweeps --format csv -o oi/sweeps/matmul_validation.json
+onto_input "validate --predictions P -o P" pred.csv \
+	validate "${oi[@]}" --op matmul --predictions oi/pred.csv -o oi/pred.csv
+onto_input "plot heatmap -o the baseline" base/xeon_amx_2vcpu_matmul.csv \
+	plot heatmap "${oi[@]}" -o oi/base/xeon_amx_2vcpu_matmul.csv
+onto_input "plot roofline -o the profile" hardware/xeon_amx_2vcpu.json \
+	plot roofline "${oi[@]}" -o oi/hardware/xeon_amx_2vcpu.json
+"$roofval" validate "${oi[@]}" --op matmul --format json -o oi/old.json >/dev/null 2>&1
+cp oi/old.json oi.orig/old.json
+onto_input "validate --against R -o R" old.json \
+	validate "${oi[@]}" --op matmul --format json --against oi/old.json -o oi/old.json
+# A report folder whose index.html is the baseline (a link to it).
+mkdir -p oi/rep && ln -s ../base/xeon_amx_2vcpu_matmul.csv oi/rep/index.html
+onto_input "report --output with index.html a link to the baseline" base/xeon_amx_2vcpu_matmul.csv \
+	report "${oi[@]:2}" --output oi/rep
+"$roofval" validate "${oi[@]}" --op matmul -o oi/report.txt >/dev/null 2>err
+rc=$?
+expect "an output that is no input is still written" eval '[ $rc = 0 ] || [ $rc = 3 ] && [ -s oi/report.txt ]'
+
 
 wait $lonely_pid
 rc=$?
