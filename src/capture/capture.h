@@ -198,6 +198,7 @@ struct rv_capture_session_result {
 	size_t present;             /* with missing: shapes left out, their rows complete */
 	unsigned rounds;            /* rounds begun (--repeat) */
 	size_t done;                /* rows stored */
+	size_t measured;            /* measurements stored, every round's */
 	size_t skipped;             /* shapes skipped */
 	double elapsed_s;           /* the whole session */
 	double kernel_s;            /* inside the kernels' run() */

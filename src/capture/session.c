@@ -597,6 +597,7 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 				break;
 			}
 			r->done += round == 1;
+			r->measured++;
 			r->kernel_s += cr.kernel_s;
 			spent_s += rv_now_s() - t0;
 			measured++;
@@ -614,6 +615,25 @@ static int capture_shapes(const struct rv_capture_session_opts *o,
 		                   r->skipped == 1 ? "the one shape was" : "every shape was",
 		                   r->skipped == 1 ? "it" : "the last", last_skip);
 	return err;
+}
+
+/* The baseline each row will be stored into loads (or is not there yet):
+ * one that does not is refused before anything is measured, not after the
+ * first shape. */
+static int baseline_check(const char *csv_path)
+{
+	struct rv_baseline *b = NULL;
+	int err = rv_baseline_load(&b, csv_path);
+
+	rv_baseline_free(b);
+	if (err == RV_ENOENT) {
+		rv_error_clear();
+		return 0;
+	}
+	if (err < 0)
+		return rv_error_set(err, "%s; nothing was measured: fix or move the baseline first",
+		                    rv_error_last());
+	return 0;
 }
 
 int rv_capture_placement_moved(const struct rv_capture_session_result *r)
@@ -651,7 +671,8 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	                                   o->op)) < 0 ||
 	    (err = rv_layout_manifest_path(&layout, meta_path, sizeof(meta_path), p->key, o->op)) <
 	            0 ||
-	    (err = rv_sweep_load(&s, sweep_path)) < 0 || (err = manifest_check(meta_path)) < 0)
+	    (err = rv_sweep_load(&s, sweep_path)) < 0 || (err = manifest_check(meta_path)) < 0 ||
+	    (err = baseline_check(r->csv_path)) < 0)
 		goto out;
 	if (s->op != o->op || s->purpose != o->purpose) {
 		err = rv_error_set(RV_EPARSE,

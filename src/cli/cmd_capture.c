@@ -124,12 +124,11 @@ static void where_text(char *out, size_t size, const struct rv_capture_progress 
 		(void)snprintf(out, size, "[%zu/%zu]", p->n, p->total);
 }
 
-/* The session's progress, on stderr. */
-static void print_progress(void *ctx, const struct rv_capture_progress *p)
+/* One event of the session's progress, on stderr. */
+static void print_event(const struct rv_capture_progress *p)
 {
 	char lat[32], en[32], eta[96], where[64], amb[48] = "", rounds[48] = "";
 
-	(void)ctx;
 	switch (p->event) {
 	case RV_CAPTURE_BEGIN:
 		if (p->ambiguous)
@@ -163,6 +162,17 @@ static void print_progress(void *ctx, const struct rv_capture_progress *p)
 	}
 }
 
+/* The session's progress. Nobody left to read it (stderr a pipe whose
+ * reader is gone: capture ... 2>&1 | head -n 1) ends the capture as a
+ * hang-up does, its rows and their manifest entry kept. */
+static void print_progress(void *ctx, const struct rv_capture_progress *p)
+{
+	(void)ctx;
+	print_event(p);
+	if (fflush(stderr) != 0 || ferror(stderr))
+		capture_stop = 1;
+}
+
 int rv_cmd_capture(int argc, char **argv)
 {
 	struct rv_env env = rv_env_from_process();
@@ -170,7 +180,11 @@ int rv_cmd_capture(int argc, char **argv)
 		                  .limit = UINT64_MAX };
 	struct rv_capture_session_opts *o = &c.s;
 	struct rv_capture_session_result r;
-	struct sigaction sa, old_int, old_term;
+	/* Every way a capture is asked to end keeps its rows and manifest:
+	 * Ctrl-C, kill, a closed terminal or ssh; a closed pipe is no signal
+	 * but a failed write (print_progress()). */
+	static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old_sa[3];
 	char what[96];
 	int rc = rv_opts_parse(&rv_capture_spec, argc, argv, &c, NULL), err;
 
@@ -196,11 +210,14 @@ int rv_cmd_capture(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	(void)sigemptyset(&sa.sa_mask);
-	(void)sigaction(SIGINT, &sa, &old_int);
-	(void)sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < 3; i++)
+		(void)sigaction(stop_signals[i], &sa, &old_sa[i]);
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &sa, NULL);
 	err = rv_capture_session(o, &r);
-	(void)sigaction(SIGINT, &old_int, NULL);
-	(void)sigaction(SIGTERM, &old_term, NULL);
+	for (size_t i = 0; i < 3; i++)
+		(void)sigaction(stop_signals[i], &old_sa[i], NULL);
+	/* SIGPIPE stays ignored: the summary below may find no reader either. */
 	if (err < 0)
 		return rv_cli_fail("capture");
 	if (o->missing && r.total == 0) {
@@ -222,6 +239,16 @@ int rv_cmd_capture(int argc, char **argv)
 		        "between the first two before, %.0f ns after): multi-threaded rows may mix "
 		        "two placements; capture again\n",
 		        r.round_trip_begin_s * 1e9, r.round_trip_end_s * 1e9);
+	if (r.interrupted && r.rounds > 1) {
+		size_t per_round = r.total - r.skipped;
+
+		fprintf(stderr,
+		        "roofval: capture: interrupted in round %u of %u, after %zu of %zu "
+		        "measurements (%zu shapes in every round); %s keeps every finished row\n",
+		        r.rounds, o->repeat, r.measured, per_round * o->repeat, per_round,
+		        r.csv_path);
+		return RV_EXIT_INTERRUPTED;
+	}
 	if (r.interrupted) {
 		fprintf(stderr,
 		        "roofval: capture: interrupted after %zu of %zu shapes; %s keeps "

@@ -126,6 +126,48 @@ expect "SIGINT: exit $crc, $(cat int.err)" eval '[ $crc = 130 ] &&
 	grep -q "\"ended\": \"interrupted\"" int/i7_12700k_matmul.meta.json &&
 	[ "$(grep -c "\"rows\": [12]," int/i7_12700k_matmul.meta.json)" = 1 ]'
 
+# SIGHUP (a closed terminal or ssh) ends a capture as SIGINT does.
+"$roofval" "${cap[@]}" --meter fake --min-window 2 --sweep-dir cs --baseline-dir hup 2>hup.err &
+cpid=$!
+for _ in $(seq 600); do
+	grep -q '^\[1/3\]' hup.err 2>/dev/null && break
+	sleep 0.1
+done
+kill -HUP $cpid
+wait $cpid
+crc=$?
+expect "SIGHUP: exit $crc, $(tail -n 1 hup.err)" eval '[ $crc = 130 ] &&
+	grep -q "\"ended\": \"interrupted\"" hup/i7_12700k_matmul.meta.json &&
+	grep -q "^i7_12700k,matmul,64x64x64," hup/i7_12700k_matmul.csv'
+# Its progress into a pipe whose reader is gone (2>&1 | head -n 1): no death
+# by SIGPIPE; the rows so far and their manifest entry kept together.
+("$roofval" "${cap[@]}" --meter fake --min-window 0.5 --sweep-dir cs --baseline-dir pipe 2>&1
+	echo "rc=$?" >pipe.rc) | head -n 1 >pipe.out
+sleep 0.2
+rows=$(grep -c '^i7_12700k,matmul,' pipe/i7_12700k_matmul.csv 2>/dev/null)
+expect "capture 2>&1 | head -n 1: $(cat pipe.rc 2>/dev/null), ${rows:-0} rows, manifest: $(grep -c '"ended"' pipe/i7_12700k_matmul.meta.json 2>/dev/null)" \
+	eval 'grep -q "^capture i7_12700k matmul" pipe.out && [ "$(cat pipe.rc)" = rc=130 ] && [ "${rows:-0}" -ge 1 ] &&
+	grep -q "\"ended\": \"interrupted\"" pipe/i7_12700k_matmul.meta.json &&
+	grep -q "\"rows\": $rows," pipe/i7_12700k_matmul.meta.json'
+# A baseline it cannot load is refused before the first shape is measured.
+mkdir -p badcsv && printf 'not,a,baseline\n' >badcsv/i7_12700k_matmul.csv
+run "${cap[@]}" --meter none --sweep-dir cs --baseline-dir badcsv
+expect "capture onto a baseline it cannot load: exit $rc, $(cat err)" eval '[ $rc = 1 ] &&
+	[ "$(wc -l <err)" = 1 ] && grep -q "badcsv/i7_12700k_matmul.csv:1:1: .*nothing was measured" err &&
+	[ "$(cat badcsv/i7_12700k_matmul.csv)" = "not,a,baseline" ] && [ ! -e badcsv/i7_12700k_matmul.meta.json ]'
+# Stopped in round 2 of --repeat 3: the counts of the rounds, not "3 of 3 shapes".
+"$roofval" "${cap[@]}" --meter fake --min-window 0.3 --repeat 3 --sweep-dir cs --baseline-dir rep 2>rep.err &
+cpid=$!
+for _ in $(seq 600); do
+	grep -q '^\[round 2/3, 1/3\]' rep.err 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT $cpid
+wait $cpid
+crc=$?
+expect "SIGINT in round 2 of 3: exit $crc, $(tail -n 1 rep.err)" eval '[ $crc = 130 ] &&
+	tail -n 1 rep.err | grep -Eq "^roofval: capture: interrupted in round 2 of 3, after [45] of 9 measurements \(3 shapes in every round\); rep/i7_12700k_matmul.csv keeps every finished row$"'
+
 # 4. A writer never writes what its loader refuses: a meter reading an
 # absurd energy (1e305 W, a counter range of 1e306 J) leaves the energy
 # cells empty with a note, and every command still loads the file.
