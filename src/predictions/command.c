@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -107,22 +108,72 @@ static int spawn(struct child *c, const char *command)
 	return 0;
 }
 
-/* Reads what is there from *fd into b; closes it at the end of the stream. */
+/* How much of the command's standard error is kept for messages: its end. */
+#define COMMAND_ERR_TAIL_B ((size_t)64 << 10)
+
+/* Reads what is there from *fd into b; closes it at the end of the stream.
+ * max_B > 0: more is an error (its standard output, which is parsed);
+ * max_B 0: only the last COMMAND_ERR_TAIL_B or so are kept (its standard
+ * error, which may log without end and is read so the command never
+ * blocks on it). */
 static int drain(int *fd, struct rv_buf *b, size_t max_B)
 {
 	char chunk[65536];
 	ssize_t n = read(*fd, chunk, sizeof(chunk));
 
 	if (n > 0) {
-		if (b->len + (size_t)n > max_B)
+		if (max_B && b->len + (size_t)n > max_B)
 			return rv_error_set(RV_ERANGE,
-			                    "the model command wrote more than %zu bytes", max_B);
+			                    "the model command wrote more than %zu bytes to its "
+			                    "standard output",
+			                    max_B);
 		rv_buf_add(b, chunk, (size_t)n);
+		if (!max_B && b->len > 2 * COMMAND_ERR_TAIL_B && b->data) {
+			memmove(b->data, b->data + b->len - COMMAND_ERR_TAIL_B, COMMAND_ERR_TAIL_B);
+			b->len = COMMAND_ERR_TAIL_B;
+			b->data[b->len] = '\0';
+		}
 		return rv_buf_check(b);
 	}
 	if (n == 0 || (errno != EINTR && errno != EAGAIN))
 		close_fd(fd);
 	return 0;
+}
+
+/* A signal that ends roofval (SIGINT, SIGTERM, SIGHUP) while the command
+ * runs: recorded here, the command's process group killed, then raised
+ * again with the caller's handling. */
+static volatile sig_atomic_t command_signal;
+
+static void on_signal(int sig)
+{
+	command_signal = sig;
+}
+
+static const int command_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define COMMAND_N_STOP 3
+
+/* Waits for the command's shell to exit, at most until deadline (then its
+ * group is killed: a command that closed its outputs and runs on is not
+ * waited for without end). */
+static void wait_child(const struct child *c, int *status, double deadline, int *timed_out)
+{
+	struct timespec nap = { 0, 5 * 1000 * 1000 };
+
+	for (;;) {
+		pid_t got = waitpid(c->pid, status, WNOHANG);
+
+		if (got == c->pid || (got < 0 && errno != EINTR))
+			return;
+		if (command_signal || rv_now_s() >= deadline) {
+			*timed_out = !command_signal;
+			(void)kill(-c->pid, SIGKILL);
+			while (waitpid(c->pid, status, 0) < 0 && errno == EINTR)
+				;
+			return;
+		}
+		(void)nanosleep(&nap, NULL);
+	}
 }
 
 /* Feeds the request and collects both outputs until the command closes them
@@ -147,6 +198,8 @@ static int exchange(struct child *c, const struct rv_buf *request, struct rv_buf
 			*timed_out = 1;
 			break;
 		}
+		if (command_signal)
+			break;
 		if (c->in >= 0)
 			fds[n++] = (struct pollfd){ c->in, POLLOUT, 0 };
 		if (c->out >= 0)
@@ -173,7 +226,7 @@ static int exchange(struct child *c, const struct rv_buf *request, struct rv_buf
 			} else if (fds[i].fd == c->out) {
 				err = drain(&c->out, out, RV_FILE_MAX_B);
 			} else {
-				err = drain(&c->err, errtext, 1 << 20);
+				err = drain(&c->err, errtext, 0);
 			}
 		}
 	}
@@ -186,6 +239,8 @@ int rv_predictions_from_command(struct rv_prediction_set **out, const char *comm
 	struct child c = { -1, -1, -1, -1 };
 	struct rv_buf text = RV_BUF_INIT, errtext = RV_BUF_INIT;
 	sigset_t pipe_set, old_set;
+	struct sigaction sa, old_sa[COMMAND_N_STOP];
+	double deadline;
 	char what[256], name[320];
 	int err, status = 0, timed_out = 0;
 
@@ -194,17 +249,28 @@ int rv_predictions_from_command(struct rv_prediction_set **out, const char *comm
 	(void)sigemptyset(&pipe_set);
 	(void)sigaddset(&pipe_set, SIGPIPE);
 	(void)pthread_sigmask(SIG_BLOCK, &pipe_set, &old_set);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	(void)sigemptyset(&sa.sa_mask);
+	command_signal = 0;
+	for (int i = 0; i < COMMAND_N_STOP; i++)
+		(void)sigaction(command_stop_signals[i], &sa, &old_sa[i]);
+	deadline = rv_now_s() + timeout_s;
 	err = spawn(&c, command);
 	if (err == 0) {
 		err = exchange(&c, request, &text, &errtext, timeout_s, &timed_out);
-		if (timed_out || err < 0)
+		if (timed_out || err < 0 || command_signal)
 			(void)kill(-c.pid, SIGKILL);
 		close_fd(&c.in);
 		close_fd(&c.out);
 		close_fd(&c.err);
-		while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR)
-			;
+		wait_child(&c, &status, deadline, &timed_out);
 	}
+	for (int i = 0; i < COMMAND_N_STOP; i++)
+		(void)sigaction(command_stop_signals[i], &old_sa[i], NULL);
+	/* The command is gone: the signal now does what it would have done. */
+	if (command_signal)
+		(void)raise(command_signal);
 	{
 		struct timespec zero = { 0, 0 };
 		sigset_t pending;
@@ -222,10 +288,12 @@ int rv_predictions_from_command(struct rv_prediction_set **out, const char *comm
 		                   timeout_s);
 	else if (err == 0 && WIFSIGNALED(status))
 		err = rv_error_set(RV_ERROR, "the model command was killed by signal %d%s%s",
-		                   WTERMSIG(status), *what ? ": " : "", what);
+		                   WTERMSIG(status), *what ? "; its standard error ends: " : "",
+		                   what);
 	else if (err == 0 && WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		err = rv_error_set(RV_ERROR, "the model command exited with status %d%s%s",
-		                   WEXITSTATUS(status), *what ? ": " : "", what);
+		                   WEXITSTATUS(status), *what ? "; its standard error ends: " : "",
+		                   what);
 	(void)snprintf(name, sizeof(name), "the model command's output");
 	if (err == 0)
 		err = rv_predictions_parse(out, rv_buf_str(&text), text.len, name, model);

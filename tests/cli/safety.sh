@@ -246,6 +246,53 @@ rc=$?
 expect "an output that is no input is still written" eval '[ $rc = 0 ] || [ $rc = 3 ] && [ -s oi/report.txt ]'
 
 
+# 6. A model command is held to its time limit and dies with roofval; its
+# standard error, however long, is drained, not refused.
+mc=(validate --hw xeon_amx_2vcpu --op matmul --hardware-dir oi.orig/hardware --sweep-dir oi.orig/sweeps
+	--baseline-dir oi.orig/base)
+# Closes its outputs and runs on: killed at --model-timeout all the same.
+t0=$(date +%s)
+timeout 60 "$roofval" "${mc[@]}" --model-cmd 'exec >&- 2>&-; sleep 40' --model-timeout 1 >/dev/null 2>err
+rc=$?
+t1=$(date +%s)
+expect "a model command with its outputs closed: killed at its time-out ($((t1 - t0)) s, exit $rc, $(cat err))" \
+	eval '[ $rc = 1 ] && [ $((t1 - t0)) -lt 20 ] && grep -q "ran past its 1 s time-out and was killed" err'
+# SIGTERM and SIGINT to validate, report and plot kill the model command's
+# process group with roofval.
+for how in TERM:validate INT:validate TERM:report INT:plot; do
+	sig=${how%%:*} cmd=${how#*:}
+	rm -f mc.pid
+	case $cmd in
+	validate) args=("${mc[@]}") ;;
+	report) args=(report --output oi/mcrep --hardware-dir oi.orig/hardware --sweep-dir oi.orig/sweeps
+		--baseline-dir oi.orig/base) ;;
+	plot) args=(plot heatmap --hardware-dir oi.orig/hardware --sweep-dir oi.orig/sweeps
+		--baseline-dir oi.orig/base -o oi/mc.svg) ;;
+	esac
+	"$roofval" "${args[@]}" --model-cmd 'sleep 300 & echo $! >mc.pid; wait' --model-timeout 200 \
+		>/dev/null 2>err &
+	vpid=$!
+	for _ in $(seq 100); do [ -s mc.pid ] && break; sleep 0.1; done
+	kill -$sig $vpid
+	wait $vpid
+	sleep 0.3
+	expect "SIG$sig to $cmd kills its model command's group ($(cat mc.pid 2>/dev/null): $(ps -o pid=,args= -p "$(cat mc.pid 2>/dev/null)" 2>/dev/null); $(head -c 200 err))" \
+		eval '[ -s mc.pid ] && ! ps -o stat= -p "$(cat mc.pid)" | grep -qv "^Z"'
+	[ -s mc.pid ] && kill "$(cat mc.pid)" 2>/dev/null
+done
+# A correct adapter that logs 3 MiB to its standard error is scored.
+"$roofval" "${mc[@]}" --model-cmd "cat >/dev/null; head -c 3145728 /dev/zero | tr '\\0' x >&2; cat oi.orig/pred.csv" \
+	>mc.out 2>err
+rc=$?
+expect "an adapter logging 3 MiB to stderr is scored (exit $rc, $(head -c 200 err))" \
+	eval '{ [ $rc = 0 ] || [ $rc = 3 ]; } && grep -q "records" mc.out'
+# A failing one: the message says its standard error.
+"$roofval" "${mc[@]}" --model-cmd 'cat >/dev/null; head -c 2000000 /dev/zero | tr "\0" x >&2; echo >&2; echo bad news >&2; exit 4' \
+	>/dev/null 2>err
+rc=$?
+expect "a failing adapter: its standard error's end in the message ($(head -c 200 err))" \
+	eval '[ $rc = 1 ] && grep -q "exited with status 4; its standard error ends: bad news$" err'
+
 wait $lonely_pid
 rc=$?
 expect "a FIFO nobody reads: refused, still a FIFO" \
