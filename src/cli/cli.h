@@ -26,9 +26,11 @@ extern const struct rv_opts_spec rv_classify_spec, rv_predict_spec, rv_validate_
  * adapter commands, and whether the built-in model goes beside them. */
 struct rv_cli_models {
 	struct rv_opt_list predictions, commands, names;
-	double timeout_s;
+	double timeout_s; /* 0: not given (RV_CLI_MODEL_TIMEOUT_S) */
 	int with_builtin;
 };
+/* A --model-cmd's time limit when --model-timeout is not given. */
+#define RV_CLI_MODEL_TIMEOUT_S 60.0
 /* Their five option-table entries, for a command struct type T holding a
  * struct rv_cli_models called field. */
 #define RV_CLI_MODEL_OPTIONS(T, field)                                                             \
@@ -57,7 +59,6 @@ struct rv_cli_models {
 		  .help = "seconds a --model-cmd may run before it is killed (default 60)",        \
 		  .type = RV_OPT_DOUBLE,                                                           \
 		  .offset = offsetof(T, field.timeout_s),                                          \
-		  .def = "60",                                                                     \
 		  .flags = RV_OPT_RANGE | RV_OPT_MIN_OPEN,                                         \
 		  .min = 0,                                                                        \
 		  .max = 86400,                                                                    \

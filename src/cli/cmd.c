@@ -237,16 +237,60 @@ static void cli_command_name(char *out, size_t size, int argc, char **argv)
 	}
 }
 
+/* "roofval: WHAT" and the usage of roofval itself: exit 2. */
+static int cli_usage(const char *what)
+{
+	(void)rv_error_set(RV_EPARSE, "%s", what);
+	fprintf(stderr, "roofval: %s\nusage: roofval [--data-dir DIR] <command> [options]\n",
+	        rv_error_last());
+	return RV_EXIT_USAGE;
+}
+
+/* The options before the command (--data-dir DIR, --data-dir=DIR), parsed
+ * as every command's are: given once, with a value. Sets *data_dir and
+ * moves *argv past them (argv[0] kept); RV_OPT_RUN, or the exit status of
+ * a usage error. */
+static int cli_global(int *argc, char ***argv, const char **data_dir)
+{
+	static const char name[] = "--data-dir";
+	char what[320];
+
+	*data_dir = NULL;
+	while (*argc >= 2 && strncmp((*argv)[1], name, sizeof(name) - 1) == 0 &&
+	       ((*argv)[1][sizeof(name) - 1] == '\0' || (*argv)[1][sizeof(name) - 1] == '=')) {
+		const char *arg = (*argv)[1], *value;
+		int used = 1;
+
+		if (arg[sizeof(name) - 1] == '=') {
+			value = arg + sizeof(name);
+		} else {
+			value = *argc >= 3 ? (*argv)[2] : NULL;
+			used = 2;
+			if (value && value[0] == '-' && value[1] == '-') {
+				(void)snprintf(what, sizeof(what),
+				               "option '%s' needs a value, not the option '%.200s'",
+				               name, value);
+				return cli_usage(what);
+			}
+		}
+		if (!value || !*value) {
+			(void)snprintf(what, sizeof(what), "option '%s' needs a value", name);
+			return cli_usage(what);
+		}
+		if (*data_dir)
+			return cli_usage(
+			        "--data-dir is given twice; it takes one value, give it once");
+		*data_dir = value;
+		(*argv)[used] = (*argv)[0];
+		*argc -= used;
+		*argv += used;
+	}
+	return RV_OPT_RUN;
+}
+
 /* Runs the command line; ends with standard output flushed and closed. */
 static int cli_run(int argc, char **argv)
 {
-	/* roofval --data-dir DIR COMMAND ...: DIR as $ROOFVAL_DATA_DIR (core/datadir.h). */
-	if (argc >= 3 && strcmp(argv[1], "--data-dir") == 0) {
-		if (setenv("ROOFVAL_DATA_DIR", argv[2], 1) != 0)
-			return RV_EXIT_ERROR;
-		argv[2] = argv[0];
-		return cli_run(argc - 2, argv + 2);
-	}
 	if (argc >= 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
 		static char s_version[] = "version";
 		char *sub[] = { s_version, NULL };
@@ -258,13 +302,18 @@ static int cli_run(int argc, char **argv)
 
 int rv_cli_main(int argc, char **argv)
 {
+	const char *data_dir;
 	char name[64];
 	int rc, e;
 
+	/* roofval --data-dir DIR COMMAND ...: DIR as $ROOFVAL_DATA_DIR (core/datadir.h). */
+	rc = cli_global(&argc, &argv, &data_dir);
+	if (rc != RV_OPT_RUN)
+		return rc;
+	if (data_dir && setenv("ROOFVAL_DATA_DIR", data_dir, 1) != 0)
+		return RV_EXIT_ERROR;
 	/* The command's name first: a command may rewrite argv. */
-	cli_command_name(name, sizeof(name),
-	                 argc >= 3 && strcmp(argv[1], "--data-dir") == 0 ? argc - 2 : argc,
-	                 argc >= 3 && strcmp(argv[1], "--data-dir") == 0 ? argv + 2 : argv);
+	cli_command_name(name, sizeof(name), argc, argv);
 	/* Every file the command reads is an input no output may replace. */
 	rv_file_inputs_begin();
 	rc = cli_run(argc, argv);
@@ -301,6 +350,10 @@ int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_m
 		                  "model; the built-in model is roofval"
 		                : "more --model-name than --predictions and --model-cmd "
 		                  "models: give one name per model, the files' first");
+	if (m->timeout_s > 0 && m->commands.n == 0)
+		return rv_opts_usage(spec, cmd,
+		                     "--model-timeout limits a --model-cmd; without one there is "
+		                     "nothing to time: drop it, or give the command");
 	*out = calloc(m->predictions.n + m->commands.n + 1, sizeof(**out));
 	if (!*out) {
 		(void)rv_error_set(RV_ENOMEM, "out of memory");
@@ -312,7 +365,7 @@ int rv_cli_models(struct rv_layout_model **out, size_t *n, const struct rv_cli_m
 		(*out)[k++].predictions = m->predictions.items[i];
 	for (size_t i = 0; i < m->commands.n; i++) {
 		(*out)[k].command = m->commands.items[i];
-		(*out)[k++].timeout_s = m->timeout_s;
+		(*out)[k++].timeout_s = m->timeout_s > 0 ? m->timeout_s : RV_CLI_MODEL_TIMEOUT_S;
 	}
 	/* The names, in the same order (the built-in model keeps its own). */
 	for (size_t i = 0; i < m->names.n; i++)

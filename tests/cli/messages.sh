@@ -115,6 +115,22 @@ first 2 "roofval: validate: option '--hw' needs a value, not the option '--op'" 
 	validate --hw --op matmul
 first 2 "roofval: plot roofline: option '--hw' needs a value, not the option '--baseline-dir'" \
 	plot roofline --hw --baseline-dir nobase
+# --model-timeout without a model command times nothing: a usage error.
+first 2 "roofval: validate: --model-timeout limits a --model-cmd; without one there is nothing to time" \
+	validate --all --model-timeout 5
+first 2 "roofval: report: --model-timeout limits a --model-cmd" \
+	report --output rep/t --model-timeout 5
+first 2 "roofval: plot heatmap: --model-timeout limits a --model-cmd" \
+	plot heatmap --model-timeout 5 --predictions x.csv
+# --data-dir before the command is an option like every other: once, with a
+# value, as --data-dir D or --data-dir=D.
+first 2 "roofval: --data-dir is given twice; it takes one value, give it once" \
+	--data-dir "$repo" --data-dir /nonexistent hw list
+first 2 "roofval: option '--data-dir' needs a value" --data-dir
+first 2 "roofval: option '--data-dir' needs a value, not the option '--hw'" --data-dir --hw hw list
+first 2 "roofval: option '--data-dir' needs a value" --data-dir= hw list
+run --data-dir="$repo" hw list
+expect "--data-dir=D is --data-dir D (exit $rc, $(head -n 1 err))" eval '[ $rc = 0 ] && grep -q xeon_amx_2vcpu out'
 # repeatable options stay repeatable; '-' stays a value
 run plot compare --hw xeon_amx_2vcpu --hw i7_12700k "${hw[@]}" --baseline-dir nobase
 expect "--hw twice for plot compare (repeatable): not 'given twice' ($(head -n 1 err))" \

@@ -50,7 +50,7 @@ else
 fi
 
 # Every way a model fails: one line, exit 1, nothing written.
-check 1 "the model command exited with status 4: no" "" -- validate --all "${d[@]}" --model-cmd 'echo no >&2; exit 4' -o "$scratch/none.txt"
+check 1 "the model command exited with status 4; its standard error ends: no" "" -- validate --all "${d[@]}" --model-cmd 'echo no >&2; exit 4' -o "$scratch/none.txt"
 [ ! -e "$scratch/none.txt" ]
 tally $? "a failed model command left a report"
 check 1 "ran past its 0.2 s time-out" "" -- validate --all "${d[@]}" --model-cmd 'sleep 5' --model-timeout 0.2

@@ -155,7 +155,8 @@ static void test_predictions__command(void **state)
 	rv_predictions_free(set);
 	set = NULL;
 	rv_assert_error(rv_predictions_from_command(&set, "echo boom >&2; exit 3", &req, 10, "a"),
-	                RV_ERROR, "the model command exited with status 3: boom");
+	                RV_ERROR,
+	                "the model command exited with status 3; its standard error ends: boom");
 	assert_null(set);
 	rv_assert_error(rv_predictions_from_command(&set, "kill -9 $$", &req, 10, "a"), RV_ERROR,
 	                "killed by signal 9");
