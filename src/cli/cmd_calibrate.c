@@ -64,19 +64,32 @@ const struct rv_opts_spec rv_calibrate_spec = {
 	cal_options, 0, 0
 };
 
-/* YYYY-MM-DD of $SOURCE_DATE_EPOCH when set (reproducible output), else of today (UTC). */
-static void fit_date(char out[16])
+/* YYYY-MM-DD of $SOURCE_DATE_EPOCH when set (reproducible output), else of
+ * today (UTC). A value that is not a date (not a count of seconds since
+ * 1970 up to the year 9999) is refused, not written as some other date. */
+static int fit_date(char out[16])
 {
 	const char *env = getenv("SOURCE_DATE_EPOCH");
 	int64_t epoch;
 	time_t t = time(NULL);
 	struct tm tm;
 
-	if (env && rv_parse_i64(env, &epoch) == 0)
+	if (env && *env) {
+		if (rv_parse_i64(env, &epoch) < 0 || epoch < 0 || epoch > 253402300799LL) {
+			char cut[96];
+
+			return rv_error_set(
+			        RV_EPARSE,
+			        "SOURCE_DATE_EPOCH is '%s', not a date in seconds since "
+			        "1970 (as 'date +%%s' prints it); fix it or unset it",
+			        rv_error_cut(cut, sizeof(cut), env));
+		}
 		t = (time_t)epoch;
+	}
 	if (!gmtime_r(&t, &tm))
-		memset(&tm, 0, sizeof(tm));
+		return rv_error_set(RV_ERANGE, "cannot tell the date of %lld s", (long long)t);
 	(void)strftime(out, 16, "%Y-%m-%d", &tm);
+	return 0;
 }
 
 int rv_cmd_calibrate(int argc, char **argv)
@@ -93,6 +106,9 @@ int rv_cmd_calibrate(int argc, char **argv)
 	if (rc != RV_OPT_RUN)
 		return rc;
 	memset(&c, 0, sizeof(c));
+	/* The date the fit is stamped with, known good before any work. */
+	if (fit_date(date) < 0)
+		return rv_cli_fail("calibrate");
 	err = rv_layout_open(&layout, &(struct rv_layout_dirs){ o.hdir, o.sdir, o.bdir }, 0);
 	if (err == 0)
 		err = rv_layout_calibrate(&layout, &c, &p, o.hw, o.op);
@@ -106,7 +122,6 @@ int rv_cmd_calibrate(int argc, char **argv)
 		                    : rv_report_calibration(&report, &c, p);
 		if (err == 0)
 			(void)fwrite(rv_buf_str(&report), 1, report.len, say);
-		fit_date(date);
 		if (err == 0)
 			err = rv_calibrate_render(&out, &c, p, date);
 	}

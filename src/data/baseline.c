@@ -334,10 +334,13 @@ int rv_row_check(const struct rv_baseline_row *r, enum rv_col c, const char *tex
                  size_t why_size)
 {
 	const struct rv_col_def *d;
-	char num[RV_ROW_CELL];
+	char num[RV_ROW_CELL], cut[160];
 	const char *sp;
 	double v;
 
+	/* A long value loses its middle, never the reason after it. */
+	if (text)
+		text = rv_error_cut(cut, sizeof(cut), text);
 	if (!col_ok(c))
 		return 0;
 	d = &rv_baseline_schema[c];
@@ -347,7 +350,7 @@ int rv_row_check(const struct rv_baseline_row *r, enum rv_col c, const char *tex
 		if (rv_hw_key_valid(s))
 			return 0;
 		(void)snprintf(why, why_size, "'%s' is not a hardware key (letters, digits, _ - .)",
-		               s ? s : "");
+		               rv_error_cut(cut, sizeof(cut), s ? s : ""));
 		return RV_EPARSE;
 	}
 	if (d->type != RV_CT_F64 && d->type != RV_CT_U64 && d->type != RV_CT_OPT_U64)

@@ -339,13 +339,23 @@ static const struct json_pos *json_find(const struct rv_json_doc *d, const char 
 int rv_json_error(struct rv_json_doc *d, const char *path, enum rv_json_at at, int code,
                   const char *fmt, ...)
 {
-	char msg[768], look[512];
+	char fixed[768], *msg = fixed, look[512];
 	const struct json_pos *pos = NULL;
 	va_list ap;
+	int n, err;
 
+	/* Whole, however long a value in it: rv_error_set() cuts the middle
+	 * of the longest word, so the reason at the end stays. */
 	va_start(ap, fmt);
-	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(fixed, sizeof(fixed), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(fixed) && (msg = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		(void)vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	} else if (!msg) {
+		msg = fixed;
+	}
 	json_index(d);
 	(void)snprintf(look, sizeof(look), "%s", path);
 	for (;;) {
@@ -365,8 +375,11 @@ int rv_json_error(struct rv_json_doc *d, const char *path, enum rv_json_at at, i
 	}
 	if (!pos && d->n_pos)
 		pos = &d->pos[0];
-	return rv_error_set(code, "%s:%u:%u: %s%s%s", d->name, pos ? pos->line : 1,
-	                    pos ? pos->col : 1, path, *path ? ": " : "", msg);
+	err = rv_error_set(code, "%s:%u:%u: %s%s%s", d->name, pos ? pos->line : 1,
+	                   pos ? pos->col : 1, path, *path ? ": " : "", msg);
+	if (msg != fixed)
+		free(msg);
+	return err;
 }
 
 void rv_json_path_key(char *out, size_t size, const char *parent, const char *key)

@@ -189,6 +189,42 @@ expect "--format of 3000 characters: the known formats kept" \
 exact 2 "roofval: unknown command 'a\x1b[31mb\nc' (roofval help)" $'a\x1b[31mb\nc'
 first 2 "roofval: validate: unknown format 'a\nb' (known: text markdown json)" validate --all --format $'a\nb'
 
+# A 10 MB hardware key in a baseline, a sweep and a fit file: one line of
+# at most 1100 bytes that still ends with the reason.
+python3 - <<'PY'
+import json
+k = 'a' * 10000000 + '!'
+open('bigkey.csv', 'w').write('hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes\n' + k + ',matmul,8x8x8,fp32,1e-05,,3,\n')
+import os
+os.makedirs('bigsw', exist_ok=True)
+json.dump({'op': 'matmul', 'purpose': 'calibration', 'shapes': [{'shape': [8, 8, 8], 'dtype': 'fp32', 'regime_per_hw': {k: 'alu_bound'}}]}, open('bigsw/matmul_calibration.json', 'w'))
+os.makedirs('bighw', exist_ok=True)
+json.dump({'schema': 'roofval.fit/1', 'hardware': k, 'parameters': {}}, open('bighw/xeon_amx_2vcpu.fit.json', 'w'))
+PY
+cp "$repo/hardware/xeon_amx_2vcpu.json" bighw/
+long_key() { # NAME REASON ARGS...
+	local name=$1 reason=$2
+	shift 2
+	run "$@"
+	expect "$name: one line of at most 1100 bytes ending '$reason' ($(wc -c <err) bytes: $(tail -c 120 err))" \
+		eval '[ $rc = 1 ] && [ "$(wc -l <err)" = 1 ] && [ "$(wc -c <err)" -le 1100 ] && grep -q -- "$reason\$" err'
+}
+long_key "a 10 MB key in a baseline" "a!' is not a hardware key (letters, digits, _ - .)" baseline show bigkey.csv
+long_key "a 10 MB key in a sweep" "a!' is not a hardware key" \
+	validate --hw xeon_amx_2vcpu --op matmul --purpose calibration "${hw[@]}" --sweep-dir bigsw
+long_key "a 10 MB key in a fit file" "a!', not of 'xeon_amx_2vcpu'; recalibrate xeon_amx_2vcpu" \
+	hw show xeon_amx_2vcpu --hardware-dir bighw
+rm -rf bigkey.csv bigsw bighw
+# A SOURCE_DATE_EPOCH that is not a date is refused before any work, not
+# written as "1900-01-00".
+for v in abc 99999999999999 -5; do
+	SOURCE_DATE_EPOCH=$v "$roofval" calibrate --hw xeon_amx_2vcpu --hardware-dir "$repo/hardware" \
+		--sweep-dir "$repo/sweeps" --baseline-dir "$repo/results/baselines" -o sde.json >out 2>err
+	rc=$?
+	expect "SOURCE_DATE_EPOCH=$v: refused (exit $rc, $(tail -n 1 err))" \
+		eval '[ $rc = 1 ] && [ "$(cat err)" = "roofval: calibrate: SOURCE_DATE_EPOCH is '"'"'$v'"'"', not a date in seconds since 1970 (as '"'"'date +%s'"'"' prints it); fix it or unset it" ] && [ ! -e sde.json ]'
+done
+
 # 5. baseline show escapes control characters from the file.
 printf 'hardware,op,shape,dtype,latency_s,energy_j,trial_count,notes,x\033y\nh,matmul,64x64x128,fp32,1e-05,,3,"a\033[31mred\tnote\177\001",v\n' >ctl.csv
 run baseline show ctl.csv
