@@ -243,7 +243,7 @@ int rv_cmd_capture(int argc, char **argv)
 		size_t per_round = r.total - r.skipped;
 
 		fprintf(stderr,
-		        "roofval: capture: interrupted in round %u of %u, after %zu of %zu "
+		        "roofval: capture: interrupted in round %u/%u, after %zu of %zu "
 		        "measurements (%zu shapes in every round); %s keeps every finished row\n",
 		        r.rounds, o->repeat, r.measured, per_round * o->repeat, per_round,
 		        r.csv_path);

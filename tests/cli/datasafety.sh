@@ -155,7 +155,7 @@ run "${cap[@]}" --meter none --sweep-dir cs --baseline-dir badcsv
 expect "capture onto a baseline it cannot load: exit $rc, $(cat err)" eval '[ $rc = 1 ] &&
 	[ "$(wc -l <err)" = 1 ] && grep -q "badcsv/i7_12700k_matmul.csv:1:1: .*nothing was measured" err &&
 	[ "$(cat badcsv/i7_12700k_matmul.csv)" = "not,a,baseline" ] && [ ! -e badcsv/i7_12700k_matmul.meta.json ]'
-# Stopped in round 2 of --repeat 3: the counts of the rounds, not "3 of 3 shapes".
+# Stopped in the second of three --repeat rounds: the counts of the rounds, not "3 of 3 shapes".
 "$roofval" "${cap[@]}" --meter fake --min-window 0.3 --repeat 3 --sweep-dir cs --baseline-dir rep 2>rep.err &
 cpid=$!
 for _ in $(seq 600); do
@@ -165,8 +165,8 @@ done
 kill -INT $cpid
 wait $cpid
 crc=$?
-expect "SIGINT in round 2 of 3: exit $crc, $(tail -n 1 rep.err)" eval '[ $crc = 130 ] &&
-	tail -n 1 rep.err | grep -Eq "^roofval: capture: interrupted in round 2 of 3, after [45] of 9 measurements \(3 shapes in every round\); rep/i7_12700k_matmul.csv keeps every finished row$"'
+expect "SIGINT in the second of three rounds: exit $crc, $(tail -n 1 rep.err)" eval '[ $crc = 130 ] &&
+	tail -n 1 rep.err | grep -Eq "^roofval: capture: interrupted in round 2/3, after [45] of 9 measurements \(3 shapes in every round\); rep/i7_12700k_matmul.csv keeps every finished row$"'
 
 # 4. A writer never writes what its loader refuses: a meter reading an
 # absurd energy (1e305 W, a counter range of 1e306 J) leaves the energy
