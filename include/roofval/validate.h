@@ -29,7 +29,7 @@ typedef struct rv_model {
  * so a program built against an older roofval keeps working; a version of
  * 0 (a struct not initialised with the macro) or one newer than the
  * library's is refused. */
-#define RV_VALIDATE_OPTS_VERSION 2
+#define RV_VALIDATE_OPTS_VERSION 3
 #define RV_VALIDATE_OPTS_INIT                       \
 	{                                           \
 		.version = RV_VALIDATE_OPTS_VERSION \
@@ -77,6 +77,11 @@ typedef struct rv_validate_opts {
 	 * predictions file's name without .csv, a command's program). A name
 	 * of 64 bytes or more is refused (RV_ERANGE), never cut. */
 	const char *const *model_names;
+	/* Version 3. The text and markdown reports list each model's failures
+	 * worst first and, with several models, the shapes a model failed side
+	 * by side, up to top of each (roofval validate --top; 0: all). JSON
+	 * lists every record. */
+	size_t top;
 } rv_validate_opts;
 
 /* Validates what opts selects (NULL: everything) over the baselines of d

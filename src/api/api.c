@@ -461,7 +461,7 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 	static const rv_validate_opts all = RV_VALIDATE_OPTS_INIT;
 	struct rv_layout_filter filter = { NULL, -1, -1 };
 	struct rv_layout_model one = { NULL, NULL, NULL, 0 }, *models = &one;
-	struct rv_report_gate gate = { RV_FORMAT_TEXT, NULL, NULL, 0 };
+	struct rv_report_gate gate = { RV_FORMAT_TEXT, NULL, NULL, 0, 0 };
 	struct rv_validation v;
 	struct rv_buf out = RV_BUF_INIT;
 	size_t n_models;
@@ -523,6 +523,7 @@ int rv_data_validate(rv_data *d, const rv_validate_opts *opts, const char *forma
 	}
 	gate.against_path = opts->against;
 	gate.regression_points = opts->regression_points;
+	gate.top = opts->version >= 3 ? opts->top : 0;
 	memset(&v, 0, sizeof(v));
 	v.exclude_flagged = opts->exclude_flagged;
 	err = rv_layout_validate_models(&d->layout, &v, &filter, models, n_models, NULL);

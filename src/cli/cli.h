@@ -87,6 +87,17 @@ struct rv_cli_models {
 		.type = RV_OPT_FLAG, .offset = offsetof(T, field)                 \
 	}
 
+/* --top N of validate and report: how many failures per model, and shapes
+ * side by side, a report lists (0: all). */
+#define RV_CLI_TOP_DEFAULT 20u
+#define RV_CLI_TOP_OPTION(T, field)                                                        \
+	{                                                                                  \
+		.name = "top", .metavar = "N",                                             \
+		.help = "list each model's N worst failures, and the N shapes the models " \
+		        "disagree on most (default 20; 0: all; JSON lists every record)",  \
+		.type = RV_OPT_UINT, .offset = offsetof(T, field), .def = "20"             \
+	}
+
 /* The layout models of m into *out (free() it), *n of them (0: the built-in
  * model alone). RV_EXIT_USAGE after printing the problem (--with-builtin
  * alone) with spec's usage, RV_EXIT_ERROR out of memory, else RV_OPT_RUN. */

@@ -23,6 +23,7 @@ struct plot_opts {
 	const char *purpose, *output, *hdir;
 	int png, no_fit;
 	struct rv_cli_models models;
+	unsigned top; /* report only */
 };
 
 /* clang-format off */
@@ -170,6 +171,16 @@ static const struct rv_opts_spec compare_spec = {
 	plot_options, 0, 0
 };
 
+static const struct rv_opts_spec error_spec = {
+	"plot error --hw KEY [--op OP ...] [--output FILE.svg] [--png]",
+	"Draw where the model is wrong on a target: the signed latency error of every record "
+	"against its FLOPs, its bytes and its operational intensity, one error axis (above 0: "
+	"predicted slower than measured) with the narrowest and widest latency bands; with "
+	"several models a colour and marker per model, each record once, hover text on every "
+	"point. Default output: <hw>_error.svg in the current folder.",
+	plot_options, 0, 0
+};
+
 static const struct rv_opts_spec heatmap_spec = {
 	"plot heatmap [--hw KEY ...] [--op OP ...] [--output FILE.svg] [--png]",
 	"Draw the validate heatmap: a row per (hardware, op), a column per regime label, cells "
@@ -190,7 +201,7 @@ static int plot_kind(const struct rv_opts_spec *spec, enum rv_plot_kind kind, co
 	if (rc != RV_OPT_RUN)
 		return rc;
 	rc = plot_check(&a, &o, spec, name);
-	if (rc == 0 && kind == RV_PLOT_ROOFLINE && o.hw.n != 1)
+	if (rc == 0 && (kind == RV_PLOT_ROOFLINE || kind == RV_PLOT_ERROR) && o.hw.n != 1)
 		rc = rv_opts_usage(spec, name, "give one --hw KEY (plot compare takes two)");
 	if (rc == 0 && kind == RV_PLOT_COMPARE &&
 	    (o.hw.n != 2 || strcmp(o.hw.items[0], o.hw.items[1]) == 0))
@@ -213,6 +224,11 @@ static int plot_compare(int argc, char **argv)
 	return plot_kind(&compare_spec, RV_PLOT_COMPARE, "plot compare", argc, argv);
 }
 
+static int plot_error(int argc, char **argv)
+{
+	return plot_kind(&error_spec, RV_PLOT_ERROR, "plot error", argc, argv);
+}
+
 static int plot_heatmap(int argc, char **argv)
 {
 	return plot_kind(&heatmap_spec, RV_PLOT_HEATMAP, "plot heatmap", argc, argv);
@@ -223,6 +239,7 @@ const struct rv_cmd rv_plot_cmds[] = {
 	{ "roofline", plot_roofline, "A target's roofline with its measured and predicted points", &roofline_spec, NULL },
 	{ "compare",  plot_compare,  "Two targets: predicted against measured latency, and rooflines", &compare_spec, NULL },
 	{ "heatmap",  plot_heatmap,  "The validate heatmap as a picture", &heatmap_spec, NULL },
+	{ "error",    plot_error,    "A target's signed latency errors against size and intensity", &error_spec, NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */
@@ -250,6 +267,7 @@ static const struct rv_option report_options[] = {
 	RV_CLI_HARDWARE_DIR_OPTION(struct plot_opts, hdir),
 	RV_CLI_NO_FIT_OPTION(struct plot_opts, no_fit),
 	RV_CLI_MODEL_OPTIONS(struct plot_opts, models),
+	RV_CLI_TOP_OPTION(struct plot_opts, top),
 	{ .name = NULL },
 };
 /* clang-format on */
@@ -289,7 +307,7 @@ int rv_cmd_report(int argc, char **argv)
 			                           o.sdir.n,
 			                           o.hdir,
 			                           o.no_fit ? 0 : RV_PROFILE_FIT };
-		if (rv_report_html_models(&ro, models, n_models, &done) < 0) {
+		if (rv_report_html_top(&ro, models, n_models, o.top, &done) < 0) {
 			rc = rv_cli_fail("report");
 		} else {
 			printf("wrote %s/index.html with %zu pictures of %zu targets\n",

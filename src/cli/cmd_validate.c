@@ -29,6 +29,7 @@ struct validate_opts {
 	struct rv_cli_models models;
 	const char *against;
 	double regression_points;
+	unsigned top;
 };
 
 /* clang-format off */
@@ -78,13 +79,14 @@ static const struct rv_option validate_options[] = {
 	  .type = RV_OPT_DOUBLE, .offset = offsetof(struct validate_opts, regression_points),
 	  .flags = RV_OPT_RANGE, .min = 0, .max = 100,
 	  .what = "a number of percentage points" },
+	RV_CLI_TOP_OPTION(struct validate_opts, top),
 	{ .name = NULL },
 };
 /* clang-format on */
 
 const struct rv_opts_spec rv_validate_spec = {
 	"validate (--hw KEY [--op OP] | --all) [--purpose P] [--format F] "
-	"[--output FILE] [--against OLD.json]",
+	"[--output FILE] [--against OLD.json] [--top N]",
 	"Predict every labelled shape of a sweep, compare with the baseline and "
 	"score each record in the band of its regime. Exit status 3 when a "
 	"record fails (with --against: when a regression is found); 1 when no "
@@ -152,6 +154,7 @@ int rv_cmd_validate(int argc, char **argv)
 	vo.against = o.against;
 	vo.regression_points = o.regression_points;
 	vo.exclude_flagged = o.exclude_flagged;
+	vo.top = o.top;
 	if (o.bdir.n > 1) {
 		vo.repeat_baseline_dirs = (const char *const *)o.bdir.items + 1;
 		vo.n_repeat_baseline_dirs = o.bdir.n - 1;

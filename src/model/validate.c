@@ -983,6 +983,11 @@ static int sorted_indices(const struct rv_record *records, size_t n, size_t **ou
 	return 0;
 }
 
+int rv_validation_by_entry(const struct rv_validation *v, size_t **idx)
+{
+	return sorted_indices(v->records, v->n_records, idx);
+}
+
 int rv_validation_disagreements(const struct rv_validation *v, size_t **out, size_t *n_out)
 {
 	size_t *idx = NULL, n = 0;

@@ -308,6 +308,11 @@ int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, siz
  * records next to each other (in model order), entries sorted by
  * (hardware, op, dtype, shape); *n their count. free() *idx. RV_ENOMEM. */
 int rv_validation_disagreements(const struct rv_validation *v, size_t **idx, size_t *n);
+/* The indices into v->records of every record, sorted by entry (as
+ * rv_validation_disagreements() sorts them), then run order: the records of
+ * one entry next to each other, in model order. free() *idx (not NULL on
+ * success). RV_ENOMEM. */
+int rv_validation_by_entry(const struct rv_validation *v, size_t **idx);
 /* Whether records a and b are of the same entry (hardware, op, shape, dtype). */
 int rv_record_same_entry(const struct rv_record *a, const struct rv_record *b);
 

@@ -95,10 +95,11 @@ int rv_plot_draw_models(struct rv_buf *out, const struct rv_plot_opts *o,
 	size_t n_layouts = o->kind == RV_PLOT_COMPARE ? 2 : 1;
 	int err = 0;
 
-	if ((o->kind == RV_PLOT_ROOFLINE && o->n_hw != 1) ||
+	if (((o->kind == RV_PLOT_ROOFLINE || o->kind == RV_PLOT_ERROR) && o->n_hw != 1) ||
 	    (o->kind == RV_PLOT_COMPARE && o->n_hw != 2))
 		return rv_error_set(RV_ERROR, "%zu targets for a %s", o->n_hw,
-		                    o->kind == RV_PLOT_ROOFLINE ? "roofline" : "comparison");
+		                    o->kind == RV_PLOT_COMPARE ? "comparison"
+		                                               : "roofline or error plot");
 	memset(l, 0, sizeof(l));
 	memset(v, 0, sizeof(v));
 	for (size_t i = 0; i < n_layouts && err == 0; i++)
@@ -118,6 +119,8 @@ int rv_plot_draw_models(struct rv_buf *out, const struct rv_plot_opts *o,
 		}
 		if (err == 0 && o->kind == RV_PLOT_ROOFLINE)
 			err = rv_plot_roofline(out, p[0], &v[0], ops_bits(o));
+		else if (err == 0 && o->kind == RV_PLOT_ERROR)
+			err = rv_plot_error(out, p[0], &v[0], ops_bits(o));
 		else if (err == 0)
 			err = rv_plot_compare(out, p[0], &v[0], p[1], &v[1], ops_bits(o));
 	}
@@ -135,6 +138,8 @@ int rv_plot_file_name(char *out, size_t size, enum rv_plot_kind kind, const char
 		return rv_path_fmt(out, size, "%s_roofline.svg", a);
 	case RV_PLOT_COMPARE:
 		return rv_path_fmt(out, size, "compare_%s_%s.svg", a, b);
+	case RV_PLOT_ERROR:
+		return rv_path_fmt(out, size, "%s_error.svg", a);
 	default:
 		return rv_path_fmt(out, size, "heatmap.svg");
 	}

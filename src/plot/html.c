@@ -2,6 +2,7 @@
 /* The pieces of the HTML report: a page that opens from disk (no scripts, no
  * server, pictures by relative path) with the validation as tables. Numbers
  * are formatted by the report module's helpers, as in the text report. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,11 @@ void rv_plot_html_begin(struct rv_buf *out, const char *title)
 	            "figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
 	            "figcaption { color: #555; font-size: 13px; }\n"
 	            "summary { cursor: pointer; margin: 8px 0; }\n"
+	            "nav.toc { background: #f7f7f7; border: 1px solid #ddd; padding: 4px 16px; "
+	            "display: inline-block; }\n"
+	            "nav.toc ol { margin: 4px 0 8px; padding-left: 22px; }\n"
+	            "figure object { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
+	            "td.pos { color: #8c3a00; } td.neg { color: #1f4e99; }\n"
 	            "</style>\n</head>\n<body>\n<h1>");
 	rv_svg_escape(out, title);
 	rv_buf_puts(out, "</h1>\n");
@@ -45,9 +51,20 @@ void rv_plot_html_end(struct rv_buf *out)
 
 void rv_plot_html_heading(struct rv_buf *out, int level, const char *text)
 {
+	rv_plot_html_heading_id(out, level, NULL, text);
+}
+
+void rv_plot_html_heading_id(struct rv_buf *out, int level, const char *id, const char *text)
+{
 	int h = level == 3 ? 3 : 2;
 
-	rv_buf_printf(out, "<h%d>", h);
+	rv_buf_printf(out, "<h%d", h);
+	if (id) {
+		rv_buf_puts(out, " id=\"");
+		rv_svg_escape(out, id);
+		rv_buf_putc(out, '"');
+	}
+	rv_buf_putc(out, '>');
 	rv_svg_escape(out, text);
 	rv_buf_printf(out, "</h%d>\n", h);
 }
@@ -61,15 +78,21 @@ void rv_plot_html_para(struct rv_buf *out, const char *text)
 
 void rv_plot_html_figure(struct rv_buf *out, const char *src, const char *caption)
 {
-	rv_buf_puts(out, "<figure><a href=\"");
+	/* An object, not an img: the picture's own hover text shows. */
+	rv_buf_puts(out, "<figure><object type=\"image/svg+xml\" data=\"");
 	rv_svg_escape(out, src);
+	rv_buf_puts(out, "\" aria-label=\"");
+	rv_svg_escape(out, caption);
 	rv_buf_puts(out, "\"><img src=\"");
 	rv_svg_escape(out, src);
 	rv_buf_puts(out, "\" alt=\"");
 	rv_svg_escape(out, caption);
-	rv_buf_puts(out, "\"></a><figcaption>");
+	rv_buf_puts(out, "\"></object><figcaption>");
 	rv_svg_escape(out, caption);
-	rv_buf_puts(out, "</figcaption></figure>\n");
+	rv_buf_puts(out, " (<a href=\"");
+	rv_svg_escape(out, src);
+	rv_buf_puts(out, "\">the picture alone</a>; hover over a point for its numbers)"
+	                 "</figcaption></figure>\n");
 }
 
 /* <td> with text, right-aligned for numbers, marked when failed. */
@@ -212,8 +235,8 @@ int rv_plot_html_models(struct rv_buf *out, const struct rv_validation *v)
 {
 	struct rv_cell *cells = NULL;
 	struct rv_report__side side;
-	size_t n_cells = 0, *idx = NULL, n_idx = 0;
-	char text[RV_REPORT_NUM_SIZE * 2], shape[64];
+	size_t n_cells = 0, *idx = NULL, n_idx = 0, groups;
+	char text[RV_REPORT_NUM_SIZE * 4];
 	int err;
 
 	memset(&side, 0, sizeof(side));
@@ -270,32 +293,228 @@ int rv_plot_html_models(struct rv_buf *out, const struct rv_validation *v)
 	}
 	rv_buf_puts(out, "</table>\n");
 	rv_plot_html_heading(out, 3, "Disagreements");
-	if (n_idx == 0)
+	groups = 0;
+	for (size_t i = 0; i < n_idx; i++)
+		groups += i == 0 ||
+		          !rv_record_same_entry(&v->records[idx[i - 1]], &v->records[idx[i]]);
+	if (groups == 0) {
 		rv_plot_html_para(out, "None: on every entry the models pass or fail alike.");
-	else
-		rv_buf_puts(out, "<table>\n<tr><th>hardware</th><th>op</th><th>shape</th>"
-		                 "<th>dtype</th><th>model</th><th>latency error</th>"
-		                 "<th>verdict</th></tr>\n");
-	for (size_t i = 0; i < n_idx; i++) {
-		const struct rv_record *r = &v->records[idx[i]];
-
-		rv_buf_puts(out, "<tr>");
-		td(out, r->hardware, 0, 0);
-		td(out, rv_op_name(r->op), 0, 0);
-		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
-		td(out, shape, 0, 0);
-		td(out, rv_dtype_name(r->dtype), 0, 0);
-		td(out, r->model, 0, 0);
-		rv_report__percent(text, sizeof(text), r->latency_err, 1);
-		td(out, text, 1, !r->pass_latency);
-		td(out, rv_record_passed(r) ? "pass" : "FAIL", 0, !rv_record_passed(r));
-		rv_buf_puts(out, "</tr>\n");
+	} else {
+		(void)snprintf(text, sizeof(text),
+		               "%zu entries that one model passes and another fails: marked "
+		               "\"differ\" among the shapes side by side.",
+		               groups);
+		rv_buf_puts(out, "<p>");
+		rv_svg_escape(out, text);
+		rv_buf_puts(out, " <a href=\"#shapes\">Shapes side by side</a></p>\n");
 	}
-	if (n_idx > 0)
-		rv_buf_puts(out, "</table>\n");
 done:
 	free(cells);
 	free(idx);
 	rv_report__side_free(&side);
 	return err < 0 ? err : rv_buf_check(out);
+}
+
+/* A signed error as a cell: coloured by its direction (slow: predicted
+ * longer than measured), bold when its check failed. */
+static void td_signed(struct rv_buf *out, double err, int failed)
+{
+	char text[RV_REPORT_NUM_SIZE];
+
+	rv_report__percent(text, sizeof(text), err, 1);
+	rv_buf_printf(out, "<td class=\"n%s%s\">", failed ? " fail" : "",
+	              !isfinite(err) ? ""
+	              : err > 0      ? " pos"
+	              : err < 0      ? " neg"
+	                             : "");
+	rv_svg_escape(out, text);
+	rv_buf_puts(out, "</td>");
+}
+
+/* "regime, latency" of the checks r failed. */
+static void failed_text(char *out, size_t size, const struct rv_record *r)
+{
+	(void)snprintf(
+	        out, size, "%s%s%s%s%s", r->pass_regime ? "" : "regime",
+	        !r->pass_regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
+	        r->pass_energy == RV_CHECK_FAIL && !(r->pass_regime && r->pass_latency) ? ", " : "",
+	        r->pass_energy == RV_CHECK_FAIL ? "energy" : "");
+}
+
+static void worst_header(struct rv_buf *out)
+{
+	rv_buf_puts(out, "<table>\n<tr><th>#</th><th>hardware</th><th>op</th><th>shape</th>"
+	                 "<th>dtype</th><th>regime label</th><th>measured regime</th>"
+	                 "<th>predicted ms</th><th>measured ms</th><th>latency error</th>"
+	                 "<th>tolerance</th><th>failed</th><th>binding</th><th>notes</th></tr>\n");
+}
+
+static void worst_row(struct rv_buf *out, const struct rv_record *r, size_t rank)
+{
+	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
+
+	rv_buf_puts(out, "<tr>");
+	(void)snprintf(text, sizeof(text), "%zu", rank);
+	td(out, text, 1, 0);
+	td(out, r->hardware, 0, 0);
+	td(out, rv_op_name(r->op), 0, 0);
+	(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+	td(out, shape, 0, 0);
+	td(out, rv_dtype_name(r->dtype), 0, 0);
+	td(out, rv_regime_name(r->regime_label), 0, 0);
+	td(out, rv_regime_name(r->regime_measured), 0, !r->pass_regime);
+	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_pred_s);
+	td(out, text, 1, 0);
+	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_meas_s);
+	td(out, text, 1, 0);
+	td_signed(out, r->latency_err, !r->pass_latency);
+	rv_report__percent(text, sizeof(text), r->band.latency, 0);
+	td(out, text, 1, 0);
+	failed_text(text, sizeof(text), r);
+	td(out, text, 0, 1);
+	rv_report__binding(text, sizeof(text), r);
+	td(out, text, 0, 0);
+	td(out, r->notes, 0, 0);
+	rv_buf_puts(out, "</tr>\n");
+}
+
+int rv_plot_html_worst(struct rv_buf *out, const struct rv_validation *v, size_t top)
+{
+	size_t n_models = v->n_models > 0 ? v->n_models : 1;
+
+	for (size_t m = 0; m < n_models; m++) {
+		const char *model = v->n_models > 0 ? v->models[m] : NULL;
+		size_t *idx = NULL, n = 0, shown;
+		char line[RV_MODEL_NAME_MAX + 160];
+		int err = rv_report__worst_first(v, model, &idx, &n);
+
+		if (err < 0)
+			return err;
+		shown = rv_report__shown(n, top);
+		if (v->n_models > 1)
+			rv_plot_html_heading(out, 3, model);
+		if (n == 0) {
+			rv_plot_html_para(out, "No failures.");
+			free(idx);
+			continue;
+		}
+		(void)snprintf(line, sizeof(line),
+		               "%zu failures, ranked by |latency error| (a positive error: the "
+		               "model predicts slower than measured)%s",
+		               n,
+		               shown < n ? "; the worst first, the others collapsed below" : ".");
+		rv_plot_html_para(out, line);
+		worst_header(out);
+		for (size_t i = 0; i < n; i++) {
+			if (i == shown) {
+				rv_buf_printf(out,
+				              "</table>\n<details>\n<summary>the other %zu "
+				              "failures</summary>\n",
+				              n - shown);
+				worst_header(out);
+			}
+			worst_row(out, &v->records[idx[i]], i + 1);
+		}
+		rv_buf_puts(out, shown < n ? "</table>\n</details>\n" : "</table>\n");
+		free(idx);
+	}
+	return rv_buf_check(out);
+}
+
+static void shapes_header(struct rv_buf *out, const struct rv_validation *v)
+{
+	rv_buf_puts(out, "<table>\n<tr><th>hardware</th><th>op</th><th>shape</th><th>dtype</th>"
+	                 "<th>regime label</th><th>measured ms</th>");
+	for (size_t m = 0; m < v->n_models; m++) {
+		rv_buf_puts(out, "<th>");
+		rv_svg_escape(out, v->models[m]);
+		rv_buf_puts(out, ": predicted ms</th><th>error</th><th>verdict</th>");
+	}
+	rv_buf_puts(out, "<th>predictions apart</th><th>verdicts</th></tr>\n");
+}
+
+static void shapes_row(struct rv_buf *out, const struct rv_validation *v,
+                       const struct rv_report__shape *e)
+{
+	const struct rv_record *r0 = &v->records[e->rec[0]];
+	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
+
+	rv_buf_puts(out, "<tr>");
+	td(out, r0->hardware, 0, 0);
+	td(out, rv_op_name(r0->op), 0, 0);
+	(void)rv_shape_format(shape, sizeof(shape), &r0->shape);
+	td(out, shape, 0, 0);
+	td(out, rv_dtype_name(r0->dtype), 0, 0);
+	td(out, rv_regime_name(r0->regime_label), 0, 0);
+	rv_report__sig4(text, sizeof(text), 1e3 * r0->latency_meas_s);
+	td(out, text, 1, 0);
+	/* A column group per model, in model order; a model without a record: dashes. */
+	for (size_t m = 0, k = 0; m < v->n_models; m++) {
+		const struct rv_record *r = NULL;
+
+		for (size_t j = k; j < e->n_rec && !r; j++)
+			if (strcmp(v->records[e->rec[j]].model, v->models[m]) == 0) {
+				r = &v->records[e->rec[j]];
+				k = j + 1;
+			}
+		if (!r) {
+			rv_buf_puts(out, "<td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>");
+			continue;
+		}
+		rv_report__sig4(text, sizeof(text), 1e3 * r->latency_pred_s);
+		td(out, text, 1, 0);
+		td_signed(out, r->latency_err, !r->pass_latency);
+		if (rv_record_passed(r)) {
+			td(out, "pass", 0, 0);
+		} else {
+			char what[80];
+
+			failed_text(what, sizeof(what), r);
+			(void)snprintf(text, sizeof(text), "FAIL %s", what);
+			td(out, text, 0, 1);
+		}
+	}
+	rv_report__percent(text, sizeof(text), e->spread, 0);
+	td(out, text, 1, 0);
+	td(out, e->mixed ? "differ" : "all fail", 0, 0);
+	rv_buf_puts(out, "</tr>\n");
+}
+
+int rv_plot_html_shapes(struct rv_buf *out, const struct rv_validation *v, size_t top)
+{
+	struct rv_report__shapes sh;
+	size_t shown;
+	char line[256];
+	int err;
+
+	if (v->n_models < 2)
+		return 0;
+	if ((err = rv_report__shapes_of(&sh, v)) < 0)
+		return err;
+	shown = rv_report__shown(sh.n, top);
+	if (sh.n == 0) {
+		rv_plot_html_para(out, "No shape that a model failed has records of two models.");
+		rv_report__shapes_free(&sh);
+		return rv_buf_check(out);
+	}
+	(void)snprintf(line, sizeof(line),
+	               "%zu shapes a model failed, a row each with every model's prediction, "
+	               "the largest disagreement first (predictions apart: the largest latency "
+	               "error minus the smallest)%s",
+	               sh.n, shown < sh.n ? "; the others collapsed below" : ".");
+	rv_plot_html_para(out, line);
+	shapes_header(out, v);
+	for (size_t k = 0; k < sh.n; k++) {
+		if (k == shown) {
+			rv_buf_printf(
+			        out,
+			        "</table>\n<details>\n<summary>the other %zu shapes</summary>\n",
+			        sh.n - shown);
+			shapes_header(out, v);
+		}
+		shapes_row(out, v, &sh.shape[k]);
+	}
+	rv_buf_puts(out, shown < sh.n ? "</table>\n</details>\n" : "</table>\n");
+	rv_report__shapes_free(&sh);
+	return rv_buf_check(out);
 }

@@ -35,6 +35,18 @@ int rv_plot_roofline(struct rv_buf *out, const struct rv_profile *p, const struc
 int rv_plot_compare(struct rv_buf *out, const struct rv_profile *a, const struct rv_validation *va,
                     const struct rv_profile *b, const struct rv_validation *vb, unsigned ops);
 
+/* Where the model is wrong: the signed latency error of every record of v
+ * for p->key whose op is in ops, against its FLOPs, its bytes (the
+ * compulsory traffic) and its operational intensity, three panels on one
+ * error axis (predicted / measured on a log scale, labelled as the error,
+ * clipped at 32 times either way) with the narrowest and widest latency
+ * bands. Each record is drawn once per panel, with hover text (<title>):
+ * with one model a marker per op and a colour per regime label, with
+ * several a colour and marker per model; filled when the latency is within
+ * its band. RV_ENOMEM. */
+int rv_plot_error(struct rv_buf *out, const struct rv_profile *p, const struct rv_validation *v,
+                  unsigned ops);
+
 /* The validate heatmap as a picture: a row per (hardware, op), a column per
  * regime label, cells coloured by pass rate and labelled as the text
  * report's cells ("12:R1/L3") with the pass count; with records of several
@@ -51,25 +63,38 @@ void rv_plot_html_begin(struct rv_buf *out, const char *title);
 void rv_plot_html_end(struct rv_buf *out);
 /* <h2>/<h3> (level 2 or 3) and a paragraph, escaped. */
 void rv_plot_html_heading(struct rv_buf *out, int level, const char *text);
+/* The same with an anchor: id (NULL: none), escaped, for links to it. */
+void rv_plot_html_heading_id(struct rv_buf *out, int level, const char *id, const char *text);
 void rv_plot_html_para(struct rv_buf *out, const char *text);
-/* A picture linked to itself, src relative to the page. */
+/* A picture (an <object>, so its hover text shows), src relative to the
+ * page, with a link to it alone. */
 void rv_plot_html_figure(struct rv_buf *out, const char *src, const char *caption);
 /* Tables of the records of v for hardware hw (every record when hw is NULL):
  * summary and accuracy, then every record with its checks, failed ones
  * marked. RV_ENOMEM. */
 int rv_plot_html_validation(struct rv_buf *out, const struct rv_validation *v, const char *hw);
 /* With records of several models: each model's summary, the models side by
- * side per (hardware, op, regime label) with the better one, and the
- * entries they disagree on; nothing for one model. RV_ENOMEM. */
+ * side per (hardware, op, regime label) with the better one, and how many
+ * entries they disagree on (rv_plot_html_shapes() lists them, under the
+ * anchor "shapes"); nothing for one model. RV_ENOMEM. */
 int rv_plot_html_models(struct rv_buf *out, const struct rv_validation *v);
+
+/* Each model's failures worst first (ranked by |latency error|), the top of
+ * them in a table (0: all), the others collapsed under it. RV_ENOMEM. */
+int rv_plot_html_worst(struct rv_buf *out, const struct rv_validation *v, size_t top);
+/* With records of several models: the shapes a model failed, a row each
+ * with every model's prediction, error and verdict, the largest
+ * disagreement first; the top of them shown (0: all), the others
+ * collapsed. Nothing for one model. RV_ENOMEM. */
+int rv_plot_html_shapes(struct rv_buf *out, const struct rv_validation *v, size_t top);
 
 /* A plot of committed baselines, as roofval plot draws it. */
 struct rv_layout_model;
-enum rv_plot_kind { RV_PLOT_ROOFLINE, RV_PLOT_COMPARE, RV_PLOT_HEATMAP };
+enum rv_plot_kind { RV_PLOT_ROOFLINE, RV_PLOT_COMPARE, RV_PLOT_HEATMAP, RV_PLOT_ERROR };
 
 struct rv_plot_opts {
 	enum rv_plot_kind kind;
-	/* The targets: one for a roofline, two for a comparison, any for a
+	/* The targets: one for a roofline or an error plot, two for a comparison, any for a
 	 * heatmap (none: every target with a baseline). */
 	const char *const *hw;
 	size_t n_hw;
@@ -100,7 +125,7 @@ int rv_plot_draw_models(struct rv_buf *out, const struct rv_plot_opts *o,
                         const struct rv_layout_model *models, size_t n_models);
 
 /* The file name a plot goes to by default: <hw>_roofline.svg,
- * compare_<a>_<b>.svg, heatmap.svg. RV_ERANGE when it does not fit. */
+ * compare_<a>_<b>.svg, heatmap.svg, <hw>_error.svg. RV_ERANGE when it does not fit. */
 int rv_plot_file_name(char *out, size_t size, enum rv_plot_kind kind, const char *a, const char *b);
 
 /* The PNG file beside the SVG file svg_path: its ".svg" replaced by, or

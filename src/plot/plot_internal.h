@@ -23,21 +23,36 @@ enum rv_svg_shape rv_plot__op_shape(enum rv_op op);
 /* Whether op is in the set ops (RV_PLOT_ALL_OPS: every op). */
 int rv_plot__has_op(unsigned ops, enum rv_op op);
 
-/* A record as a roofline point. */
+/* Several models on one picture: model m (its index among the models of
+ * the validation) in its own colour (apart from the regime colours), with
+ * its own filled marker (circle, square, triangle, diamond) and its own
+ * glyph for a prediction drawn beside a measurement (x, +, star, ring). */
+const char *rv_plot__model_colour(size_t m);
+enum rv_svg_shape rv_plot__model_marker(size_t m);
+enum rv_svg_shape rv_plot__model_glyph(size_t m);
+/* The models of v a picture tells apart: v->n_models, at least 1. */
+size_t rv_plot__n_models(const struct rv_validation *v);
+
+/* A record as a point. */
 struct rv_plot__point {
+	const struct rv_record *rec; /* borrowed from the validation */
+	size_t model;                /* the record's model: its index in v->models (0: none) */
+	int first;                   /* the first point of its entry: its measurement is drawn */
 	enum rv_op op;
 	enum rv_dtype dtype;
 	enum rv_regime label;
 	double intensity_flop_per_B;
 	double flop;
+	double bytes; /* the compulsory traffic (model/opcount's working set) */
 	double meas_s, pred_s;
 	double band; /* latency tolerance, a fraction */
 	int pass_latency;
 };
 
-/* The records of v for hardware hw whose op is in ops, in record order;
- * records without a finite positive latency are left out. free() the array.
- * RV_ENOMEM. */
+/* The records of v for hardware hw whose op is in ops, an entry's records
+ * (one per model) next to each other, the first of them marked: entries in
+ * the order of rv_validation_by_entry(); records without a finite positive
+ * latency are left out. free() the array. RV_ENOMEM. */
 int rv_plot__points(struct rv_plot__point **out, size_t *n, const struct rv_validation *v,
                     const char *hw, unsigned ops);
 
@@ -70,6 +85,11 @@ void rv_plot__roofline_axes(struct rv_svg_plot *plot, double x_min, double x_max
 double rv_plot__roofline_draw(struct rv_buf *b, const struct rv_svg_plot *plot,
                               const struct rv_plot__roofs *r, const struct rv_plot__point *pts,
                               size_t n, double legend_x, double legend_y, double legend_w);
+
+/* Hover text of point p: its model (with several), entry, regime label,
+ * measured and predicted latency, error and verdict. */
+#define RV_PLOT_POINT_TITLE 320
+void rv_plot__point_title(char *out, size_t size, const struct rv_plot__point *p, int models);
 
 /* Title and subtitle at the top of a figure w_px wide. */
 void rv_plot__title(struct rv_buf *b, double w_px, const char *title, const char *subtitle);

@@ -11,6 +11,7 @@
 #include "model/opcount.h"
 #include "plot/plot.h"
 #include "plot/plot_internal.h"
+#include "report/report_internal.h"
 
 #define ROOF_PX     1.8
 #define POINT_R_PX  4.5
@@ -69,22 +70,78 @@ int rv_plot__has_op(unsigned ops, enum rv_op op)
 	return ops == RV_PLOT_ALL_OPS || (ops & (1u << op)) != 0;
 }
 
+const char *rv_plot__model_colour(size_t m)
+{
+	/* Dark tones, apart from the regime colours of the measurements. */
+	static const char *const rgb[] = { "#1B1B1B", "#7B3294", "#8C510A", "#01665E" };
+
+	return rgb[m % (sizeof(rgb) / sizeof(rgb[0]))];
+}
+
+enum rv_svg_shape rv_plot__model_marker(size_t m)
+{
+	static const enum rv_svg_shape shape[] = { RV_SVG_CIRCLE, RV_SVG_SQUARE, RV_SVG_TRIANGLE,
+		                                   RV_SVG_DIAMOND };
+
+	return shape[m % (sizeof(shape) / sizeof(shape[0]))];
+}
+
+enum rv_svg_shape rv_plot__model_glyph(size_t m)
+{
+	static const enum rv_svg_shape shape[] = { RV_SVG_CROSS, RV_SVG_PLUS, RV_SVG_STAR,
+		                                   RV_SVG_DIAMOND };
+
+	return shape[m % (sizeof(shape) / sizeof(shape[0]))];
+}
+
+size_t rv_plot__n_models(const struct rv_validation *v)
+{
+	return v->n_models > 1 ? v->n_models : 1;
+}
+
+static size_t model_index(const struct rv_validation *v, const char *model)
+{
+	for (size_t m = 0; m < v->n_models; m++)
+		if (strcmp(v->models[m], model) == 0)
+			return m;
+	return 0;
+}
+
+void rv_plot__point_title(char *out, size_t size, const struct rv_plot__point *p, int models)
+{
+	const struct rv_record *r = p->rec;
+	char shape[64], meas[RV_REPORT_NUM_SIZE], pred[RV_REPORT_NUM_SIZE], err[RV_REPORT_NUM_SIZE];
+
+	(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+	rv_report__sig4(meas, sizeof(meas), r->latency_meas_s * 1e3);
+	rv_report__sig4(pred, sizeof(pred), r->latency_pred_s * 1e3);
+	rv_report__percent(err, sizeof(err), r->latency_err, 1);
+	(void)snprintf(out, size,
+	               "%s%s%s %s %s %s (%s): measured %s ms, predicted %s ms, error %s, %s",
+	               models ? r->model : "", models ? ": " : "", r->hardware, rv_op_name(r->op),
+	               shape, rv_dtype_name(r->dtype), rv_regime_name(r->regime_label), meas, pred,
+	               err, rv_record_passed(r) ? "pass" : "FAIL");
+}
+
 int rv_plot__points(struct rv_plot__point **out, size_t *n, const struct rv_validation *v,
                     const char *hw, unsigned ops)
 {
 	struct rv_plot__point *pts = NULL;
-	size_t k = 0;
+	size_t k = 0, *order = NULL;
+	const struct rv_record *prev = NULL;
+	int err;
 
 	*out = NULL;
 	*n = 0;
-	if (v->n_records > 0) {
-		pts = malloc(v->n_records * sizeof(*pts));
-		if (!pts)
-			return rv_error_set(RV_ENOMEM, "out of memory for %zu plot points",
-			                    v->n_records);
+	if ((err = rv_validation_by_entry(v, &order)) < 0)
+		return err;
+	pts = malloc((v->n_records + 1) * sizeof(*pts));
+	if (!pts) {
+		free(order);
+		return rv_error_set(RV_ENOMEM, "out of memory for %zu plot points", v->n_records);
 	}
 	for (size_t i = 0; i < v->n_records; i++) {
-		const struct rv_record *r = &v->records[i];
+		const struct rv_record *r = &v->records[order[i]];
 		struct rv_footprint fp;
 
 		if (strcmp(r->hardware, hw) != 0 || !rv_plot__has_op(ops, r->op))
@@ -95,17 +152,23 @@ int rv_plot__points(struct rv_plot__point **out, size_t *n, const struct rv_vali
 		if (rv_footprint_of(&fp, r->op, &r->shape, r->dtype) < 0 || !(fp.flop > 0) ||
 		    !(fp.intensity_flop_per_B > 0))
 			continue;
+		pts[k].rec = r;
+		pts[k].model = model_index(v, r->model);
+		pts[k].first = !prev || !rv_record_same_entry(prev, r);
 		pts[k].op = r->op;
 		pts[k].dtype = r->dtype;
 		pts[k].label = r->regime_label;
 		pts[k].intensity_flop_per_B = fp.intensity_flop_per_B;
 		pts[k].flop = fp.flop;
+		pts[k].bytes = fp.working_set_B;
 		pts[k].meas_s = r->latency_meas_s;
 		pts[k].pred_s = r->latency_pred_s;
 		pts[k].band = r->band.latency;
 		pts[k].pass_latency = r->pass_latency;
+		prev = r;
 		k++;
 	}
+	free(order);
 	*out = pts;
 	*n = k;
 	return 0;
@@ -251,19 +314,33 @@ static void roof_legend(struct rv_svg_key *keys, size_t *nk, const struct rv_plo
 		(void)snprintf(k->text, sizeof(k->text), "ridge point: a roof meets the peak");
 }
 
+/* The models among the points: one more than the largest index. */
+static size_t points_models(const struct rv_plot__point *pts, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = pts[i].model + 1 > m ? pts[i].model + 1 : m;
+	return m ? m : 1;
+}
+
 static void point_legend(struct rv_svg_key *keys, size_t *nk, const struct rv_plot__point *pts,
                          size_t n)
 {
-	size_t per_op[RV_OP_COUNT] = { 0 }, per_label[RV_REGIME_COUNT] = { 0 }, missed = 0;
+	size_t per_op[RV_OP_COUNT] = { 0 }, per_label[RV_REGIME_COUNT] = { 0 }, missed = 0,
+	       measured = 0, n_models = points_models(pts, n);
 	struct rv_svg_key *k;
 
 	for (size_t i = 0; i < n; i++) {
+		missed += !pts[i].pass_latency;
+		if (!pts[i].first)
+			continue;
+		measured++;
 		per_op[pts[i].op]++;
 		per_label[pts[i].label]++;
-		missed += !pts[i].pass_latency;
 	}
 	k = key_add(keys, nk, RV_SVG_KEY_HEADING);
-	(void)snprintf(k->text, sizeof(k->text), "Measured points (%zu)", n);
+	(void)snprintf(k->text, sizeof(k->text), "Measured points (%zu)", measured);
 	if (n == 0) {
 		k = key_add(keys, nk, RV_SVG_KEY_NOTE);
 		(void)snprintf(k->text, sizeof(k->text), "none for this target");
@@ -289,6 +366,31 @@ static void point_legend(struct rv_svg_key *keys, size_t *nk, const struct rv_pl
 		(void)snprintf(k->text, sizeof(k->text), "%s (%zu)",
 		               rv_regime_name((enum rv_regime)g), per_label[g]);
 	}
+	if (n_models > 1) {
+		/* A glyph and a colour per model; the measurement drawn once. */
+		k = key_add(keys, nk, RV_SVG_KEY_HEADING);
+		(void)snprintf(k->text, sizeof(k->text), "Predictions, joined to the measurement");
+		for (size_t m = 0; m < n_models; m++) {
+			size_t count = 0, within = 0;
+			const char *name = NULL;
+
+			for (size_t i = 0; i < n; i++) {
+				if (pts[i].model != m)
+					continue;
+				name = pts[i].rec->model;
+				count++;
+				within += pts[i].pass_latency != 0;
+			}
+			if (!name)
+				continue;
+			k = key_add(keys, nk, RV_SVG_KEY_MARKER);
+			k->shape = rv_plot__model_glyph(m);
+			k->colour = rv_plot__model_colour(m);
+			(void)snprintf(k->text, sizeof(k->text), "%.60s (%zu, %zu within band)",
+			               name, count, within);
+		}
+		return;
+	}
 	k = key_add(keys, nk, RV_SVG_KEY_HEADING);
 	(void)snprintf(k->text, sizeof(k->text), "Prediction");
 	k = key_add(keys, nk, RV_SVG_KEY_MARKER);
@@ -306,6 +408,28 @@ static void point_legend(struct rv_svg_key *keys, size_t *nk, const struct rv_pl
 	(void)snprintf(k->text, sizeof(k->text), "predicted (x), joined to its measurement");
 }
 
+/* Hover text of a measured point: the entry and every model's prediction of it. */
+static void measured_title(char *out, size_t size, const struct rv_plot__point *pts, size_t n,
+                           size_t i, int models)
+{
+	size_t len;
+
+	rv_plot__point_title(out, size, &pts[i], models);
+	if (!models)
+		return;
+	/* "model: entry (label): measured ..." of the first; the others' predictions after. */
+	for (size_t j = i + 1; j < n && !pts[j].first; j++) {
+		char pred[RV_REPORT_NUM_SIZE], err[RV_REPORT_NUM_SIZE];
+
+		len = strlen(out);
+		rv_report__sig4(pred, sizeof(pred), pts[j].pred_s * 1e3);
+		rv_report__percent(err, sizeof(err), pts[j].rec->latency_err, 1);
+		(void)snprintf(out + len, size - len, "; %s: predicted %s ms, error %s, %s",
+		               pts[j].rec->model, pred, err,
+		               rv_record_passed(pts[j].rec) ? "pass" : "FAIL");
+	}
+}
+
 double rv_plot__roofline_draw(struct rv_buf *b, const struct rv_svg_plot *plot,
                               const struct rv_plot__roofs *r, const struct rv_plot__point *pts,
                               size_t n, double legend_x, double legend_y, double legend_w)
@@ -314,6 +438,8 @@ double rv_plot__roofline_draw(struct rv_buf *b, const struct rv_svg_plot *plot,
 	double y_lo = pow(10, plot->y.lo), top = roofs_top(r), fastest = roofs_fastest(r);
 	struct rv_svg_key keys[MAX_KEYS];
 	size_t nk = 0;
+	int models = points_models(pts, n) > 1;
+	char title[RV_PLOT_POINT_TITLE * 2];
 
 	rv_svg_axes(b, plot);
 	/* A memory roof rises until the highest peak; each peak starts where the
@@ -348,24 +474,41 @@ double rv_plot__roofline_draw(struct rv_buf *b, const struct rv_svg_plot *plot,
 				              "#333333", 1);
 		}
 	}
-	/* Joins and crosses under the measured markers, so no marker is hidden. */
+	/* Joins and predictions under the measured markers, so no marker is
+	 * hidden; with several models each in its colour and glyph. */
 	for (size_t i = 0; i < n; i++) {
-		const struct rv_svg_pen pen = { rv_plot__regime_colour(pts[i].label), JOIN_PX, NULL,
-			                        0.7 };
+		const char *colour = models ? rv_plot__model_colour(pts[i].model)
+		                            : rv_plot__regime_colour(pts[i].label);
+		const struct rv_svg_pen pen = { colour, JOIN_PX, NULL, 0.7 };
 		double x = rv_svg_plot_x(plot, pts[i].intensity_flop_per_B);
 
 		rv_svg_line(b, &pen, x, rv_svg_plot_y(plot, pts[i].flop / pts[i].meas_s), x,
 		            rv_svg_plot_y(plot, pts[i].flop / pts[i].pred_s));
 	}
-	for (size_t i = 0; i < n; i++)
-		rv_svg_marker(b, RV_SVG_CROSS, rv_svg_plot_x(plot, pts[i].intensity_flop_per_B),
-		              rv_svg_plot_y(plot, pts[i].flop / pts[i].pred_s), CROSS_R_PX,
-		              rv_plot__regime_colour(pts[i].label), 0);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const char *colour = models ? rv_plot__model_colour(pts[i].model)
+		                            : rv_plot__regime_colour(pts[i].label);
+
+		rv_plot__point_title(title, sizeof(title), &pts[i], models);
+		rv_svg_group_begin(b, title);
+		rv_svg_marker(b, models ? rv_plot__model_glyph(pts[i].model) : RV_SVG_CROSS,
+		              rv_svg_plot_x(plot, pts[i].intensity_flop_per_B),
+		              rv_svg_plot_y(plot, pts[i].flop / pts[i].pred_s), CROSS_R_PX, colour,
+		              0);
+		rv_svg_group_end(b);
+	}
+	/* Each measurement once, whatever the number of models. */
+	for (size_t i = 0; i < n; i++) {
+		if (!pts[i].first)
+			continue;
+		measured_title(title, sizeof(title), pts, n, i, models);
+		rv_svg_group_begin(b, title);
 		rv_svg_marker(b, rv_plot__op_shape(pts[i].op),
 		              rv_svg_plot_x(plot, pts[i].intensity_flop_per_B),
 		              rv_svg_plot_y(plot, pts[i].flop / pts[i].meas_s), POINT_R_PX,
-		              rv_plot__regime_colour(pts[i].label), pts[i].pass_latency);
+		              rv_plot__regime_colour(pts[i].label), models || pts[i].pass_latency);
+		rv_svg_group_end(b);
+	}
 	roof_legend(keys, &nk, r);
 	point_legend(keys, &nk, pts, n);
 	return rv_svg_legend(b, legend_x, legend_y, legend_w, keys, nk);
@@ -393,7 +536,7 @@ int rv_plot_roofline(struct rv_buf *out, const struct rv_profile *p, const struc
 	struct rv_plot__roofs roofs;
 	double x_min = HUGE_VAL, x_max = -HUGE_VAL, y_min = HUGE_VAL, y_max = -HUGE_VAL;
 	char title[256], subtitle[512];
-	size_t n = 0, passed = 0;
+	size_t n = 0, passed = 0, shapes = 0, n_models = 0;
 	double bottom;
 	int err;
 
@@ -403,13 +546,24 @@ int rv_plot_roofline(struct rv_buf *out, const struct rv_profile *p, const struc
 		free(pts);
 		return err;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		passed += pts[i].pass_latency != 0;
+		shapes += pts[i].first != 0;
+		n_models = pts[i].model + 1 > n_models ? pts[i].model + 1 : n_models;
+	}
 	rv_plot__roofline_extent(&roofs, pts, n, &x_min, &x_max, &y_min, &y_max);
 	rv_plot__roofline_axes(&plot, x_min, x_max, y_min, y_max);
 	(void)snprintf(title, sizeof(title), "Roofline of %s", p->key);
-	(void)snprintf(subtitle, sizeof(subtitle), "%s%s; %zu records, %zu with latency in band",
-	               p->name, p->fit_path ? "; model with its fit" : "", n, passed);
+	if (n_models > 1)
+		(void)snprintf(subtitle, sizeof(subtitle),
+		               "%s%s; %zu shapes measured, %zu predictions of %zu models, %zu with "
+		               "latency in band",
+		               p->name, p->fit_path ? "; model with its fit" : "", shapes, n,
+		               n_models, passed);
+	else
+		(void)snprintf(subtitle, sizeof(subtitle),
+		               "%s%s; %zu records, %zu with latency in band", p->name,
+		               p->fit_path ? "; model with its fit" : "", n, passed);
 	/* The body first: the legend's length sets the height of the picture. */
 	bottom = rv_plot__roofline_draw(&body, &plot, &roofs, pts, n, plot.x_px + plot.w_px + 30,
 	                                plot.y_px, width - (plot.x_px + plot.w_px + 30) - 12);

@@ -130,7 +130,10 @@ double rv_svg_text_width(const struct rv_svg_font *f, const char *text)
 void rv_svg_marker(struct rv_buf *b, enum rv_svg_shape shape, double x, double y, double r_px,
                    const char *colour, int filled)
 {
-	const char *fill = filled && shape != RV_SVG_CROSS ? colour : "none";
+	const char *fill =
+	        filled && shape != RV_SVG_CROSS && shape != RV_SVG_PLUS && shape != RV_SVG_STAR
+	                ? colour
+	                : "none";
 	double h, s, d;
 
 	switch (shape) {
@@ -157,12 +160,38 @@ void rv_svg_marker(struct rv_buf *b, enum rv_svg_shape shape, double x, double y
 		rv_buf_printf(b, "<path d=\"M%.2f,%.2f L%.2f,%.2f M%.2f,%.2f L%.2f,%.2f\"", x - d,
 		              y - d, x + d, y + d, x - d, y + d, x + d, y - d);
 		break;
+	case RV_SVG_PLUS:
+		d = 1.1 * r_px;
+		rv_buf_printf(b, "<path d=\"M%.2f,%.2f L%.2f,%.2f M%.2f,%.2f L%.2f,%.2f\"", x - d,
+		              y, x + d, y, x, y - d, x, y + d);
+		break;
+	case RV_SVG_STAR:
+		d = 0.8 * r_px;
+		h = 1.1 * r_px;
+		rv_buf_printf(b,
+		              "<path d=\"M%.2f,%.2f L%.2f,%.2f M%.2f,%.2f L%.2f,%.2f M%.2f,%.2f "
+		              "L%.2f,%.2f\"",
+		              x - d, y - d, x + d, y + d, x - d, y + d, x + d, y - d, x, y - h, x,
+		              y + h);
+		break;
 	default:
 		rv_buf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\"", x, y, r_px);
 		break;
 	}
 	rv_buf_printf(b, " fill=\"%s\" stroke=\"%s\" stroke-width=\"%.2f\"/>\n", fill, colour,
 	              SVG_MARKER_STROKE_PX);
+}
+
+void rv_svg_group_begin(struct rv_buf *b, const char *title)
+{
+	rv_buf_puts(b, "<g><title>");
+	rv_svg_escape(b, title);
+	rv_buf_puts(b, "</title>\n");
+}
+
+void rv_svg_group_end(struct rv_buf *b)
+{
+	rv_buf_puts(b, "</g>\n");
 }
 
 void rv_svg_decades(double min, double max, int *lo, int *hi)

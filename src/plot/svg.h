@@ -63,6 +63,8 @@ enum rv_svg_shape {
 	RV_SVG_TRIANGLE,
 	RV_SVG_DIAMOND,
 	RV_SVG_CROSS, /* an x, never filled */
+	RV_SVG_PLUS,  /* a +, never filled */
+	RV_SVG_STAR,  /* an x over a +, never filled */
 	RV_SVG_SHAPE_COUNT
 };
 
@@ -70,6 +72,11 @@ enum rv_svg_shape {
  * colour and filled with it when filled is set (else hollow: no fill). */
 void rv_svg_marker(struct rv_buf *b, enum rv_svg_shape shape, double x, double y, double r_px,
                    const char *colour, int filled);
+
+/* A group of shapes with hover text: a viewer shows title (escaped) over
+ * whatever is drawn between rv_svg_group_begin() and rv_svg_group_end(). */
+void rv_svg_group_begin(struct rv_buf *b, const char *title);
+void rv_svg_group_end(struct rv_buf *b);
 
 /* Log-log axes. An axis covers the decades 10^lo .. 10^hi (lo < hi). Tick
  * labels are plain numbers ("0.01", "100", "1e+06") or SI-prefixed with a

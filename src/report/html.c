@@ -22,6 +22,38 @@
 /* Every pair is compared up to this many targets; beyond, each with the next. */
 #define REPORT_ALL_PAIRS 4
 
+/* The table of contents: an entry per <h2>, in page order. */
+#define REPORT_TOC_MAX (RV_REPORT_MAX_TARGETS + 16)
+struct toc {
+	char id[REPORT_TOC_MAX][80];
+	char text[REPORT_TOC_MAX][160];
+	size_t n;
+};
+
+/* An <h2> with an anchor, listed in the table of contents. */
+static void section(struct rv_buf *html, struct toc *t, const char *id, const char *text)
+{
+	if (t->n < REPORT_TOC_MAX) {
+		(void)snprintf(t->id[t->n], sizeof(t->id[0]), "%s", id);
+		(void)snprintf(t->text[t->n], sizeof(t->text[0]), "%s", text);
+		t->n++;
+	}
+	rv_plot_html_heading_id(html, 2, id, text);
+}
+
+static void toc_put(struct rv_buf *html, const struct toc *t)
+{
+	rv_buf_puts(html, "<nav class=\"toc\">\n<strong>Contents</strong>\n<ol>\n");
+	for (size_t i = 0; i < t->n; i++) {
+		rv_buf_puts(html, "<li><a href=\"#");
+		rv_svg_escape(html, t->id[i]);
+		rv_buf_puts(html, "\">");
+		rv_svg_escape(html, t->text[i]);
+		rv_buf_puts(html, "</a></li>\n");
+	}
+	rv_buf_puts(html, "</ol>\n</nav>\n");
+}
+
 struct report {
 	struct rv_validation v; /* the records of every set, a target from one set only */
 	char hw[RV_REPORT_MAX_TARGETS][sizeof(((struct rv_record *)0)->hardware)];
@@ -29,6 +61,8 @@ struct report {
 	size_t set_of[RV_REPORT_MAX_TARGETS];                    /* the set that brought it */
 	size_t n_hw;
 	struct rv_buf notes; /* one paragraph per line */
+	struct toc toc;
+	size_t top; /* failures and shapes shown before the rest is collapsed; 0: all */
 };
 
 static int report_has_hw(const struct report *r, const char *hw)
@@ -119,13 +153,14 @@ static int report_file(const char *dir, const char *name, const struct rv_buf *d
 	return err < 0 ? err : rv_file_write_output(path, data->data, data->len);
 }
 
-static int report_pictures(struct report *r, struct rv_buf *html, const char *dir, size_t *n_pics)
+/* The heatmap, first on the page. */
+static int report_heatmap(struct report *r, struct rv_buf *html, const char *dir, size_t *n_pics)
 {
 	struct rv_buf svg = RV_BUF_INIT;
-	char name[256], caption[512];
+	char name[256];
 	int err;
 
-	rv_plot_html_heading(html, 2, "Heatmap");
+	section(html, &r->toc, "heatmap", "Heatmap");
 	err = rv_plot_heatmap(&svg, &r->v);
 	if (err == 0)
 		err = rv_plot_file_name(name, sizeof(name), RV_PLOT_HEATMAP, NULL, NULL);
@@ -133,31 +168,68 @@ static int report_pictures(struct report *r, struct rv_buf *html, const char *di
 		err = report_file(dir, name, &svg);
 	rv_plot_html_figure(html, "heatmap.svg",
 	                    "Records by hardware, op and regime label, coloured by the share "
-	                    "passing every check.");
+	                    "passing every check, with the median signed latency error (the "
+	                    "bias: above 0 the model predicts slower than measured).");
 	(*n_pics)++;
+	rv_buf_free(&svg);
+	return err;
+}
+
+/* One picture of kind for target i, written and shown. */
+static int report_picture(struct report *r, struct rv_buf *html, struct rv_buf *svg,
+                          const char *dir, size_t i, enum rv_plot_kind kind, const char *caption)
+{
+	const struct rv_profile *p = r->profile[i];
+	char name[256];
+	int err;
+
+	rv_buf_reset(svg);
+	err = kind == RV_PLOT_ERROR ? rv_plot_error(svg, p, &r->v, RV_PLOT_ALL_OPS)
+	                            : rv_plot_roofline(svg, p, &r->v, RV_PLOT_ALL_OPS);
+	if (err == 0)
+		err = rv_plot_file_name(name, sizeof(name), kind, p->key, NULL);
+	if (err == 0)
+		err = report_file(dir, name, svg);
+	if (err == 0)
+		rv_plot_html_figure(html, name, caption);
+	return err;
+}
+
+static int report_pictures(struct report *r, struct rv_buf *html, const char *dir, size_t *n_pics)
+{
+	struct rv_buf svg = RV_BUF_INIT;
+	char name[256], caption[512], id[96];
+	int several = r->v.n_models > 1, err = 0;
+
 	for (size_t i = 0; i < r->n_hw && err == 0; i++) {
 		const struct rv_profile *p = r->profile[i];
 
 		(void)snprintf(caption, sizeof(caption), "%s: %s", p->key, p->name);
-		rv_plot_html_heading(html, 2, caption);
-		rv_buf_reset(&svg);
-		err = rv_plot_roofline(&svg, p, &r->v, RV_PLOT_ALL_OPS);
-		if (err == 0)
-			err = rv_plot_file_name(name, sizeof(name), RV_PLOT_ROOFLINE, p->key, NULL);
-		if (err == 0)
-			err = report_file(dir, name, &svg);
+		(void)snprintf(id, sizeof(id), "target-%s", p->key);
+		section(html, &r->toc, id, caption);
 		(void)snprintf(caption, sizeof(caption),
-		               "Roofline of %s: measured points (a marker per op, a colour per "
-		               "regime label, hollow when the latency missed its band) joined to "
-		               "their predictions (crosses).",
+		               several ? "Roofline of %s: each measured point once (a marker per "
+		                         "op, a colour per regime label) joined to every model's "
+		                         "prediction (a glyph and colour per model)."
+		                       : "Roofline of %s: measured points (a marker per op, a "
+		                         "colour per regime label, hollow when the latency missed "
+		                         "its band) joined to their predictions (crosses).",
 		               p->key);
-		rv_plot_html_figure(html, name, caption);
-		(*n_pics)++;
+		err = report_picture(r, html, &svg, dir, i, RV_PLOT_ROOFLINE, caption);
+		(*n_pics) += err == 0;
+		(void)snprintf(
+		        caption, sizeof(caption),
+		        "Where the model%s of %s %s wrong: the signed latency error of every "
+		        "record against its FLOPs, bytes and operational intensity.",
+		        several ? "s" : "", p->key, several ? "are" : "is");
+		if (err == 0)
+			err = report_picture(r, html, &svg, dir, i, RV_PLOT_ERROR, caption);
+		(*n_pics) += err == 0;
 		if (err == 0)
 			err = rv_plot_html_validation(html, &r->v, p->key);
 	}
 	if (r->n_hw > 1 && err == 0)
-		rv_plot_html_heading(html, 2, "Comparisons");
+		section(html, &r->toc, "comparisons", "Comparisons");
 	for (size_t i = 0; i + 1 < r->n_hw && err == 0; i++) {
 		for (size_t j = i + 1; j < r->n_hw && err == 0; j++) {
 			if (r->n_hw > REPORT_ALL_PAIRS && j != i + 1)
@@ -183,7 +255,7 @@ static int report_pictures(struct report *r, struct rv_buf *html, const char *di
 }
 
 /* The suspect records, flagged one by one. */
-static int report_suspects(struct rv_buf *html, const struct rv_validation *v)
+static int report_suspects(struct rv_buf *html, struct toc *toc, const struct rv_validation *v)
 {
 	size_t n = 0, shown = 0;
 	char line[512], shape[64];
@@ -192,7 +264,7 @@ static int report_suspects(struct rv_buf *html, const struct rv_validation *v)
 		n += v->records[i].suspect != 0;
 	if (n == 0)
 		return 0;
-	rv_plot_html_heading(html, 2, "Suspect records");
+	section(html, toc, "suspect", "Suspect records");
 	(void)snprintf(line, sizeof(line),
 	               "%zu records of rows measured in doubt (scored, unless validate "
 	               "--exclude-flagged leaves their rows out): a miss there need not be the "
@@ -221,7 +293,7 @@ static int report_suspects(struct rv_buf *html, const struct rv_validation *v)
 }
 
 /* The noise ceiling of every (model, hardware, op). */
-static int report_noise(struct rv_buf *html, const struct rv_validation *v)
+static int report_noise(struct rv_buf *html, struct toc *toc, const struct rv_validation *v)
 {
 	struct rv_noise *noise = NULL;
 	size_t n = 0;
@@ -231,7 +303,7 @@ static int report_noise(struct rv_buf *html, const struct rv_validation *v)
 
 	if (err < 0)
 		return err;
-	rv_plot_html_heading(html, 2, "Noise ceiling");
+	section(html, toc, "noise", "Noise ceiling");
 	rv_plot_html_para(html, "The share of paired records (a target in two baseline folders, "
 	                        "or the matmul and linear of one GEMM) that one prediction "
 	                        "could pass, beside the model's records within the latency "
@@ -258,28 +330,9 @@ static int report_noise(struct rv_buf *html, const struct rv_validation *v)
 	return 0;
 }
 
-/* The page before its pictures: the sources, the notes, the summary. */
-static int report_head(struct rv_buf *html, const struct report *r)
+/* The notes and the model's name, above the table of contents. */
+static void report_notes(struct rv_buf *html, const struct report *r)
 {
-	size_t n_sources = 0;
-	int err;
-
-	for (size_t i = 0; i < r->v.n_sources; i++)
-		n_sources += !rv_report__source_repeated(&r->v, i);
-	rv_plot_html_begin(html, "roofval validation report");
-	rv_buf_printf(html,
-	              "<details>\n<summary>%zu baselines and sweeps validated (calibration "
-	              "and validation records)</summary>\n<ul>\n",
-	              n_sources);
-	for (size_t i = 0; i < r->v.n_sources; i++) {
-		/* Several models over the same files: each file once. */
-		if (rv_report__source_repeated(&r->v, i))
-			continue;
-		rv_buf_puts(html, "<li>");
-		rv_svg_escape(html, r->v.sources[i]);
-		rv_buf_puts(html, "</li>\n");
-	}
-	rv_buf_puts(html, "</ul>\n</details>\n");
 	for (const char *p = rv_buf_str(&r->notes); *p;) {
 		size_t len = strcspn(p, "\n");
 		char line[1024];
@@ -294,13 +347,79 @@ static int report_head(struct rv_buf *html, const struct report *r)
 		(void)snprintf(line, sizeof(line), "Model: %s", r->v.models[0]);
 		rv_plot_html_para(html, line);
 	}
-	rv_plot_html_heading(html, 2, "Summary");
+}
+
+/* The tables after the heatmap: the summary, the failures worst first, the
+ * models side by side and the shapes they fail. */
+static int report_tables(struct rv_buf *html, struct report *r)
+{
+	int err;
+
+	section(html, &r->toc, "summary", "Summary");
 	err = r->v.n_models > 1 ? rv_plot_html_models(html, &r->v)
 	                        : rv_plot_html_validation(html, &r->v, NULL);
+	if (err == 0) {
+		section(html, &r->toc, "worst", "Failures, worst first");
+		err = rv_plot_html_worst(html, &r->v, r->top);
+	}
+	if (err == 0 && r->v.n_models > 1) {
+		section(html, &r->toc, "shapes", "Shapes side by side");
+		err = rv_plot_html_shapes(html, &r->v, r->top);
+	}
+	return err;
+}
+
+/* The page's end: suspects, the noise ceiling, the sources. */
+static int report_tail(struct rv_buf *html, struct report *r)
+{
+	size_t n_sources = 0;
+	int err = report_suspects(html, &r->toc, &r->v);
+
 	if (err == 0)
-		err = report_suspects(html, &r->v);
+		err = report_noise(html, &r->toc, &r->v);
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < r->v.n_sources; i++)
+		n_sources += !rv_report__source_repeated(&r->v, i);
+	section(html, &r->toc, "sources", "Sources");
+	rv_buf_printf(html,
+	              "<details>\n<summary>%zu baselines and sweeps validated (calibration "
+	              "and validation records)</summary>\n<ul>\n",
+	              n_sources);
+	for (size_t i = 0; i < r->v.n_sources; i++) {
+		/* Several models over the same files: each file once. */
+		if (rv_report__source_repeated(&r->v, i))
+			continue;
+		rv_buf_puts(html, "<li>");
+		rv_svg_escape(html, r->v.sources[i]);
+		rv_buf_puts(html, "</li>\n");
+	}
+	rv_buf_puts(html, "</ul>\n</details>\n");
+	return rv_buf_check(html);
+}
+
+/* The page: title, notes, the table of contents, then the body (written
+ * first: the contents list its sections). */
+static int report_page(struct rv_buf *html, struct report *r, const char *dir, size_t *n_pics)
+{
+	struct rv_buf body = RV_BUF_INIT;
+	int err = report_heatmap(r, &body, dir, n_pics);
+
 	if (err == 0)
-		err = report_noise(html, &r->v);
+		err = report_tables(&body, r);
+	if (err == 0)
+		err = report_pictures(r, &body, dir, n_pics);
+	if (err == 0)
+		err = report_tail(&body, r);
+	if (err == 0) {
+		rv_plot_html_begin(html, "roofval validation report");
+		report_notes(html, r);
+		toc_put(html, &r->toc);
+		rv_buf_add(html, rv_buf_str(&body), body.len);
+		rv_plot_html_end(html);
+		err = rv_buf_check(html);
+	}
+	rv_buf_free(&body);
 	return err;
 }
 
@@ -345,6 +464,12 @@ int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_re
 int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
                           size_t n_models, struct rv_report_html_result *out)
 {
+	return rv_report_html_top(o, models, n_models, 0, out);
+}
+
+int rv_report_html_top(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
+                       size_t n_models, size_t top, struct rv_report_html_result *out)
+{
 	struct rv_layout *sets = NULL;
 	struct report r;
 	struct rv_buf html = RV_BUF_INIT;
@@ -353,6 +478,7 @@ int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_l
 
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
+	r.top = top;
 	err = report_sets(&sets, &n_sets, o);
 	for (size_t s = 0; s < n_sets && err == 0; s++) {
 		struct rv_layout_filter all = { NULL, -1, -1 };
@@ -384,13 +510,9 @@ int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_l
 	if (err == 0)
 		err = rv_file_mkdirs(o->output_dir);
 	if (err == 0)
-		err = report_head(&html, &r);
+		err = report_page(&html, &r, o->output_dir, &n_pics);
 	if (err == 0)
-		err = report_pictures(&r, &html, o->output_dir, &n_pics);
-	if (err == 0) {
-		rv_plot_html_end(&html);
 		err = report_file(o->output_dir, "index.html", &html);
-	}
 	if (err == 0) {
 		out->n_pictures = n_pics;
 		out->n_targets = r.n_hw;

@@ -59,9 +59,11 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 	struct rv_report__ctx c;
 	size_t *disagree = NULL, n_disagree = 0;
 	struct rv_noise *noise = NULL;
+	struct rv_report__shapes shapes;
 	int err;
 
 	memset(&side, 0, sizeof(side));
+	memset(&shapes, 0, sizeof(shapes));
 	if ((unsigned)f >= RV_FORMAT_COUNT)
 		return rv_error_set(RV_EPARSE, "unknown report format %d", (int)f);
 	memset(&c, 0, sizeof(c));
@@ -72,10 +74,13 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 		err = rv_report__side_of(&side, cells, c.n_cells);
 	if (err == 0 && side.n_models > 1)
 		err = rv_validation_disagreements(v, &disagree, &n_disagree);
+	if (err == 0 && side.n_models > 1 && f != RV_FORMAT_JSON)
+		err = rv_report__shapes_of(&shapes, v);
 	if (err == 0)
 		err = rv_validation_noise(v, &noise, &c.n_noise);
 	c.noise = noise;
 	if (err < 0) {
+		rv_report__shapes_free(&shapes);
 		free(noise);
 		free(disagree);
 		free(cells);
@@ -90,6 +95,8 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 	c.n_disagree = n_disagree;
 	c.against = o ? o->against : NULL;
 	c.against_name = o && o->against_name ? o->against_name : "the earlier report";
+	c.shapes = &shapes;
+	c.top = o ? o->top : 0;
 	switch (f) {
 	case RV_FORMAT_TEXT:
 		err = rv_report__text(out, &c);
@@ -104,6 +111,7 @@ int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enu
 	free(cells);
 	free(disagree);
 	free(noise);
+	rv_report__shapes_free(&shapes);
 	rv_report__side_free(&side);
 	if (err < 0)
 		return err;
@@ -212,7 +220,7 @@ int rv_report_gate_render(struct rv_buf *out, const struct rv_validation *v,
 {
 	struct rv_validation old;
 	struct rv_comparison cmp;
-	struct rv_report_opts o = { NULL, g->against_path };
+	struct rv_report_opts o = { NULL, g->against_path, g->top };
 	struct rv_summary s;
 	int err;
 

@@ -31,6 +31,10 @@ struct rv_report_opts {
 	 * regressions and improvements; NULL: none. */
 	const struct rv_comparison *against;
 	const char *against_name; /* the earlier report's file, as the report names it */
+	/* Text and markdown list each model's failures worst first, and the
+	 * shapes several models failed side by side, up to top of each (0:
+	 * all); JSON lists every record whatever top is. */
+	size_t top;
 };
 /* rv_report_render() with o (NULL: as rv_report_render()). */
 int rv_report_render_opts(struct rv_buf *out, const struct rv_validation *v, enum rv_format f,
@@ -61,6 +65,7 @@ struct rv_report_gate {
 	const char *output;       /* NULL: standard output */
 	const char *against_path; /* NULL: no regression gate */
 	double regression_points; /* a cell's median |error| may grow by this much */
+	size_t top;               /* as in struct rv_report_opts */
 };
 int rv_report_validation(const struct rv_validation *v, const struct rv_report_gate *g,
                          int *verdict);
@@ -104,6 +109,11 @@ int rv_report_html(const struct rv_report_html_opts *o, struct rv_report_html_re
 struct rv_layout_model;
 int rv_report_html_models(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
                           size_t n_models, struct rv_report_html_result *out);
+/* rv_report_html_models() listing each model's top worst failures and the
+ * top shapes side by side, the longest tables collapsed (roofval report
+ * --top; 0: all, as rv_report_html_models() does). */
+int rv_report_html_top(const struct rv_report_html_opts *o, const struct rv_layout_model *models,
+                       size_t n_models, size_t top, struct rv_report_html_result *out);
 
 /* The model for one shape (roofval classify and predict), appended to out:
  * the title "<key> <op> <shape> <dtype>", then every term with the numbers

@@ -92,6 +92,39 @@ void rv_report__side_free(struct rv_report__side *s);
  * or "not stated by the model; measured M (label L)". */
 void rv_report__regime_text(char *out, size_t size, const struct rv_record *r);
 
+/* The failures of model (NULL: of every model) worst first: the records
+ * that failed a check, ranked by |latency error|, the largest first,
+ * records without a finite latency error after them, ties in run order.
+ * *idx gets their indices into v->records (free() it; not NULL on
+ * success), *n their count. RV_ENOMEM. */
+int rv_report__worst_first(const struct rv_validation *v, const char *model, size_t **idx,
+                           size_t *n);
+
+/* One entry (hardware, op, shape, dtype) that several models were scored
+ * on, side by side. */
+struct rv_report__shape {
+	const size_t *rec; /* indices into v->records, in model order */
+	size_t n_rec;
+	size_t n_failed; /* of those records, the ones that failed a check */
+	int mixed;       /* one of them passes and another fails */
+	/* How far the models differ: the largest latency error among the
+	 * records minus the smallest (a fraction of the measurement); NAN
+	 * with fewer than two finite errors. */
+	double spread;
+};
+struct rv_report__shapes {
+	struct rv_report__shape *shape;
+	size_t n;
+	size_t *idx; /* the storage of shape[].rec */
+};
+/* The entries with records of two models or more, at least one of them
+ * failed, ranked by spread, the largest first (NAN last; ties in entry
+ * order). RV_ENOMEM. */
+int rv_report__shapes_of(struct rv_report__shapes *out, const struct rv_validation *v);
+void rv_report__shapes_free(struct rv_report__shapes *s);
+/* How many of n ranked items a report shows with --top top (0: all). */
+size_t rv_report__shown(size_t n, size_t top);
+
 /* What the renderers are given: v with its summary (rv_validation_summary())
  * and cells (rv_validation_cells()), the side-by-side rows (when several
  * models), and the comparison with an earlier run (NULL: none). */
@@ -107,6 +140,8 @@ struct rv_report__ctx {
 	const char *against_name;
 	const struct rv_noise *noise; /* rv_validation_noise() */
 	size_t n_noise;
+	const struct rv_report__shapes *shapes; /* rv_report__shapes_of(), several models */
+	size_t top; /* failures listed per model, and shapes side by side; 0: all */
 };
 
 /* The command that makes a target's labels follow its measurements:

@@ -262,20 +262,19 @@ static void fail_middle(char *out, size_t size, const struct rv_record *r, enum 
 	               nw, meas, unit, ew, err);
 }
 
-static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v, int models)
+static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v, const size_t *idx,
+                           size_t n, int models)
 {
 	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
 
 	memset(w, 0, sizeof(*w));
-	for (size_t i = 0; i < v->n_records; i++) {
-		const struct rv_record *r = &v->records[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct rv_record *r = &v->records[idx[i]];
 		double nums[4] = { r->latency_pred_s * 1e3, r->latency_meas_s * 1e3,
 			           r->energy_pred_J * 1e3, r->energy_meas_J * 1e3 };
 		double errs[2] = { r->latency_err, r->energy_err };
 		int k_nums = energy_scored(r) ? 4 : 2;
 
-		if (rv_record_passed(r))
-			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		if (models)
 			w->model = max_size(w->model, strlen(r->model));
@@ -291,11 +290,10 @@ static void fail_widths_of(struct fail_widths *w, const struct rv_validation *v,
 			w->err = max_size(w->err, strlen(text));
 		}
 	}
-	for (size_t i = 0; i < v->n_records; i++) {
-		if (rv_record_passed(&v->records[i]))
-			continue;
+	for (size_t i = 0; i < n; i++) {
 		for (int line = 0; line < LINE_COUNT; line++) {
-			fail_middle(text, sizeof(text), &v->records[i], (enum fail_line)line, w);
+			fail_middle(text, sizeof(text), &v->records[idx[i]], (enum fail_line)line,
+			            w);
 			w->middle = max_size(w->middle, strlen(text));
 		}
 	}
@@ -329,23 +327,42 @@ static void fail_line_put(struct rv_buf *b, const struct rv_record *r, enum fail
 	rv_buf_printf(b, " (tolerance %s)\n", text);
 }
 
-static void text_failures(struct rv_buf *b, const struct rv_validation *v,
-                          const struct rv_summary *s, int models)
+/* "regime, latency" of the checks r failed. */
+static void failed_checks(char *out, size_t size, const struct rv_record *r)
+{
+	(void)snprintf(
+	        out, size, "%s%s%s%s%s", r->pass_regime ? "" : "regime",
+	        !r->pass_regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
+	        r->pass_energy == RV_CHECK_FAIL && !(r->pass_regime && r->pass_latency) ? ", " : "",
+	        r->pass_energy == RV_CHECK_FAIL ? "energy" : "");
+}
+
+/* The failed records, worst first (rv_report__worst_first()), top of them
+ * (0: all), each as a block of its checks. */
+static int text_failures(struct rv_buf *b, const struct rv_validation *v,
+                         const struct rv_summary *s, int models, size_t top)
 {
 	struct fail_widths w;
 	char shape[64], text[RV_REPORT_NUM_SIZE * 2];
+	size_t *idx = NULL, n = 0, shown;
+	int err;
 
 	if (s->failed == 0) {
 		rv_buf_puts(b, "failures: none\n");
-		return;
+		return 0;
 	}
-	rv_buf_printf(b, "failures (%zu of %zu records)\n", s->failed, s->records);
-	fail_widths_of(&w, v, models);
-	for (size_t i = 0; i < v->n_records; i++) {
-		const struct rv_record *r = &v->records[i];
+	if ((err = rv_report__worst_first(v, NULL, &idx, &n)) < 0)
+		return err;
+	shown = rv_report__shown(n, top);
+	rv_buf_printf(b, "failures (%zu of %zu records), worst first by |latency error|", s->failed,
+	              s->records);
+	if (shown < n)
+		rv_buf_printf(b, ": the %zu worst (--top 0 lists them all)", shown);
+	rv_buf_putc(b, '\n');
+	fail_widths_of(&w, v, idx, shown, models);
+	for (size_t i = 0; i < shown; i++) {
+		const struct rv_record *r = &v->records[idx[i]];
 
-		if (rv_record_passed(r))
-			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		rv_buf_puts(b, "\n  ");
 		if (models)
@@ -354,15 +371,8 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 		put_left(b, rv_op_name(r->op), w.op + 2);
 		put_left(b, shape, w.shape + 2);
 		rv_buf_puts(b, rv_dtype_name(r->dtype));
-		rv_buf_printf(b, "  failed: %s%s%s",
-		              r->pass_regime != RV_CHECK_FAIL ? "" : "regime",
-		              r->pass_regime == RV_CHECK_FAIL && !r->pass_latency ? ", " : "",
-		              r->pass_latency ? "" : "latency");
-		if (r->pass_energy == RV_CHECK_FAIL)
-			rv_buf_puts(b, r->pass_regime != RV_CHECK_FAIL && r->pass_latency
-			                       ? "energy"
-			                       : ", energy");
-		rv_buf_putc(b, '\n');
+		failed_checks(text, sizeof(text), r);
+		rv_buf_printf(b, "  failed: %s\n", text);
 		for (int line = 0; line < LINE_COUNT; line++)
 			fail_line_put(b, r, (enum fail_line)line, &w);
 		/* The binding resource, when the model said it. */
@@ -385,6 +395,10 @@ static void text_failures(struct rv_buf *b, const struct rv_validation *v,
 			rv_buf_putc(b, '\n');
 		}
 	}
+	if (shown < n)
+		rv_buf_printf(b, "\n  ... and %zu more\n", n - shown);
+	free(idx);
+	return 0;
 }
 
 /* A table of text cells, columns padded to their widest, no trailing space. */
@@ -713,6 +727,136 @@ static int text_disagreements(struct rv_buf *b, const struct rv_report__ctx *c)
 	return err;
 }
 
+/* The regime cell of a record: its regime verdict's text. */
+static void regime_cell(char *out, size_t size, const struct rv_record *r)
+{
+	rv_report__regime_text(out, size, r);
+}
+
+/* Each model's failures worst first, a row each, top of them. */
+static int text_worst(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+	int err = 0;
+
+	for (size_t m = 0; m < v->n_models && err == 0; m++) {
+		struct table t = { 0 };
+		size_t *idx = NULL, n = 0, shown;
+		char(*row)[TABLE_CELL];
+
+		if ((err = rv_report__worst_first(v, v->models[m], &idx, &n)) < 0)
+			return err;
+		shown = rv_report__shown(n, c->top);
+		rv_buf_puts(b, "\nworst first of ");
+		rv_report__put_line(b, v->models[m], 0);
+		if (n == 0) {
+			rv_buf_puts(b, ": no failures\n");
+			free(idx);
+			continue;
+		}
+		rv_buf_printf(b, ": %zu failures by |latency error|", n);
+		if (shown < n)
+			rv_buf_printf(b, ", the %zu worst (--top 0 lists them all)", shown);
+		rv_buf_putc(b, '\n');
+		if ((row = table_row(&t)) != NULL) {
+			(void)snprintf(row[0], TABLE_CELL, "#");
+			(void)snprintf(row[1], TABLE_CELL, "entry");
+			(void)snprintf(row[2], TABLE_CELL, "regime");
+			(void)snprintf(row[3], TABLE_CELL, "predicted ms");
+			(void)snprintf(row[4], TABLE_CELL, "measured ms");
+			(void)snprintf(row[5], TABLE_CELL, "error");
+			(void)snprintf(row[6], TABLE_CELL, "failed");
+		}
+		for (size_t i = 0; i < shown && (row = table_row(&t)) != NULL; i++) {
+			const struct rv_record *r = &v->records[idx[i]];
+			char shape[64];
+
+			(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+			(void)snprintf(row[0], TABLE_CELL, "%zu", i + 1);
+			(void)snprintf(row[1], TABLE_CELL, "%s %s %s %s", r->hardware,
+			               rv_op_name(r->op), shape, rv_dtype_name(r->dtype));
+			regime_cell(row[2], TABLE_CELL, r);
+			rv_report__sig4(row[3], TABLE_CELL, r->latency_pred_s * 1e3);
+			rv_report__sig4(row[4], TABLE_CELL, r->latency_meas_s * 1e3);
+			rv_report__percent(row[5], TABLE_CELL, r->latency_err, 1);
+			failed_checks(row[6], TABLE_CELL, r);
+		}
+		free(idx);
+		if ((err = table_put(b, &t, "  ")) < 0)
+			return err;
+		if (shown < n)
+			rv_buf_printf(b, "  ... and %zu more\n", n - shown);
+	}
+	return err;
+}
+
+/* The shapes a model failed, each with every model's prediction and
+ * verdict, the largest disagreement first. */
+static int text_shapes(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+	const struct rv_report__shapes *sh = c->shapes;
+	size_t shown = rv_report__shown(sh->n, c->top);
+	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
+	int err = 0;
+
+	if (sh->n == 0) {
+		rv_buf_puts(b, "\nfailures side by side: none (no shape that a model failed has "
+		               "records of two models)\n");
+		return 0;
+	}
+	rv_buf_printf(b,
+	              "\nfailures side by side: %zu shapes a model failed, each with every "
+	              "model's prediction, the models' largest disagreement first",
+	              sh->n);
+	if (shown < sh->n)
+		rv_buf_printf(b, "; the first %zu (--top 0 lists them all)", shown);
+	rv_buf_putc(b, '\n');
+	for (size_t k = 0; k < shown && err == 0; k++) {
+		const struct rv_report__shape *e = &sh->shape[k];
+		const struct rv_record *r0 = &v->records[e->rec[0]];
+		struct table t = { 0 };
+
+		(void)rv_shape_format(shape, sizeof(shape), &r0->shape);
+		rv_report__sig4(text, sizeof(text), r0->latency_meas_s * 1e3);
+		rv_buf_printf(b, "\n  %s %s %s %s  %s  measured %s ms", r0->hardware,
+		              rv_op_name(r0->op), shape, rv_dtype_name(r0->dtype),
+		              rv_regime_name(r0->regime_label), text);
+		if (isfinite(e->spread)) {
+			rv_report__percent(text, sizeof(text), e->spread, 0);
+			rv_buf_printf(b, "  predictions %s of it apart", text);
+		}
+		rv_buf_putc(b, '\n');
+		for (size_t i = 0; i < e->n_rec; i++) {
+			const struct rv_record *r = &v->records[e->rec[i]];
+			char(*row)[TABLE_CELL] = table_row(&t), num[RV_REPORT_NUM_SIZE], what[100];
+
+			if (!row)
+				break;
+			(void)snprintf(row[0], TABLE_CELL, "%s", r->model);
+			rv_report__sig4(num, sizeof(num), r->latency_pred_s * 1e3);
+			(void)snprintf(row[1], TABLE_CELL, "%s ms", num);
+			rv_report__percent(num, sizeof(num), r->latency_err, 1);
+			(void)snprintf(row[2], TABLE_CELL, "error %s", num);
+			if (rv_record_passed(r)) {
+				(void)snprintf(row[3], TABLE_CELL, "pass");
+			} else {
+				failed_checks(what, sizeof(what), r);
+				(void)snprintf(row[3], TABLE_CELL, "FAIL %s", what);
+			}
+			regime_cell(row[4], TABLE_CELL, r);
+			if (r->binding >= 0) {
+				rv_report__binding(what, sizeof(what), r);
+				(void)snprintf(row[5], TABLE_CELL, "binding %s", what);
+			}
+		}
+		err = table_put(b, &t, "    ");
+	}
+	if (err == 0 && shown < sh->n)
+		rv_buf_printf(b, "\n  ... and %zu more\n", sh->n - shown);
+	return err;
+}
+
 static void change_cells(char (*row)[TABLE_CELL], const struct rv_change *ch)
 {
 	char a[RV_REPORT_NUM_SIZE], z[RV_REPORT_NUM_SIZE];
@@ -812,7 +956,8 @@ int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c)
 		return err;
 	if (c->against && (err = text_against(out, c)) < 0)
 		return err;
+	if (c->side->n_models > 1)
+		return (err = text_worst(out, c)) < 0 ? err : text_shapes(out, c);
 	rv_buf_putc(out, '\n');
-	text_failures(out, v, c->s, several);
-	return 0;
+	return text_failures(out, v, c->s, several, c->top);
 }

@@ -267,7 +267,7 @@ static void test_layout__plot_and_report(void **state)
 	                       &done),
 	        0);
 	assert_int_equal(done.n_targets, 1);
-	assert_int_equal(done.n_pictures, 2);
+	assert_int_equal(done.n_pictures, 3); /* the heatmap, the roofline, the errors */
 	assert_int_equal(rv_path_join(out, sizeof(out), dir, "out/index.html"), 0);
 	page = rv_slurp(out, NULL);
 	assert_non_null(page);
