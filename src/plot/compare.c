@@ -60,6 +60,7 @@ static double scatter(struct rv_buf *b, const struct rv_svg_plot *plot, const st
 	double band[2] = { HUGE_VAL, 0 };
 	struct rv_svg_key keys[24];
 	size_t nk = 0, per_op[RV_OP_COUNT] = { 0 };
+	int models = 0;
 
 	for (int s = 0; s < 2; s++) {
 		for (size_t i = 0; i < sides[s].n; i++) {
@@ -82,12 +83,20 @@ static double scatter(struct rv_buf *b, const struct rv_svg_plot *plot, const st
 		            rv_svg_plot_y(plot, lo), rv_svg_plot_x(plot, hi),
 		            rv_svg_plot_y(plot, hi * (1 - band[k])));
 	}
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < sides[s].n; i++)
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < sides[s].n; i++) {
+			char title[RV_PLOT_POINT_TITLE];
+
+			models |= sides[s].pts[i].model > 0;
+			rv_plot__point_title(title, sizeof(title), &sides[s].pts[i], 1);
+			rv_svg_group_begin(b, title);
 			rv_svg_marker(b, rv_plot__op_shape(sides[s].pts[i].op),
 			              rv_svg_plot_x(plot, sides[s].pts[i].meas_s),
 			              rv_svg_plot_y(plot, sides[s].pts[i].pred_s), 4.5,
 			              target_rgb[s], sides[s].pts[i].pass_latency);
+			rv_svg_group_end(b);
+		}
+	}
 
 	keys[nk] = (struct rv_svg_key){ RV_SVG_KEY_HEADING, "Targets", { 0 }, 0, NULL, 0 };
 	nk++;
@@ -97,10 +106,11 @@ static double scatter(struct rv_buf *b, const struct rv_svg_plot *plot, const st
 		*k = (struct rv_svg_key){ RV_SVG_KEY_SWATCH, "", { 0 }, 0, target_rgb[s], 0 };
 		if (sides[s].n)
 			(void)snprintf(k->text, sizeof(k->text),
-			               "%s: %zu records, %zu with latency in band, median |error| "
+			               "%s: %zu %s, %zu with latency in band, median |error| "
 			               "%.1f%%",
-			               sides[s].p->key, sides[s].n, sides[s].passed,
-			               100 * sides[s].median_ape);
+			               sides[s].p->key, sides[s].n,
+			               models ? "predictions (of every model)" : "records",
+			               sides[s].passed, 100 * sides[s].median_ape);
 		else
 			(void)snprintf(k->text, sizeof(k->text), "%s: no records", sides[s].p->key);
 	}

@@ -3,6 +3,8 @@
  * heading, summary and accuracy tables, the heatmap as a table and the
  * failed records as a table, with the failed checks in bold. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/dtype.h"
@@ -131,31 +133,62 @@ static void md_quantity(struct rv_buf *b, double pred, double meas, double err, 
 	rv_buf_printf(b, " %s | %s | %s%s%s (%s) |", p, m, bold, e, bold, t);
 }
 
-static void md_failures(struct rv_buf *b, const struct rv_validation *v, const struct rv_summary *s,
-                        int models)
+/* "regime, latency" of the checks r failed. */
+static void md_failed_checks(char *out, size_t size, const struct rv_record *r)
+{
+	(void)snprintf(
+	        out, size, "%s%s%s%s%s", r->pass_regime ? "" : "regime",
+	        !r->pass_regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
+	        r->pass_energy == RV_CHECK_FAIL && !(r->pass_regime && r->pass_latency) ? ", " : "",
+	        r->pass_energy == RV_CHECK_FAIL ? "energy" : "");
+}
+
+/* The regime cell of a record: its verdict's text, the label and the
+ * measured regime in bold when the check failed. */
+static void md_regime(struct rv_buf *b, const struct rv_record *r)
+{
+	char text[256];
+	const char *bold = r->pass_regime ? "" : "**";
+
+	rv_report__regime_text(text, sizeof(text), r);
+	rv_buf_puts(b, bold);
+	rv_report__put_line(b, text, 1);
+	rv_buf_puts(b, bold);
+}
+
+/* One model's failures (or, models set, every model's) worst first: top of
+ * them (0: all) as a table, the rest counted. */
+static int md_failures(struct rv_buf *b, const struct rv_validation *v, const struct rv_summary *s,
+                       int models, size_t top)
 {
 	char shape[64], text[RV_REPORT_NUM_SIZE * 2];
+	size_t *idx = NULL, n = 0, shown;
+	int err;
 
 	if (s->failed == 0) {
 		rv_buf_puts(b, "## Failures\n\nNone.\n");
-		return;
+		return 0;
 	}
-	rv_buf_printf(b, "## Failures (%zu of %zu records)\n\n", s->failed, s->records);
+	if ((err = rv_report__worst_first(v, NULL, &idx, &n)) < 0)
+		return err;
+	shown = rv_report__shown(n, top);
+	rv_buf_printf(b, "## Failures (%zu of %zu records)\n\nWorst first, by \\|latency error\\|",
+	              s->failed, s->records);
+	if (shown < n)
+		rv_buf_printf(b, "; the %zu worst (`--top 0` lists them all)", shown);
+	rv_buf_puts(b, ".\n\n");
 	if (models)
 		rv_buf_puts(b, "| model ");
 	rv_buf_puts(
-	        b, "| hardware | op | shape | dtype | regime: label -> measured "
+	        b, "| hardware | op | shape | dtype | regime "
 	           "| predicted ms | measured ms | latency error (tolerance) "
 	           "| predicted mJ | measured mJ | energy error (tolerance) | binding | notes |\n");
 	if (models)
 		rv_buf_puts(b, "|---");
 	rv_buf_puts(b, "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
-	for (size_t i = 0; i < v->n_records; i++) {
-		const struct rv_record *r = &v->records[i];
-		const char *bold = r->pass_regime ? "" : "**";
+	for (size_t i = 0; i < shown; i++) {
+		const struct rv_record *r = &v->records[idx[i]];
 
-		if (rv_record_passed(r))
-			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		if (models) {
 			rv_buf_puts(b, "| ");
@@ -164,15 +197,10 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 		}
 		rv_buf_puts(b, "| ");
 		rv_report__put_line(b, r->hardware, 1);
-		rv_buf_printf(b, " | %s | %s | %s | %s%s -> %s%s%s%s%s |", rv_op_name(r->op), shape,
-		              rv_dtype_name(r->dtype), bold, rv_regime_name(r->regime_label),
-		              rv_regime_name(r->regime_measured), bold,
-		              r->pass_regime && r->regime_label != r->regime_measured
-		                      ? " (counts as a match)"
-		                      : "",
-		              r->regime_model < RV_REGIME_COUNT ? "; the model said " : "",
-		              r->regime_model < RV_REGIME_COUNT ? rv_regime_name(r->regime_model)
-		                                                : "");
+		rv_buf_printf(b, " | %s | %s | %s | ", rv_op_name(r->op), shape,
+		              rv_dtype_name(r->dtype));
+		md_regime(b, r);
+		rv_buf_puts(b, " |");
 		md_quantity(b, r->latency_pred_s * 1e3, r->latency_meas_s * 1e3, r->latency_err,
 		            r->band.latency, !r->pass_latency);
 		if (r->pass_energy == RV_CHECK_SKIP)
@@ -190,6 +218,131 @@ static void md_failures(struct rv_buf *b, const struct rv_validation *v, const s
 		rv_report__put_line(b, r->notes[0] || r->suspect ? r->notes : "-", 1);
 		rv_buf_puts(b, " |\n");
 	}
+	if (shown < n)
+		rv_buf_printf(b, "\n... and %zu more\n", n - shown);
+	free(idx);
+	return 0;
+}
+
+/* Each model's failures worst first, a row each, top of them. */
+static int md_worst(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+
+	for (size_t m = 0; m < v->n_models; m++) {
+		size_t *idx = NULL, n = 0, shown;
+		char shape[64], num[3][RV_REPORT_NUM_SIZE], what[100], bind[100];
+		int err = rv_report__worst_first(v, v->models[m], &idx, &n);
+
+		if (err < 0)
+			return err;
+		shown = rv_report__shown(n, c->top);
+		rv_buf_puts(b, "\n## Worst first: ");
+		rv_report__put_line(b, v->models[m], 1);
+		if (n == 0) {
+			rv_buf_puts(b, "\n\nNo failures.\n");
+			free(idx);
+			continue;
+		}
+		rv_buf_printf(b, "\n\n%zu failures by \\|latency error\\|", n);
+		if (shown < n)
+			rv_buf_printf(b, "; the %zu worst (`--top 0` lists them all)", shown);
+		rv_buf_puts(b, ".\n\n| # | hardware | op | shape | dtype | regime | predicted ms | "
+		               "measured ms | latency error | failed | binding |\n"
+		               "|---:|---|---|---|---|---|---:|---:|---:|---|---|\n");
+		for (size_t i = 0; i < shown; i++) {
+			const struct rv_record *r = &v->records[idx[i]];
+
+			(void)rv_shape_format(shape, sizeof(shape), &r->shape);
+			rv_report__sig4(num[0], sizeof(num[0]), r->latency_pred_s * 1e3);
+			rv_report__sig4(num[1], sizeof(num[1]), r->latency_meas_s * 1e3);
+			rv_report__percent(num[2], sizeof(num[2]), r->latency_err, 1);
+			md_failed_checks(what, sizeof(what), r);
+			rv_report__binding(bind, sizeof(bind), r);
+			rv_buf_printf(b, "| %zu | ", i + 1);
+			rv_report__put_line(b, r->hardware, 1);
+			rv_buf_printf(b, " | %s | %s | %s | ", rv_op_name(r->op), shape,
+			              rv_dtype_name(r->dtype));
+			md_regime(b, r);
+			rv_buf_printf(b, " | %s | %s | %s%s%s | %s | %s |\n", num[0], num[1],
+			              r->pass_latency ? "" : "**", num[2],
+			              r->pass_latency ? "" : "**", what, bind);
+		}
+		if (shown < n)
+			rv_buf_printf(b, "\n... and %zu more\n", n - shown);
+		free(idx);
+	}
+	return 0;
+}
+
+/* The shapes a model failed, a row each with every model's prediction and
+ * verdict, the largest disagreement first. */
+static void md_shapes(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	const struct rv_validation *v = c->v;
+	const struct rv_report__shapes *sh = c->shapes;
+	size_t shown = rv_report__shown(sh->n, c->top);
+	char shape[64], num[RV_REPORT_NUM_SIZE], what[100];
+
+	rv_buf_puts(b, "\n## Failures side by side\n\n");
+	if (sh->n == 0) {
+		rv_buf_puts(b, "None: no shape that a model failed has records of two models.\n");
+		return;
+	}
+	rv_buf_printf(b,
+	              "%zu shapes a model failed, a row each with every model's predicted ms, "
+	              "latency error and verdict, the largest disagreement first (apart: the "
+	              "largest latency error minus the smallest)",
+	              sh->n);
+	if (shown < sh->n)
+		rv_buf_printf(b, "; the first %zu (`--top 0` lists them all)", shown);
+	rv_buf_puts(b, ".\n\n| hardware | op | shape | dtype | regime label | measured ms |");
+	for (size_t m = 0; m < v->n_models; m++) {
+		rv_buf_putc(b, ' ');
+		rv_report__put_line(b, v->models[m], 1);
+		rv_buf_puts(b, " |");
+	}
+	rv_buf_puts(b, " apart |\n|---|---|---|---|---|---:|");
+	for (size_t m = 0; m < v->n_models; m++)
+		rv_buf_puts(b, "---|");
+	rv_buf_puts(b, "---:|\n");
+	for (size_t k = 0; k < shown; k++) {
+		const struct rv_report__shape *e = &sh->shape[k];
+		const struct rv_record *r0 = &v->records[e->rec[0]];
+
+		(void)rv_shape_format(shape, sizeof(shape), &r0->shape);
+		rv_report__sig4(num, sizeof(num), r0->latency_meas_s * 1e3);
+		rv_buf_puts(b, "| ");
+		rv_report__put_line(b, r0->hardware, 1);
+		rv_buf_printf(b, " | %s | %s | %s | %s | %s |", rv_op_name(r0->op), shape,
+		              rv_dtype_name(r0->dtype), rv_regime_name(r0->regime_label), num);
+		for (size_t m = 0, j = 0; m < v->n_models; m++) {
+			const struct rv_record *r = NULL;
+
+			for (size_t q = j; q < e->n_rec && !r; q++)
+				if (strcmp(v->records[e->rec[q]].model, v->models[m]) == 0) {
+					r = &v->records[e->rec[q]];
+					j = q + 1;
+				}
+			if (!r) {
+				rv_buf_puts(b, " - |");
+				continue;
+			}
+			rv_report__sig4(num, sizeof(num), r->latency_pred_s * 1e3);
+			rv_buf_printf(b, " %s ms, ", num);
+			rv_report__percent(num, sizeof(num), r->latency_err, 1);
+			if (rv_record_passed(r)) {
+				rv_buf_printf(b, "%s pass |", num);
+			} else {
+				md_failed_checks(what, sizeof(what), r);
+				rv_buf_printf(b, "%s **FAIL** %s |", num, what);
+			}
+		}
+		rv_report__percent(num, sizeof(num), e->spread, 0);
+		rv_buf_printf(b, " %s |\n", num);
+	}
+	if (shown < sh->n)
+		rv_buf_printf(b, "\n... and %zu more\n", sh->n - shown);
 }
 
 static void md_missing(struct rv_buf *b, const struct rv_validation *v)
@@ -319,9 +472,8 @@ static void md_side(struct rv_buf *b, const struct rv_report__ctx *c)
 		rv_report__put_line(b, vs->better >= 0 ? sd->models[vs->better] : "-", 1);
 		rv_buf_puts(b, " |\n");
 	}
-	for (size_t i = 0; i < c->n_disagree; i++)
-		groups += i == 0 || !rv_record_same_entry(&v->records[c->disagree[i - 1]],
-		                                          &v->records[c->disagree[i]]);
+	for (size_t k = 0; k < c->shapes->n; k++)
+		groups += c->shapes->shape[k].mixed != 0;
 	if (groups == 0) {
 		rv_buf_puts(b, "\n## Disagreements\n\nNone: on every entry the models pass or fail "
 		               "alike.\n");
@@ -329,29 +481,32 @@ static void md_side(struct rv_buf *b, const struct rv_report__ctx *c)
 	}
 	rv_buf_printf(b,
 	              "\n## Disagreements (%zu entries)\n\nEntries that one model passes and "
-	              "another fails, with each model's latency error.\n\n"
+	              "another fails, with each model's latency error, the largest disagreement "
+	              "first.\n\n"
 	              "| hardware | op | shape | dtype | verdicts |\n|---|---|---|---|---|\n",
 	              groups);
-	for (size_t i = 0; i < c->n_disagree && shown < RV_REPORT_MISSING_MAX; shown++) {
-		const struct rv_record *r = &v->records[c->disagree[i]];
+	for (size_t k = 0; k < c->shapes->n && shown < RV_REPORT_MISSING_MAX; k++) {
+		const struct rv_report__shape *e = &c->shapes->shape[k];
+		const struct rv_record *r = &v->records[e->rec[0]];
 
+		if (!e->mixed)
+			continue;
 		(void)rv_shape_format(shape, sizeof(shape), &r->shape);
 		rv_buf_puts(b, "| ");
 		rv_report__put_line(b, r->hardware, 1);
 		rv_buf_printf(b, " | %s | %s | %s |", rv_op_name(r->op), shape,
 		              rv_dtype_name(r->dtype));
-		for (size_t k = 0;
-		     i < c->n_disagree && rv_record_same_entry(r, &v->records[c->disagree[i]]);
-		     i++, k++) {
-			const struct rv_record *q = &v->records[c->disagree[i]];
+		for (size_t i = 0; i < e->n_rec; i++) {
+			const struct rv_record *q = &v->records[e->rec[i]];
 
 			rv_report__percent(pct, sizeof(pct), q->latency_err, 1);
-			rv_buf_puts(b, k ? ", " : " ");
+			rv_buf_puts(b, i ? ", " : " ");
 			rv_report__put_line(b, q->model, 1);
 			rv_buf_printf(b, " %s (%s)", rv_record_passed(q) ? "pass" : "**FAIL**",
 			              pct);
 		}
 		rv_buf_puts(b, " |\n");
+		shown++;
 	}
 	if (groups > shown)
 		rv_buf_printf(b, "\n... and %zu more (--format json lists them all)\n",
@@ -458,7 +613,13 @@ int rv_report__markdown(struct rv_buf *out, const struct rv_report__ctx *c)
 	}
 	if (c->against)
 		md_against(out, c);
+	if (c->side->n_models > 1) {
+		int err = md_worst(out, c);
+
+		if (err == 0)
+			md_shapes(out, c);
+		return err;
+	}
 	rv_buf_putc(out, '\n');
-	md_failures(out, v, c->s, several);
-	return 0;
+	return md_failures(out, v, c->s, several, c->top);
 }

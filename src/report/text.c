@@ -687,38 +687,40 @@ static void verdicts_text(char *out, size_t size, const struct rv_validation *v,
 	}
 }
 
+/* The entries one model passes and another fails, the largest disagreement
+ * first (the shapes side by side whose verdicts differ). */
 static int text_disagreements(struct rv_buf *b, const struct rv_report__ctx *c)
 {
 	const struct rv_validation *v = c->v;
+	const struct rv_report__shapes *sh = c->shapes;
 	struct table t = { 0 };
 	size_t groups = 0, shown = 0;
 	int err;
 
-	for (size_t i = 0; i < c->n_disagree; i++)
-		groups += i == 0 || !rv_record_same_entry(&v->records[c->disagree[i - 1]],
-		                                          &v->records[c->disagree[i]]);
+	for (size_t k = 0; k < sh->n; k++)
+		groups += sh->shape[k].mixed != 0;
 	if (groups == 0) {
 		rv_buf_puts(b, "\ndisagreements: none (on every entry the models pass or fail "
 		               "alike)\n");
 		return 0;
 	}
 	rv_buf_printf(b,
-	              "\ndisagreements: %zu entries that one model passes and another fails "
-	              "(latency error in brackets)\n",
+	              "\ndisagreements: %zu entries that one model passes and another fails, "
+	              "the largest disagreement first (latency error in brackets)\n",
 	              groups);
-	for (size_t i = 0; i < c->n_disagree && shown < RV_REPORT_MISSING_MAX;) {
-		const struct rv_record *r = &v->records[c->disagree[i]];
-		char(*row)[TABLE_CELL] = table_row(&t);
-		size_t j = i + 1;
+	for (size_t k = 0; k < sh->n && shown < RV_REPORT_MISSING_MAX; k++) {
+		const struct rv_report__shape *e = &sh->shape[k];
+		const struct rv_record *r;
+		char(*row)[TABLE_CELL];
 
-		while (j < c->n_disagree && rv_record_same_entry(r, &v->records[c->disagree[j]]))
-			j++;
-		if (!row)
+		if (!e->mixed)
+			continue;
+		if (!(row = table_row(&t)))
 			break;
+		r = &v->records[e->rec[0]];
 		entry_cells(row, 0, r->hardware, r->op, &r->shape, r->dtype);
-		verdicts_text(row[4], TABLE_CELL, v, c->disagree + i, j - i);
+		verdicts_text(row[4], TABLE_CELL, v, e->rec, e->n_rec);
 		shown++;
-		i = j;
 	}
 	err = table_put(b, &t, "  ");
 	if (groups > shown)

@@ -272,6 +272,16 @@ static void test_layout__plot_and_report(void **state)
 	page = rv_slurp(out, NULL);
 	assert_non_null(page);
 	rv_assert_contains(page, "toy_gpu_roofline.svg");
+	rv_assert_contains(page, "toy_gpu_error.svg");
+	/* A table of contents first, linking each section's anchor; the heatmap
+	 * before the tables. */
+	rv_assert_contains(page, "<nav class=\"toc\">");
+	rv_assert_contains(page, "<li><a href=\"#heatmap\">Heatmap</a></li>");
+	rv_assert_contains(page, "<li><a href=\"#target-toy_gpu\">");
+	rv_assert_contains(page, "<h2 id=\"target-toy_gpu\">");
+	assert_true(strstr(page, "<nav class=\"toc\">") < strstr(page, "<h2 id=\"heatmap\">"));
+	assert_true(strstr(page, "<h2 id=\"heatmap\">") < strstr(page, "<h2 id=\"summary\">"));
+	assert_true(strstr(page, "<h2 id=\"summary\">") < strstr(page, "<h2 id=\"worst\">"));
 	free(page);
 	assert_int_equal(rv_path_join(out, sizeof(out), dir, "out/heatmap.svg"), 0);
 	assert_int_equal(access(out, R_OK), 0);

@@ -2,6 +2,7 @@
 /* Tests of the pictures: the SVG writer's pieces, the roofline and heatmap of
  * a hand-built validation on the toy GPU profile against golden files, the
  * comparison, the HTML pieces and the PNG path. */
+#include <math.h>
 #include <unistd.h>
 
 #include "hw/profile.h"
@@ -271,6 +272,175 @@ static void test_plot__golden_heatmap(void **state)
 	rv_validation_free(&v);
 }
 
+/* sample()'s records again as a second model, "mine", 50% slow: the
+ * validation of two models over the same measurements. */
+static void two_models(struct rv_validation *v)
+{
+	size_t n;
+
+	sample(v);
+	n = v->n_records;
+	assert_int_equal(rv_validation_add_model(v, RV_BUILTIN_MODEL), 0);
+	assert_int_equal(rv_validation_add_model(v, "mine"), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct rv_record r = v->records[i];
+
+		(void)snprintf(r.model, sizeof(r.model), "mine");
+		r.latency_pred_s *= 1.5;
+		r.latency_err = (r.latency_pred_s - r.latency_meas_s) / r.latency_meas_s;
+		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
+		v->records = realloc(v->records, (v->n_records + 1) * sizeof(*v->records));
+		assert_non_null(v->records);
+		v->records[v->n_records++] = r;
+	}
+	v->cap_records = v->n_records;
+}
+
+/* The markers of an SVG, of any shape, that sit in a titled group: every
+ * marker of a point, none of the roofs' (lines) and of the ridges. */
+static size_t titled(const char *svg)
+{
+	return count(svg, "<g><title>");
+}
+
+static void test_plot__roofline_models(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+	const char *svg;
+
+	(void)state;
+	two_models(&v);
+	assert_int_equal(rv_plot_roofline(&out, p, &v, RV_PLOT_ALL_OPS), 0);
+	svg = rv_buf_str(&out);
+	/* Each measurement once (8), each model's prediction of it (16). */
+	rv_assert_contains(svg, "Measured points (8)");
+	rv_assert_contains(svg, "matmul (3)");
+	rv_assert_contains(svg, "8 shapes measured, 16 predictions of 2 models");
+	assert_int_equal(titled(svg), 8 + 16);
+	/* The models apart: a glyph and a colour each, in the legend and on the points. */
+	rv_assert_contains(svg, ">roofval (8, ");
+	rv_assert_contains(svg, ">mine (8, ");
+	assert_int_equal(count(svg, "<title>mine: toy_gpu "), 8);
+	assert_true(count(svg, "stroke=\"#7B3294\"") >= 16); /* mine's joins and glyphs */
+	/* A measurement's hover text holds every model's prediction. */
+	rv_assert_contains(svg, "<title>roofval: toy_gpu matmul 1024x1024x1024 fp16 (alu_bound): "
+	                        "measured 2.500 ms, predicted 2.300 ms, error -8.0%, pass; mine: "
+	                        "predicted 3.450 ms, error +38.0%, FAIL</title>");
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+	rv_profile_free(p);
+}
+
+static void test_plot__titled_points(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+
+	(void)state;
+	sample(&v);
+	/* One model: a title on each of the 8 measured points and 8 predictions. */
+	assert_int_equal(rv_plot_roofline(&out, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_int_equal(titled(rv_buf_str(&out)), 16);
+	rv_assert_contains(rv_buf_str(&out),
+	                   "<title>toy_gpu vector_add 65536 fp16 (l1_bound): measured 0.009000 "
+	                   "ms, predicted 0.003000 ms, error -66.7%, FAIL</title>");
+	rv_buf_reset(&out);
+	assert_int_equal(rv_plot_compare(&out, p, &v, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_int_equal(titled(rv_buf_str(&out)), 16 + 16 + 16); /* the scatter, two rooflines */
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+	rv_profile_free(p);
+}
+
+static void test_plot__error(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_validation v;
+	struct rv_buf a = RV_BUF_INIT, b = RV_BUF_INIT;
+	const char *svg;
+
+	(void)state;
+	sample(&v);
+	assert_int_equal(rv_plot_error(&a, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_int_equal(rv_plot_error(&b, p, &v, RV_PLOT_ALL_OPS), 0);
+	assert_string_equal(rv_buf_str(&a), rv_buf_str(&b));
+	svg = rv_buf_str(&a);
+	/* Three panels of the 8 toy_gpu records, each point titled. */
+	assert_int_equal(titled(svg), 3 * 8);
+	rv_assert_contains(svg, ">FLOPs<");
+	rv_assert_contains(svg, ">bytes (compulsory traffic)<");
+	rv_assert_contains(svg, ">operational intensity (FLOP/byte)<");
+	rv_assert_contains(svg, ">8 shapes measured, 8 predictions<");
+	rv_assert_contains(svg, ">the narrowest latency band, 10.0%<");
+	rv_assert_contains(svg, ">the widest latency band, 30.0%<");
+	assert_null(strstr(svg, "other"));
+	rv_buf_free(&a);
+	/* Two models: each its colour and marker, each measurement counted once. */
+	rv_validation_free(&v);
+	two_models(&v);
+	assert_int_equal(rv_plot_error(&b, p, &v, RV_PLOT_ALL_OPS), 0);
+	svg = rv_buf_str(&b);
+	svg = strstr(svg, "</svg>\n") + strlen("</svg>\n"); /* the second picture in b */
+	assert_int_equal(titled(svg), 3 * 16);
+	rv_assert_contains(svg, ">8 shapes measured, 16 predictions<");
+	rv_assert_contains(svg, ">model roofval (8, ");
+	rv_assert_contains(svg, ">model mine (8, ");
+	assert_int_equal(count(svg, "<title>mine: "), 3 * 8);
+	/* mine is drawn in squares of its colour, roofval in circles of its own. */
+	assert_true(count(svg, "<rect ") > 3 * 8);
+	assert_true(count(svg, "stroke=\"#7B3294\"") >= 3 * 8);
+	rv_buf_free(&b);
+	rv_validation_free(&v);
+	rv_profile_free(p);
+}
+
+static void test_plot__html_tables(void **state)
+{
+	struct rv_validation v;
+	struct rv_buf out = RV_BUF_INIT;
+	const char *html, *a, *b;
+
+	(void)state;
+	two_models(&v);
+	/* Each model's failures worst first: roofval's 3, the -66.7% first. */
+	assert_int_equal(rv_plot_html_worst(&out, &v, 2), 0);
+	html = rv_buf_str(&out);
+	rv_assert_contains(html, "<h3>roofval</h3>");
+	rv_assert_contains(html, "<h3>mine</h3>");
+	a = strstr(html, "<td class=\"n fail neg\">-66.7%</td>");
+	b = strstr(html, "<td class=\"n neg\">-26.7%</td>"); /* failed its regime only */
+	assert_true(a && b && a < b);
+	/* --top 2: the third collapsed. */
+	rv_assert_contains(html, "<details>\n<summary>the other 1 failures</summary>");
+	rv_buf_reset(&out);
+	/* The shapes side by side: a row each, both models' cells, the largest
+	 * disagreement first. */
+	assert_int_equal(rv_plot_html_shapes(&out, &v, 0), 0);
+	html = rv_buf_str(&out);
+	rv_assert_contains(html, "<th>roofval: predicted ms</th><th>error</th><th>verdict</th>"
+	                         "<th>mine: predicted ms</th>");
+	assert_null(strstr(html, "<details>"));
+	/* The shapes a model fails (all but the 1024 add, which both pass): the
+	 * 16777216 add (-9.1% and +36.4%, 45.5 points apart) before the 4096
+	 * matmul (-12.5% and +31.2%, 43.8 points). */
+	a = strstr(html, "<td>16777216</td>");
+	b = strstr(html, "<td>4096x4096x4096</td>");
+	assert_true(a && b && a < b);
+	assert_int_equal(count(html, "<tr><td>toy_gpu</td>"), 7);
+	assert_null(strstr(html, "<td>1024</td>"));
+	rv_buf_reset(&out);
+	/* One model: nothing. */
+	v.n_models = 1;
+	assert_int_equal(rv_plot_html_shapes(&out, &v, 0), 0);
+	assert_int_equal(out.len, 0);
+	v.n_models = 2;
+	rv_buf_free(&out);
+	rv_validation_free(&v);
+}
+
 static void test_plot__compare(void **state)
 {
 	struct rv_profile *p = toy_gpu(), *q = NULL;
@@ -434,15 +604,21 @@ static void test_plot__draw_models(void **state)
 	rv_assert_contains(rv_buf_str(&svg), ">model: roofval<");
 	rv_assert_contains(rv_buf_str(&svg), ">model: mine<");
 	rv_buf_free(&svg);
-	assert_int_equal(rv_report_html_models(
+	assert_int_equal(rv_report_html_top(
 	                         &(struct rv_report_html_opts){ out, bdirs, 1, sdirs, 1, NULL, 0 },
-	                         models, 2, &done),
+	                         models, 2, 1, &done),
 	                 0);
 	(void)snprintf(out, sizeof(out), "%s/report/index.html", dir);
 	page = rv_slurp(out, NULL);
 	assert_non_null(page);
 	rv_assert_contains(page, "Models side by side");
 	rv_assert_contains(page, "<th>model</th>");
+	/* The shapes side by side, with an anchor in the contents; with --top 1
+	 * the worst failure of each model shown, the others collapsed. */
+	rv_assert_contains(page, "<li><a href=\"#shapes\">Shapes side by side</a></li>");
+	rv_assert_contains(page, "<h2 id=\"shapes\">");
+	rv_assert_contains(page, "<summary>the other ");
+	rv_assert_contains(page, "<object type=\"image/svg+xml\" data=\"heatmap.svg\"");
 	free(page);
 }
 
@@ -458,6 +634,10 @@ int main(void)
 		cmocka_unit_test(test_plot__golden_heatmap),
 		cmocka_unit_test(test_plot__heatmap_panels),
 		cmocka_unit_test(test_plot__draw_models),
+		cmocka_unit_test(test_plot__roofline_models),
+		cmocka_unit_test(test_plot__titled_points),
+		cmocka_unit_test(test_plot__error),
+		cmocka_unit_test(test_plot__html_tables),
 		cmocka_unit_test(test_plot__compare),
 		cmocka_unit_test(test_plot__html),
 		cmocka_unit_test(test_plot__png),

@@ -9,7 +9,7 @@
 #include "model/classify.h"
 #include "model/predict.h"
 #include "report/report.h"
-#include "rv_test.h"
+#include "rv_test_records.h"
 
 static struct rv_profile *tiny_cpu(void)
 {
@@ -252,6 +252,150 @@ static void test_render__profile_list(void **state)
 	rv_buf_free(&out);
 }
 
+/* Four failures in sweep order, errors -20%, +60%, -45%, +30%, and a pass:
+ * the worst is the second, then the third. */
+static void failures(struct rv_validation *v)
+{
+	static const double pred_s[] = { 8e-3, 16e-3, 5.5e-3, 13e-3, 10.1e-3 };
+
+	memset(v, 0, sizeof(*v));
+	for (int i = 0; i < 5; i++) {
+		char shape[32];
+		const struct rv_test_rec r = {
+			"cpu_test",       RV_OP_MATMUL, shape, RV_DTYPE_FP32, RV_REGIME_ALU,
+			RV_REGIME_ALU,    pred_s[i],    10e-3, 1.0,           1.0,
+			RV_BOUND_COMPUTE, RV_TIER_DRAM, NULL,  NULL
+		};
+
+		(void)snprintf(shape, sizeof(shape), "%dx64x64", 64 * (i + 1));
+		rv_test_add_record(v, &r);
+	}
+}
+
+static char *render_top(const struct rv_validation *v, enum rv_format f, size_t top)
+{
+	struct rv_buf out = RV_BUF_INIT;
+	const struct rv_report_opts o = { NULL, NULL, top };
+
+	assert_int_equal(rv_report_render_opts(&out, v, f, &o), 0);
+	return out.data;
+}
+
+/* Where needle first is in text, past from (asserted found). */
+static size_t at(const char *text, const char *needle, size_t from)
+{
+	const char *p = strstr(text + from, needle);
+
+	if (!p)
+		fail_msg("no \"%s\" in the report (from %zu)", needle, from);
+	return (size_t)(p - text);
+}
+
+static void test_render__worst_first(void **state)
+{
+	struct rv_validation v;
+	char *text;
+	size_t from;
+
+	(void)state;
+	failures(&v);
+	/* Text: the blocks by |latency error|, not in sweep order. */
+	text = render_top(&v, RV_FORMAT_TEXT, 0);
+	from = at(text, "failures (4 of 5 records), worst first by |latency error|\n", 0);
+	from = at(text, "  cpu_test  matmul  128x64x64", from);
+	from = at(text, "  cpu_test  matmul  192x64x64", from);
+	from = at(text, "  cpu_test  matmul  256x64x64", from);
+	(void)at(text, "  cpu_test  matmul  64x64x64", from);
+	assert_null(strstr(text, "320x64x64")); /* the pass */
+	free(text);
+	/* --top 2: the two worst, the others counted. */
+	text = render_top(&v, RV_FORMAT_TEXT, 2);
+	(void)at(text, ": the 2 worst (--top 0 lists them all)\n", 0);
+	(void)at(text, "  ... and 2 more\n", 0);
+	assert_null(strstr(text, "256x64x64"));
+	free(text);
+	/* Markdown alike. */
+	text = render_top(&v, RV_FORMAT_MARKDOWN, 3);
+	from = at(text, "Worst first, by \\|latency error\\|; the 3 worst", 0);
+	from = at(text, "| 128x64x64 |", from);
+	from = at(text, "| 192x64x64 |", from);
+	(void)at(text, "| 256x64x64 |", from);
+	assert_null(strstr(text, "| 64x64x64 |"));
+	(void)at(text, "\n... and 1 more\n", 0);
+	free(text);
+	rv_validation_free(&v);
+}
+
+/* failures() as model "a", and again as model "b" with other predictions
+ * (all five fail): the shapes apart by 0, 120, 30, 5 and 100 points. */
+static void two_models(struct rv_validation *v)
+{
+	static const double b_pred_s[] = { 8e-3, 4e-3, 8.5e-3, 12.5e-3, 20.1e-3 };
+
+	failures(v);
+	assert_int_equal(rv_validation_add_model(v, "a"), 0);
+	assert_int_equal(rv_validation_add_model(v, "b"), 0);
+	for (size_t i = 0; i < 5; i++) {
+		struct rv_record r = v->records[i];
+
+		(void)snprintf(v->records[i].model, sizeof(r.model), "a");
+		(void)snprintf(r.model, sizeof(r.model), "b");
+		r.latency_pred_s = b_pred_s[i];
+		r.latency_err = (r.latency_pred_s - r.latency_meas_s) / r.latency_meas_s;
+		r.pass_latency = fabs(r.latency_err) <= r.band.latency;
+		v->records = realloc(v->records, (v->n_records + 1) * sizeof(*v->records));
+		assert_non_null(v->records);
+		v->records[v->n_records++] = r;
+	}
+	v->cap_records = v->n_records;
+}
+
+static void test_render__side_by_side(void **state)
+{
+	struct rv_validation v;
+	char *text;
+	size_t from, a, b;
+
+	(void)state;
+	two_models(&v);
+	text = render_top(&v, RV_FORMAT_TEXT, 0);
+	/* Each model's failures worst first, in a table of its own. */
+	from = at(text, "\nworst first of a: 4 failures by |latency error|\n", 0);
+	from = at(text, "\nworst first of b: 5 failures by |latency error|\n", from);
+	from = at(text, "cpu_test matmul 128x64x64 fp32", from); /* b: -60% */
+	(void)at(text, "cpu_test matmul 320x64x64 fp32", from);  /* b: +101% */
+	/* Then one block per shape, the largest disagreement first, every
+	 * model's line of a shape next to the other's. */
+	from = at(text, "\nfailures side by side: 5 shapes a model failed", 0);
+	a = at(text, "\n  cpu_test matmul 128x64x64 fp32", from);
+	b = at(text, "\n  cpu_test matmul 320x64x64 fp32", from);
+	assert_true(a < b);
+	b = at(text, "\n  cpu_test matmul 192x64x64 fp32", b);
+	b = at(text, "\n  cpu_test matmul 256x64x64 fp32", b);
+	(void)at(text, "\n  cpu_test matmul 64x64x64 fp32", b);
+	from = at(text, "\n    a  16.00 ms  error +60.0%", a);
+	assert_int_equal(at(text, "\n    b  4.000 ms  error -60.0%", a),
+	                 from + strcspn(text + from + 1, "\n") + 1);
+	(void)at(text, "predictions 120.0% of it apart", a);
+	free(text);
+	/* --top 1: one shape side by side. */
+	text = render_top(&v, RV_FORMAT_TEXT, 1);
+	(void)at(text, "; the first 1 (--top 0 lists them all)\n", 0);
+	(void)at(text, "\n  ... and 4 more\n", at(text, "failures side by side", 0));
+	free(text);
+	/* Markdown: a row per shape with both models' cells, in the same order. */
+	text = render_top(&v, RV_FORMAT_MARKDOWN, 0);
+	from = at(text, "## Failures side by side\n", 0);
+	from = at(text,
+	          "| cpu_test | matmul | 128x64x64 | fp32 | alu_bound | 10.00 | 16.00 ms, "
+	          "+60.0% **FAIL** latency | 4.000 ms, -60.0% **FAIL** latency | 120.0% |",
+	          from);
+	(void)at(text, "| 320x64x64 |", from);
+	(void)at(text, "## Worst first: b\n", 0);
+	free(text);
+	rv_validation_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_render__profile),
 		cmocka_unit_test(test_render__profile_optional),
 		cmocka_unit_test(test_render__profile_list),
+		cmocka_unit_test(test_render__worst_first),
+		cmocka_unit_test(test_render__side_by_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

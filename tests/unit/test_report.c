@@ -527,7 +527,8 @@ static void test_report__several_models(void **state)
 	text = render(&v, RV_FORMAT_MARKDOWN);
 	rv_assert_contains(text, "## Models side by side");
 	rv_assert_contains(text, "## Disagreements (");
-	rv_assert_contains(text, "| model | hardware |");
+	rv_assert_contains(text, "## Worst first: slow\n");
+	rv_assert_contains(text, "## Failures side by side\n");
 	rv_assert_contains(text, "| not given |");
 	free(text);
 	text = render(&v, RV_FORMAT_JSON);
