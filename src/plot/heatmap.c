@@ -13,7 +13,7 @@
 #include "report/report_internal.h"
 
 #define CELL_W_PX 112.0
-#define CELL_H_PX 44.0
+#define CELL_H_PX 58.0
 #define EMPTY_RGB "#f2f2f2"
 
 /* RdYlBu: red for none passing, pale yellow for half, blue for all; told
@@ -38,7 +38,8 @@ static void heat_cell(struct rv_buf *b, double x, double y, const struct rv_cell
 	const struct rv_svg_pen edge = { "#ffffff", 2, NULL, 0 };
 	struct rv_svg_font big = { 13, NULL, RV_SVG_MIDDLE, 1, 0 };
 	struct rv_svg_font small = { 10, NULL, RV_SVG_MIDDLE, 0, 0 };
-	char text[RV_REPORT_CELL_SIZE], colour[8], line[64];
+	char text[RV_REPORT_CELL_SIZE], colour[8], line[96], bias[RV_REPORT_NUM_SIZE];
+	char lo[RV_REPORT_NUM_SIZE], hi[RV_REPORT_NUM_SIZE], ape[RV_REPORT_NUM_SIZE], title[512];
 	int dark = 0;
 
 	if (!c || c->n_total == 0) {
@@ -49,6 +50,16 @@ static void heat_cell(struct rv_buf *b, double x, double y, const struct rv_cell
 		return;
 	}
 	rate_colour(colour, (double)c->n_pass / (double)c->n_total, &dark);
+	rv_report__percent(lo, sizeof(lo), c->latency_bias.p25, 1);
+	rv_report__percent(hi, sizeof(hi), c->latency_bias.p75, 1);
+	rv_report__percent(ape, sizeof(ape), c->median_latency_ape, 0);
+	(void)snprintf(title, sizeof(title),
+	               "%s %s %s %s: %zu of %zu passed, %zu within the latency band; median "
+	               "|latency error| %s, median signed error %+.1f%% (quartiles %s to %s)",
+	               c->model, c->hardware, rv_op_name(c->op), rv_regime_name(c->regime),
+	               c->n_pass, c->n_total, c->n_within_band, ape, 100 * c->latency_bias.median,
+	               lo, hi);
+	rv_svg_group_begin(b, title);
 	rv_svg_rect(b, x, y, CELL_W_PX, CELL_H_PX, colour, &edge);
 	big.colour = small.colour = dark ? "#ffffff" : "#1a1a1a";
 	rv_report__cell_text(text, sizeof(text), c);
@@ -56,7 +67,18 @@ static void heat_cell(struct rv_buf *b, double x, double y, const struct rv_cell
 	big.size_px *= fmin(1, (CELL_W_PX - 10) / rv_svg_text_width(&big, text));
 	rv_svg_text(b, &big, x + CELL_W_PX / 2, y + 19, text);
 	(void)snprintf(line, sizeof(line), "%zu of %zu passed", c->n_pass, c->n_total);
-	rv_svg_text(b, &small, x + CELL_W_PX / 2, y + 34, line);
+	rv_svg_text(b, &small, x + CELL_W_PX / 2, y + 33, line);
+	/* The bias (median signed latency error): its direction as an arrow, up
+	 * for slow (the model predicts more time than measured), down for fast. */
+	rv_report__bias_text(bias, sizeof(bias), c->latency_bias.median);
+	(void)snprintf(line, sizeof(line), "%s %s",
+	               c->latency_bias.median > 0   ? "\xE2\x96\xB2"
+	               : c->latency_bias.median < 0 ? "\xE2\x96\xBC"
+	                                            : "=",
+	               bias);
+	small.bold = 1;
+	rv_svg_text(b, &small, x + CELL_W_PX / 2, y + 48, line);
+	rv_svg_group_end(b);
 }
 
 static double heat_scale(struct rv_buf *b, double x, double y)
@@ -158,8 +180,8 @@ int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v)
 	op_w += 18;
 	grid_x = left + hw_w + op_w;
 	width = fmax(grid_x + RV_REPORT_COLUMNS * CELL_W_PX + 20, 760);
-	/* The scale and the two notes below the grid take 124 px. */
-	height = top + (double)(n_rows ? n_rows : 1) * CELL_H_PX + 124;
+	/* The scale and the three notes below the grid take 140 px. */
+	height = top + (double)(n_rows ? n_rows : 1) * CELL_H_PX + 140;
 	if (n_panels > 1)
 		height += (double)n_panels * PANEL_TITLE_PX + (double)(n_panels - 1) * PANEL_GAP_PX;
 	rv_svg_begin(out, width, height, "Validation heatmap");
@@ -191,6 +213,9 @@ int rv_plot_heatmap(struct rv_buf *out, const struct rv_validation *v)
 	            "latency");
 	rv_svg_text(out, &note, left, y + 30,
 	            "(R regime, L latency, E energy; a record can fail more than one check).");
+	rv_svg_text(out, &note, left, y + 46,
+	            "\xE2\x96\xB2 12.5% slow: the median signed latency error (the model predicts "
+	            "more time than measured); \xE2\x96\xBC 31.0% fast: less.");
 	rv_svg_end(out);
 	free(cells);
 	return rv_buf_check(out);

@@ -150,6 +150,14 @@ static void html_summary(struct rv_buf *out, const struct rv_summary *s, int ski
 		rv_buf_puts(out, "</tr>\n");
 	}
 	rv_buf_puts(out, "</table>\n");
+	if (s->regime_scored > 0 || s->regime_unstated > 0) {
+		rv_buf_printf(out, "<p>Regime: %zu of %zu stated regimes match the measurement",
+		              s->regime_passed, s->regime_scored);
+		if (s->regime_unstated > 0)
+			rv_buf_printf(out, "; regime not stated on %zu records (not scored)",
+			              s->regime_unstated);
+		rv_buf_puts(out, ".</p>\n");
+	}
 }
 
 static void html_record(struct rv_buf *out, const struct rv_record *r, int models)
@@ -164,7 +172,7 @@ static void html_record(struct rv_buf *out, const struct rv_record *r, int model
 	td(out, shape, 0, 0);
 	td(out, rv_dtype_name(r->dtype), 0, 0);
 	td(out, rv_regime_name(r->regime_label), 0, 0);
-	td(out, rv_regime_name(r->regime_measured), 0, !r->pass_regime);
+	td(out, rv_regime_name(r->regime_measured), 0, r->pass_regime == RV_CHECK_FAIL);
 	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_pred_s);
 	td(out, text, 1, 0);
 	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_meas_s);
@@ -331,25 +339,34 @@ static void td_signed(struct rv_buf *out, double err, int failed)
 	rv_buf_puts(out, "</td>");
 }
 
-/* "regime, latency" of the checks r failed. */
-static void failed_text(char *out, size_t size, const struct rv_record *r)
-{
-	(void)snprintf(
-	        out, size, "%s%s%s%s%s", r->pass_regime ? "" : "regime",
-	        !r->pass_regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
-	        r->pass_energy == RV_CHECK_FAIL && !(r->pass_regime && r->pass_latency) ? ", " : "",
-	        r->pass_energy == RV_CHECK_FAIL ? "energy" : "");
-}
-
 static void worst_header(struct rv_buf *out)
 {
 	rv_buf_puts(out, "<table>\n<tr><th>#</th><th>hardware</th><th>op</th><th>shape</th>"
 	                 "<th>dtype</th><th>regime label</th><th>measured regime</th>"
 	                 "<th>predicted ms</th><th>measured ms</th><th>latency error</th>"
-	                 "<th>tolerance</th><th>failed</th><th>binding</th><th>notes</th></tr>\n");
+	                 "<th>tolerance</th><th>failed</th><th>binding</th><th>notes</th>"
+	                 "<th>the model's own numbers</th></tr>\n");
 }
 
-static void worst_row(struct rv_buf *out, const struct rv_record *r, size_t rank)
+/* A record's extra numbers (a predictions file's extra columns): "compute_s
+ * 1.2e-05, memory_s 3e-06"; "" without. */
+static void extras_text(char *out, size_t size, const struct rv_validation *v,
+                        const struct rv_record *r)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (size_t k = 0; k < r->n_extra && r->extra_at + k < v->n_extras && len < size; k++) {
+		const struct rv_extra *e = &v->extras[r->extra_at + k];
+
+		(void)snprintf(out + len, size - len, "%s%s %.4g", k ? ", " : "", e->name,
+		               e->value);
+		len += strlen(out + len);
+	}
+}
+
+static void worst_row(struct rv_buf *out, const struct rv_validation *v, const struct rv_record *r,
+                      size_t rank)
 {
 	char text[RV_REPORT_NUM_SIZE * 4], shape[64];
 
@@ -362,7 +379,7 @@ static void worst_row(struct rv_buf *out, const struct rv_record *r, size_t rank
 	td(out, shape, 0, 0);
 	td(out, rv_dtype_name(r->dtype), 0, 0);
 	td(out, rv_regime_name(r->regime_label), 0, 0);
-	td(out, rv_regime_name(r->regime_measured), 0, !r->pass_regime);
+	td(out, rv_regime_name(r->regime_measured), 0, r->pass_regime == RV_CHECK_FAIL);
 	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_pred_s);
 	td(out, text, 1, 0);
 	rv_report__sig4(text, sizeof(text), 1e3 * r->latency_meas_s);
@@ -370,11 +387,13 @@ static void worst_row(struct rv_buf *out, const struct rv_record *r, size_t rank
 	td_signed(out, r->latency_err, !r->pass_latency);
 	rv_report__percent(text, sizeof(text), r->band.latency, 0);
 	td(out, text, 1, 0);
-	failed_text(text, sizeof(text), r);
+	rv_report__failed_checks(text, sizeof(text), r);
 	td(out, text, 0, 1);
 	rv_report__binding(text, sizeof(text), r);
 	td(out, text, 0, 0);
 	td(out, r->notes, 0, 0);
+	extras_text(text, sizeof(text), v, r);
+	td(out, text, 0, 0);
 	rv_buf_puts(out, "</tr>\n");
 }
 
@@ -413,7 +432,7 @@ int rv_plot_html_worst(struct rv_buf *out, const struct rv_validation *v, size_t
 				              n - shown);
 				worst_header(out);
 			}
-			worst_row(out, &v->records[idx[i]], i + 1);
+			worst_row(out, v, &v->records[idx[i]], i + 1);
 		}
 		rv_buf_puts(out, shown < n ? "</table>\n</details>\n" : "</table>\n");
 		free(idx);
@@ -469,7 +488,7 @@ static void shapes_row(struct rv_buf *out, const struct rv_validation *v,
 		} else {
 			char what[80];
 
-			failed_text(what, sizeof(what), r);
+			rv_report__failed_checks(what, sizeof(what), r);
 			(void)snprintf(text, sizeof(text), "FAIL %s", what);
 			td(out, text, 0, 1);
 		}
@@ -516,5 +535,106 @@ int rv_plot_html_shapes(struct rv_buf *out, const struct rv_validation *v, size_
 	}
 	rv_buf_puts(out, shown < sh.n ? "</table>\n</details>\n" : "</table>\n");
 	rv_report__shapes_free(&sh);
+	return rv_buf_check(out);
+}
+
+int rv_plot_html_why(struct rv_buf *out, const struct rv_validation *v)
+{
+	struct rv_cell *cells = NULL;
+	size_t n = 0;
+	int models = v->n_models > 1, err = rv_validation_cells(v, &cells, &n);
+
+	if (err < 0)
+		return err;
+	rv_plot_html_para(out, "Per cell: records within band, the median |latency error|, the "
+	                       "median signed error (the bias; fast: the model predicts less "
+	                       "time than measured) with its quartiles, and the rate the "
+	                       "model's predictions imply for these records against the rate "
+	                       "the measurements achieve (median and quartiles): FLOP/s on "
+	                       "alu_bound rows, bytes/s on memory-bound rows, seconds per call "
+	                       "on launch-bound rows.");
+	rv_buf_printf(out,
+	              "<table>\n<tr>%s<th>hardware</th><th>op</th><th>regime</th>"
+	              "<th>within band</th><th>median |error|</th><th>bias</th>"
+	              "<th>quartiles</th><th>the model assumes</th><th>measured</th>"
+	              "<th>measured quartiles</th></tr>\n",
+	              models ? "<th>model</th>" : "");
+	for (size_t i = 0; i < n; i++) {
+		const struct rv_cell *c = &cells[i];
+		char a[RV_REPORT_NUM_SIZE], z[RV_REPORT_NUM_SIZE], text[RV_REPORT_NUM_SIZE * 3];
+
+		rv_buf_puts(out, "<tr>");
+		if (models)
+			td(out, c->model, 0, 0);
+		td(out, c->hardware, 0, 0);
+		td(out, rv_op_name(c->op), 0, 0);
+		td(out, rv_regime_name(c->regime), 0, 0);
+		(void)snprintf(text, sizeof(text), "%zu/%zu", c->n_within_band, c->n_total);
+		td(out, text, 1, c->n_within_band < c->n_total);
+		rv_report__percent(text, sizeof(text), c->median_latency_ape, 0);
+		td(out, text, 1, 0);
+		rv_report__bias_text(text, sizeof(text), c->latency_bias.median);
+		rv_buf_printf(out, "<td class=\"n%s\">",
+		              c->latency_bias.median > 0   ? " pos"
+		              : c->latency_bias.median < 0 ? " neg"
+		                                           : "");
+		rv_svg_escape(out, text);
+		rv_buf_puts(out, "</td>");
+		rv_report__percent(a, sizeof(a), c->latency_bias.p25, 1);
+		rv_report__percent(z, sizeof(z), c->latency_bias.p75, 1);
+		(void)snprintf(text, sizeof(text), "%s to %s", a, z);
+		td(out, text, 1, 0);
+		if (c->rate == RV_RATE_NONE) {
+			rv_buf_puts(out, "<td>-</td><td>-</td><td>-</td></tr>\n");
+			continue;
+		}
+		rv_report__rate_text(a, sizeof(a), c->rate, c->rate_model.median);
+		(void)snprintf(text, sizeof(text), "%s%s", a,
+		               c->rate == RV_RATE_SECONDS ? " per call" : "");
+		td(out, text, 1, 0);
+		rv_report__rate_text(a, sizeof(a), c->rate, c->rate_measured.median);
+		td(out, a, 1, 0);
+		rv_report__rate_text(a, sizeof(a), c->rate, c->rate_measured.p25);
+		rv_report__rate_text(z, sizeof(z), c->rate, c->rate_measured.p75);
+		(void)snprintf(text, sizeof(text), "%s to %s", a, z);
+		td(out, text, 1, 0);
+		rv_buf_puts(out, "</tr>\n");
+	}
+	rv_buf_puts(out, "</table>\n");
+	free(cells);
+	return rv_buf_check(out);
+}
+
+int rv_plot_html_labels(struct rv_buf *out, const struct rv_validation *v)
+{
+	char cmd[RV_REPORT_RELABEL_SIZE];
+
+	rv_plot_html_para(out, "A finding about the sweep, charged to no model: labels the "
+	                       "measurement does not match.");
+	rv_buf_puts(out, "<ul>\n");
+	for (size_t i = 0; i < v->n_labels; i++) {
+		const struct rv_label_finding *f = &v->labels[i];
+		struct rv_buf line = RV_BUF_INIT;
+
+		if (f->contradicted == 0)
+			continue;
+		rv_buf_printf(&line, "%s %s: %zu of %zu labels contradicted by the measurement: ",
+		              f->hardware, rv_op_name(f->op), f->contradicted, f->checked);
+		rv_report__label_counts(&line, f);
+		rv_report__relabel_command(cmd, sizeof(cmd), f);
+		if (f->relabel_moves > 0)
+			rv_buf_printf(&line, "; '%s' moves %zu of them", cmd, f->relabel_moves);
+		if (f->relabel_moves < f->contradicted)
+			rv_buf_printf(
+			        &line,
+			        "%s%zu measure ambiguous, which no label but l2_bound matches",
+			        f->relabel_moves > 0 ? ", " : "; ",
+			        f->contradicted - f->relabel_moves);
+		rv_buf_puts(out, "<li>");
+		rv_svg_escape(out, rv_buf_str(&line));
+		rv_buf_puts(out, "</li>\n");
+		rv_buf_free(&line);
+	}
+	rv_buf_puts(out, "</ul>\n");
 	return rv_buf_check(out);
 }

@@ -88,6 +88,15 @@ int rv_plot_html_worst(struct rv_buf *out, const struct rv_validation *v, size_t
  * collapsed. Nothing for one model. RV_ENOMEM. */
 int rv_plot_html_shapes(struct rv_buf *out, const struct rv_validation *v, size_t top);
 
+/* Where and why, per (model, hardware, op, regime) cell: records within
+ * band, median |latency error|, the bias (median signed error) with its
+ * quartiles, and the rate the predictions imply against the one measured.
+ * RV_ENOMEM. */
+int rv_plot_html_why(struct rv_buf *out, const struct rv_validation *v);
+/* The labels the measurements contradict, per (hardware, op), with the
+ * relabel command that would fix them (v->labels). RV_ENOMEM. */
+int rv_plot_html_labels(struct rv_buf *out, const struct rv_validation *v);
+
 /* A plot of committed baselines, as roofval plot draws it. */
 struct rv_layout_model;
 enum rv_plot_kind { RV_PLOT_ROOFLINE, RV_PLOT_COMPARE, RV_PLOT_HEATMAP, RV_PLOT_ERROR };

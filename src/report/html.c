@@ -78,7 +78,7 @@ static int report_has_hw(const struct report *r, const char *hw)
 static int report_take(struct report *r, struct rv_validation *set, size_t set_index,
                        const char *bdir)
 {
-	size_t first = r->n_hw, n_again = 0, cap_again = 0;
+	size_t first = r->n_hw, n_again = 0, cap_again = 0, extra_base = r->v.n_extras;
 	struct rv_record *again = NULL; /* an earlier folder's targets: repeat captures */
 	int err;
 
@@ -116,6 +116,7 @@ static int report_take(struct report *r, struct rv_validation *set, size_t set_i
 			free(again);
 			return err;
 		}
+		r->v.records[r->v.n_records - 1].extra_at += extra_base;
 	}
 	err = n_again ? rv_validation_add_repeat_records(&r->v, again, n_again) : 0;
 	r->v.repeat_folders += n_again > 0;
@@ -135,6 +136,28 @@ static int report_take(struct report *r, struct rv_validation *set, size_t set_i
 		if ((err = rv_vec_push(&r->v.missing, &r->v.n_missing, &r->v.cap_missing,
 		                       &set->missing[i], sizeof(set->missing[i]))) < 0)
 			return err;
+	/* The models' extra numbers (the records point at them from extra_base
+	 * on) with their names, which move; the labels of the targets taken. */
+	for (size_t i = 0; i < set->n_extras; i++)
+		if ((err = rv_vec_push(&r->v.extras, &r->v.n_extras, &r->v.cap_extras,
+		                       &set->extras[i], sizeof(set->extras[i]))) < 0)
+			return err;
+	for (size_t i = 0; i < set->n_extra_names; i++) {
+		if ((err = rv_vec_push(&r->v.extra_names, &r->v.n_extra_names,
+		                       &r->v.cap_extra_names, &set->extra_names[i],
+		                       sizeof(set->extra_names[i]))) < 0)
+			return err;
+		set->extra_names[i] = NULL;
+	}
+	for (size_t i = 0; i < set->n_labels; i++) {
+		int earlier = 0;
+
+		for (size_t j = 0; j < first; j++)
+			earlier |= strcmp(r->hw[j], set->labels[i].hardware) == 0;
+		if (!earlier && (err = rv_vec_push(&r->v.labels, &r->v.n_labels, &r->v.cap_labels,
+		                                   &set->labels[i], sizeof(set->labels[i]))) < 0)
+			return err;
+	}
 	r->v.skipped_no_baseline += set->skipped_no_baseline;
 	r->v.skipped_unsupported += set->skipped_unsupported;
 	r->v.skipped_ambiguous += set->skipped_ambiguous;
@@ -358,6 +381,17 @@ static int report_tables(struct rv_buf *html, struct report *r)
 	section(html, &r->toc, "summary", "Summary");
 	err = r->v.n_models > 1 ? rv_plot_html_models(html, &r->v)
 	                        : rv_plot_html_validation(html, &r->v, NULL);
+	if (err == 0) {
+		section(html, &r->toc, "why", "Where and why");
+		err = rv_plot_html_why(html, &r->v);
+	}
+	for (size_t i = 0; i < r->v.n_labels && err == 0; i++) {
+		if (r->v.labels[i].contradicted == 0)
+			continue;
+		section(html, &r->toc, "labels", "Labels the measurement contradicts");
+		err = rv_plot_html_labels(html, &r->v);
+		break;
+	}
 	if (err == 0) {
 		section(html, &r->toc, "worst", "Failures, worst first");
 		err = rv_plot_html_worst(html, &r->v, r->top);

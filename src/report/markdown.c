@@ -47,6 +47,14 @@ static void md_summary(struct rv_buf *b, const struct rv_summary *s, const char 
 	rv_buf_printf(b, "| %zu | %zu | %zu | %zu | %zu | %zu |\n\n", s->records, s->passed,
 	              s->failed, s->skipped_no_baseline, s->skipped_unsupported,
 	              s->skipped_ambiguous);
+	if (s->regime_scored > 0 || s->regime_unstated > 0) {
+		rv_buf_printf(b, "Regime: %zu of %zu stated regimes match the measurement",
+		              s->regime_passed, s->regime_scored);
+		if (s->regime_unstated > 0)
+			rv_buf_printf(b, "; regime not stated on %zu records (not scored)",
+			              s->regime_unstated);
+		rv_buf_puts(b, ".\n\n");
+	}
 	if (s->suspect > 0 || s->suspect_energy > 0)
 		rv_buf_printf(
 		        b,
@@ -133,22 +141,12 @@ static void md_quantity(struct rv_buf *b, double pred, double meas, double err, 
 	rv_buf_printf(b, " %s | %s | %s%s%s (%s) |", p, m, bold, e, bold, t);
 }
 
-/* "regime, latency" of the checks r failed. */
-static void md_failed_checks(char *out, size_t size, const struct rv_record *r)
-{
-	(void)snprintf(
-	        out, size, "%s%s%s%s%s", r->pass_regime ? "" : "regime",
-	        !r->pass_regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
-	        r->pass_energy == RV_CHECK_FAIL && !(r->pass_regime && r->pass_latency) ? ", " : "",
-	        r->pass_energy == RV_CHECK_FAIL ? "energy" : "");
-}
-
 /* The regime cell of a record: its verdict's text, the label and the
  * measured regime in bold when the check failed. */
 static void md_regime(struct rv_buf *b, const struct rv_record *r)
 {
 	char text[256];
-	const char *bold = r->pass_regime ? "" : "**";
+	const char *bold = r->pass_regime == RV_CHECK_FAIL ? "**" : "";
 
 	rv_report__regime_text(text, sizeof(text), r);
 	rv_buf_puts(b, bold);
@@ -257,7 +255,7 @@ static int md_worst(struct rv_buf *b, const struct rv_report__ctx *c)
 			rv_report__sig4(num[0], sizeof(num[0]), r->latency_pred_s * 1e3);
 			rv_report__sig4(num[1], sizeof(num[1]), r->latency_meas_s * 1e3);
 			rv_report__percent(num[2], sizeof(num[2]), r->latency_err, 1);
-			md_failed_checks(what, sizeof(what), r);
+			rv_report__failed_checks(what, sizeof(what), r);
 			rv_report__binding(bind, sizeof(bind), r);
 			rv_buf_printf(b, "| %zu | ", i + 1);
 			rv_report__put_line(b, r->hardware, 1);
@@ -334,7 +332,7 @@ static void md_shapes(struct rv_buf *b, const struct rv_report__ctx *c)
 			if (rv_record_passed(r)) {
 				rv_buf_printf(b, "%s pass |", num);
 			} else {
-				md_failed_checks(what, sizeof(what), r);
+				rv_report__failed_checks(what, sizeof(what), r);
 				rv_buf_printf(b, "%s **FAIL** %s |", num, what);
 			}
 		}
@@ -343,6 +341,93 @@ static void md_shapes(struct rv_buf *b, const struct rv_report__ctx *c)
 	}
 	if (shown < sh->n)
 		rv_buf_printf(b, "\n... and %zu more\n", sh->n - shown);
+}
+
+/* Per cell: its bias and quartiles, and the rate its predictions imply
+ * against the one measured. */
+static void md_why(struct rv_buf *b, const struct rv_report__ctx *c)
+{
+	int models = c->side->n_models > 1;
+
+	if (c->n_cells == 0)
+		return;
+	rv_buf_puts(b, "\n## Where and why\n\nPer cell: records within band, median "
+	               "\\|latency error\\|, the median signed error (fast: the model predicts "
+	               "less time than measured) with its quartiles, and the rate the "
+	               "predictions imply against the one the measurements achieve (median, "
+	               "quartiles).\n\n");
+	rv_buf_puts(b, models ? "| model | hardware |" : "| hardware |");
+	rv_buf_puts(b, " op | regime | within band | median \\|error\\| | bias (quartiles) | "
+	               "the model assumes | measured |\n");
+	rv_buf_puts(b, models ? "|---|---|" : "|---|");
+	rv_buf_puts(b, "---|---|---:|---:|---|---:|---|\n");
+	for (size_t i = 0; i < c->n_cells; i++) {
+		const struct rv_cell *cl = &c->cells[i];
+		char ape[RV_REPORT_NUM_SIZE], bias[RV_REPORT_NUM_SIZE], lo[RV_REPORT_NUM_SIZE],
+		        hi[RV_REPORT_NUM_SIZE], m[RV_REPORT_NUM_SIZE], q1[RV_REPORT_NUM_SIZE],
+		        mm[RV_REPORT_NUM_SIZE], q3[RV_REPORT_NUM_SIZE];
+
+		rv_buf_puts(b, "| ");
+		if (models) {
+			rv_report__put_line(b, cl->model, 1);
+			rv_buf_puts(b, " | ");
+		}
+		rv_report__put_line(b, cl->hardware, 1);
+		rv_report__percent(ape, sizeof(ape), cl->median_latency_ape, 0);
+		rv_report__bias_text(bias, sizeof(bias), cl->latency_bias.median);
+		rv_report__percent(lo, sizeof(lo), cl->latency_bias.p25, 1);
+		rv_report__percent(hi, sizeof(hi), cl->latency_bias.p75, 1);
+		rv_buf_printf(b, " | %s | %s | %zu/%zu | %s | %s (%s to %s) |", rv_op_name(cl->op),
+		              rv_regime_name(cl->regime), cl->n_within_band, cl->n_total, ape, bias,
+		              lo, hi);
+		if (cl->rate == RV_RATE_NONE) {
+			rv_buf_puts(b, " - | - |\n");
+			continue;
+		}
+		rv_report__rate_text(m, sizeof(m), cl->rate, cl->rate_model.median);
+		rv_report__rate_text(mm, sizeof(mm), cl->rate, cl->rate_measured.median);
+		rv_report__rate_text(q1, sizeof(q1), cl->rate, cl->rate_measured.p25);
+		rv_report__rate_text(q3, sizeof(q3), cl->rate, cl->rate_measured.p75);
+		rv_buf_printf(b, " %s%s | %s (%s to %s) |\n", m,
+		              cl->rate == RV_RATE_SECONDS ? " per call" : "", mm, q1, q3);
+	}
+}
+
+/* The labels the measurements contradict: the sweep's finding, no model's. */
+static void md_labels(struct rv_buf *b, const struct rv_validation *v)
+{
+	char cmd[RV_REPORT_RELABEL_SIZE];
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n_labels; i++)
+		n += v->labels[i].contradicted > 0;
+	if (n == 0)
+		return;
+	rv_buf_puts(b, "\n## Labels the measurement contradicts\n\nA finding about the sweep, "
+	               "charged to no model.\n\n");
+	for (size_t i = 0; i < v->n_labels; i++) {
+		const struct rv_label_finding *f = &v->labels[i];
+
+		if (f->contradicted == 0)
+			continue;
+		rv_buf_puts(b, "- ");
+		rv_report__put_line(b, f->hardware, 0);
+		rv_buf_printf(b, " %s: %zu of %zu labels contradicted by the measurement: ",
+		              rv_op_name(f->op), f->contradicted, f->checked);
+		rv_report__label_counts(b, f);
+		rv_report__relabel_command(cmd, sizeof(cmd), f);
+		if (f->relabel_moves > 0) {
+			rv_buf_puts(b, "; `");
+			rv_report__put_line(b, cmd, 0);
+			rv_buf_printf(b, "` moves %zu of them", f->relabel_moves);
+		}
+		if (f->relabel_moves < f->contradicted)
+			rv_buf_printf(
+			        b, "%s%zu measure ambiguous, which no label but l2_bound matches",
+			        f->relabel_moves > 0 ? ", " : "; ",
+			        f->contradicted - f->relabel_moves);
+		rv_buf_puts(b, "\n");
+	}
 }
 
 static void md_missing(struct rv_buf *b, const struct rv_validation *v)
@@ -593,6 +678,8 @@ int rv_report__markdown(struct rv_buf *out, const struct rv_report__ctx *c)
 	}
 	md_missing(out, v);
 	md_suspects(out, v);
+	md_why(out, c);
+	md_labels(out, v);
 	if (rv_report__shows_noise(c))
 		md_noise(out, c);
 	rv_buf_putc(out, '\n');

@@ -3,6 +3,7 @@
  * and the entries several models were scored on, side by side, by how far
  * their predictions differ. Both sort with qsort: linear after the sort. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,15 @@ void rv_report__shapes_free(struct rv_report__shapes *s)
 	free(s->shape);
 	free(s->idx);
 	memset(s, 0, sizeof(*s));
+}
+
+void rv_report__failed_checks(char *out, size_t size, const struct rv_record *r)
+{
+	int regime = r->pass_regime == RV_CHECK_FAIL, energy = r->pass_energy == RV_CHECK_FAIL;
+
+	(void)snprintf(out, size, "%s%s%s%s%s", regime ? "regime" : "",
+	               regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
+	               energy && (regime || !r->pass_latency) ? ", " : "", energy ? "energy" : "");
 }
 
 size_t rv_report__shown(size_t n, size_t top)

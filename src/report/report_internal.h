@@ -92,6 +92,9 @@ void rv_report__side_free(struct rv_report__side *s);
  * or "not stated by the model; measured M (label L)". */
 void rv_report__regime_text(char *out, size_t size, const struct rv_record *r);
 
+/* The checks r failed, as "regime, latency, energy" (those it failed). */
+void rv_report__failed_checks(char *out, size_t size, const struct rv_record *r);
+
 /* The failures of model (NULL: of every model) worst first: the records
  * that failed a check, ranked by |latency error|, the largest first,
  * records without a finite latency error after them, ties in run order.

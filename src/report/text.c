@@ -327,16 +327,6 @@ static void fail_line_put(struct rv_buf *b, const struct rv_record *r, enum fail
 	rv_buf_printf(b, " (tolerance %s)\n", text);
 }
 
-/* "regime, latency" of the checks r failed. */
-static void failed_checks(char *out, size_t size, const struct rv_record *r)
-{
-	(void)snprintf(
-	        out, size, "%s%s%s%s%s", r->pass_regime ? "" : "regime",
-	        !r->pass_regime && !r->pass_latency ? ", " : "", r->pass_latency ? "" : "latency",
-	        r->pass_energy == RV_CHECK_FAIL && !(r->pass_regime && r->pass_latency) ? ", " : "",
-	        r->pass_energy == RV_CHECK_FAIL ? "energy" : "");
-}
-
 /* The failed records, worst first (rv_report__worst_first()), top of them
  * (0: all), each as a block of its checks. */
 static int text_failures(struct rv_buf *b, const struct rv_validation *v,
@@ -371,7 +361,7 @@ static int text_failures(struct rv_buf *b, const struct rv_validation *v,
 		put_left(b, rv_op_name(r->op), w.op + 2);
 		put_left(b, shape, w.shape + 2);
 		rv_buf_puts(b, rv_dtype_name(r->dtype));
-		failed_checks(text, sizeof(text), r);
+		rv_report__failed_checks(text, sizeof(text), r);
 		rv_buf_printf(b, "  failed: %s\n", text);
 		for (int line = 0; line < LINE_COUNT; line++)
 			fail_line_put(b, r, (enum fail_line)line, &w);
@@ -781,7 +771,7 @@ static int text_worst(struct rv_buf *b, const struct rv_report__ctx *c)
 			rv_report__sig4(row[3], TABLE_CELL, r->latency_pred_s * 1e3);
 			rv_report__sig4(row[4], TABLE_CELL, r->latency_meas_s * 1e3);
 			rv_report__percent(row[5], TABLE_CELL, r->latency_err, 1);
-			failed_checks(row[6], TABLE_CELL, r);
+			rv_report__failed_checks(row[6], TABLE_CELL, r);
 		}
 		free(idx);
 		if ((err = table_put(b, &t, "  ")) < 0)
@@ -843,7 +833,7 @@ static int text_shapes(struct rv_buf *b, const struct rv_report__ctx *c)
 			if (rv_record_passed(r)) {
 				(void)snprintf(row[3], TABLE_CELL, "pass");
 			} else {
-				failed_checks(what, sizeof(what), r);
+				rv_report__failed_checks(what, sizeof(what), r);
 				(void)snprintf(row[3], TABLE_CELL, "FAIL %s", what);
 			}
 			regime_cell(row[4], TABLE_CELL, r);

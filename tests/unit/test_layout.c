@@ -277,6 +277,7 @@ static void test_layout__plot_and_report(void **state)
 	 * before the tables. */
 	rv_assert_contains(page, "<nav class=\"toc\">");
 	rv_assert_contains(page, "<li><a href=\"#heatmap\">Heatmap</a></li>");
+	rv_assert_contains(page, "<li><a href=\"#why\">Where and why</a></li>");
 	rv_assert_contains(page, "<li><a href=\"#target-toy_gpu\">");
 	rv_assert_contains(page, "<h2 id=\"target-toy_gpu\">");
 	assert_true(strstr(page, "<nav class=\"toc\">") < strstr(page, "<h2 id=\"heatmap\">"));

@@ -264,6 +264,16 @@ static void test_plot__golden_heatmap(void **state)
 	assert_non_null(strstr(rv_buf_str(&out), ">2:L1<"));
 	assert_non_null(strstr(rv_buf_str(&out), ">1OK<"));
 	assert_non_null(strstr(rv_buf_str(&out), ">other&lt;&amp;&gt;<"));
+	/* The sign of each cell's bias: the dram linear predicted 11.1% slow, the
+	 * l1 add 66.7% fast, the two alu matmuls -8% and -12.5% (median -10.25%). */
+	rv_assert_contains(rv_buf_str(&out), ">\xE2\x96\xB2 11.1% slow<");
+	rv_assert_contains(rv_buf_str(&out), ">\xE2\x96\xBC 66.7% fast<");
+	rv_assert_contains(rv_buf_str(&out), ">\xE2\x96\xBC 10.2% fast<");
+	/* A cell's hover text: its counts and the spread of its errors. */
+	rv_assert_contains(rv_buf_str(&out),
+	                   "<g><title>roofval toy_gpu linear dram_bound: 1 of 1 passed, 1 within "
+	                   "the latency band; median |latency error| 11.1%, median signed error "
+	                   "+11.1% (quartiles +11.1% to +11.1%)</title>");
 	rv_buf_reset(&out);
 	v.n_records = 0;
 	assert_int_equal(rv_plot_heatmap(&out, &v), 0);

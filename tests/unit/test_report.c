@@ -515,7 +515,7 @@ static void test_report__several_models(void **state)
 	rv_assert_contains(text, "  ... and 3 more (--format json lists them all)\n");
 	rv_assert_contains(text, "models side by side");
 	rv_assert_contains(text, "disagreements: ");
-	rv_assert_contains(text, "regime   dram_bound -> alu_bound (label alu_bound)");
+	rv_assert_contains(text, "  dram_bound -> alu_bound (label alu_bound)");
 	/* The slow model says nothing of its binding: no binding line for it. */
 	line = strstr(text, "\nfailures side by side: ");
 	assert_non_null(line);
