@@ -20,6 +20,7 @@
 #include "io/baseline.h"
 #include "io/file.h"
 #include "model/predict.h"
+#include "probe/measure.h"
 #include "sweep/sweep.h"
 
 /* The kernel backend a profile's capture_backend names. */

@@ -11,6 +11,7 @@
 #include "core/path.h"
 #include "hw/probe.h"
 #include "layout/layout.h"
+#include "probe/measure.h"
 
 struct probe_opts {
 	struct rv_probe_opts p;

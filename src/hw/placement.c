@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The round trip of a cache line between two CPUs (hw/probe.h). */
+/* The round trip of a cache line between two CPUs (hw/placement.h). */
 #define _GNU_SOURCE
+#include "hw/placement.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -9,7 +11,6 @@
 
 #include "core/clock.h"
 #include "core/error.h"
-#include "hw/probe.h"
 
 enum { BOUNCE_MAX_ROUNDS = 100000, BOUNCE_CHECK = 64 };
 #define BOUNCE_STOP (~0UL)

@@ -13,6 +13,7 @@
 
 #include "core/env.h"
 #include "core/path.h"
+#include "hw/placement.h"
 
 /* ---- the vector ISA ---- */
 
@@ -57,30 +58,6 @@ struct rv_isa_rate {
  * family range and required features match. Never NULL: the last row takes
  * any CPU (f->known = 0 included), marked assumed. */
 const struct rv_isa_rate *rv_isa_rate(const struct rv_cpu_features *f);
-
-/* Kernel k's caveat on a CPU of FMA datapath isa->vector_bits (kernel.h:
- * its kernels narrower than that), copied into buf; NULL when k has none to
- * give. The probe and a capture on the CPU both ask it so. */
-struct rv_kernel_ops;
-const char *rv_isa_kernel_caveat(char *buf, size_t size, const struct rv_kernel_ops *k,
-                                 const struct rv_isa_rate *isa);
-
-/* ---- where the cores sit ---- */
-
-/* The round trip of one cache line between the first two CPUs this process
- * may run on (hw/placement.c): a thread pinned to each, taking turns to
- * write a counter the other waits for, for about max_s (at most 100000
- * rounds; a partner that stops answering for 10 max_s is an error); the caller's own
- * affinity is restored. It tells how far apart the host placed them: on a
- * 2-vCPU Zen 5 guest about 450 ns across CCDs, 120 ns nearer, and a
- * multi-threaded BLAS call there moves with it (docs/accuracy.md, "Session
- * 16"). RV_ENOTSUP, saying why, where fewer than two CPUs are allowed or a
- * thread cannot be pinned. */
-int rv_core_round_trip(double *round_trip_s, double max_s);
-/* Whether two round trips (0: not measured) say the CPUs were placed
- * differently: both measured, the larger more than 1.5 times the other.
- * The one rule of a capture's note, baseline merge's and validate's. */
-int rv_round_trips_apart(double a_s, double b_s);
 
 /* ---- caches from CPUID ---- */
 
@@ -171,10 +148,6 @@ struct rv_probe_opts {
 /* The template a probe fills when o->template_path is NULL. */
 const char *rv_probe_template_path(void);
 
-/* Measures this machine with the cblas kernels. RV_ENOTSUP when they cannot
- * run here; the kernels' errors otherwise. */
-int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o);
-
 /* The profile text (JSON, ending without a newline): the template with its
  * key, name, compute units, clocks, compute peaks, memory tiers, energies
  * per byte of the tiers present and call overhead set from h, the peaks
@@ -182,14 +155,5 @@ int rv_probe_measure(struct rv_probe_host *h, const struct rv_probe_opts *o);
  * [derived], [assumed]). free() *text. RV_EPARSE for a template that lacks
  * what is filled in. */
 int rv_probe_render(char **text, const struct rv_probe_host *h, const struct rv_probe_opts *o);
-
-/* Measures, renders and writes the profile to path atomically, then loads
- * it back with rv_profile_load() (what probe writes must pass the loader).
- * Unless o->replace, a file already at path is kept and RV_ERROR says
- * "PATH exists; give --force to replace it (or --key NEW)": checked before
- * anything is measured and again under the writers' lock. What was
- * measured goes to *measured too when it is not NULL (the caller's warning:
- * measured->caveat). */
-int rv_probe_write(const struct rv_probe_opts *o, const char *path, struct rv_probe_host *measured);
 
 #endif

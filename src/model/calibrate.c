@@ -24,7 +24,7 @@
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/vec.h"
-#include "hw/probe.h"
+#include "hw/placement.h"
 #include "model/opcount.h"
 #include "model/predict.h"
 

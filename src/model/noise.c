@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/vec.h"
-#include "hw/probe.h"
+#include "hw/placement.h"
 #include "model/validate.h"
 
 /* Records ordered by (hardware, dtype, shape, model, op): the records of one
