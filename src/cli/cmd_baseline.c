@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* roofval baseline show | normalize: baseline CSV files. */
+/* roofval baseline show | normalize | merge | import: baseline CSV files. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "io/baseline.h"
 #include "io/file.h"
+#include "layout/import.h"
 #include "layout/layout.h"
 
 static const struct rv_opts_spec show_spec = {
@@ -207,11 +208,122 @@ static int baseline_merge(int argc, char **argv)
 	return RV_EXIT_OK;
 }
 
+struct import_opts {
+	const char *hw, *map, *split, *bdir, *sdir, *hdir;
+	int op, statistic, timing;
+};
+
+/* clang-format off */
+static const struct rv_option import_options[] = {
+	{ .name = "hw", .metavar = "KEY", .help = "hardware key the rows were measured on (required)",
+	  .type = RV_OPT_STRING, .flags = RV_OPT_REQUIRED, .offset = offsetof(struct import_opts, hw) },
+	{ .name = "op", .metavar = "OP", .help = "the op the rows are of (required)",
+	  .type = RV_OPT_CHOICE, .flags = RV_OPT_REQUIRED, .offset = offsetof(struct import_opts, op),
+	  .parse = rv_opt_choice_op },
+	{ .name = "map", .metavar = "NAME=COLUMN[:UNIT],...",
+	  .help = "the source's columns by name: the op's dimensions (matmul M, K, N), dtype, "
+	          "latency:UNIT (s, ms, us, ns); optional latency_std:UNIT, energy:UNIT (J, mJ), "
+	          "power:W, trials, flops (checked against the shape), batch (1 only) (required; "
+	          "docs/import.md)",
+	  .type = RV_OPT_STRING, .flags = RV_OPT_REQUIRED, .offset = offsetof(struct import_opts, map) },
+	{ .name = "statistic", .metavar = "S",
+	  .help = "what each latency is: median (default), mean or min of its trials (recorded)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct import_opts, statistic),
+	  .choices = rv_import_statistic_names },
+	{ .name = "timing", .metavar = "T",
+	  .help = "how it was timed: device_events (default), host_sync (host clock around a "
+	          "synchronize) or host_call (host clock of a CPU call) (recorded)",
+	  .type = RV_OPT_CHOICE, .offset = offsetof(struct import_opts, timing),
+	  .choices = rv_import_timing_names },
+	{ .name = "purpose-split", .metavar = "SPLIT",
+	  .help = "which rows calibrate and which validate, never both: alternate (default), size "
+	          "(alternate in FLOP order), random:SEED:SHARE or column:NAME",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct import_opts, split) },
+	{ .name = "baseline-dir", .metavar = "DIR",
+	  .help = "baseline folder (default: $ROOFVAL_BASELINE_DIR, else results/baselines/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct import_opts, bdir) },
+	{ .name = "sweep-dir", .metavar = "DIR",
+	  .help = "sweep folder (default: $ROOFVAL_SWEEP_DIR, else sweeps/)",
+	  .type = RV_OPT_STRING, .offset = offsetof(struct import_opts, sdir) },
+	RV_CLI_HARDWARE_DIR_OPTION(struct import_opts, hdir),
+	{ .name = NULL },
+};
+/* clang-format on */
+
+static const struct rv_opts_spec import_spec = {
+	"baseline import FILE --hw KEY --op OP --map NAME=COLUMN[:UNIT],...",
+	"Read another tool's CSV (columns by name, with their units) into the baseline "
+	"<KEY>_<OP>.csv "
+	"and label its shapes in the calibration and validation sweeps, split so that they never "
+	"overlap; nothing is written unless every row reads.",
+	import_options, 1, 1
+};
+
+static int baseline_import(int argc, char **argv)
+{
+	struct import_opts o = { 0 };
+	struct rv_import_opts io;
+	struct rv_import_result res;
+	struct rv_args args;
+	int rc = rv_opts_parse(&import_spec, argc, argv, &o, &args);
+
+	if (rc != RV_OPT_RUN)
+		return rc;
+	io = (struct rv_import_opts){ args.v[0],
+		                      o.hw,
+		                      (enum rv_op)o.op,
+		                      o.map,
+		                      (enum rv_import_statistic)o.statistic,
+		                      (enum rv_import_timing)o.timing,
+		                      o.split,
+		                      o.hdir,
+		                      o.sdir,
+		                      o.bdir };
+	if (rv_layout_import(&io, &res) < 0)
+		return rv_cli_fail("baseline import");
+	printf("%s: %zu rows as roofval reads them (first %zu):\n", args.v[0], res.rows,
+	       res.n_shown);
+	for (size_t i = 0; i < res.n_shown; i++) {
+		const struct rv_import_shown *sh = &res.shown[i];
+		char lat[32], energy[32];
+
+		rv_fmt_si(lat, sizeof(lat), sh->latency_s, "s");
+		if (isnan(sh->energy_J))
+			(void)snprintf(energy, sizeof(energy), "-");
+		else
+			rv_fmt_si(energy, sizeof(energy), sh->energy_J, "J");
+		printf("  line %u: %s", sh->line, rv_op_name(io.op));
+		for (unsigned d = 0; d < sh->shape.ndim; d++)
+			printf(" %s=%llu", rv_op_dim_name(io.op, d),
+			       (unsigned long long)sh->shape.dim[d]);
+		printf(" %s  latency %s  energy %s  -> %s\n", rv_dtype_name(sh->dtype), lat, energy,
+		       rv_purpose_name(sh->purpose));
+	}
+	printf("%s: %zu rows (", res.baseline_path, res.rows);
+	for (int d = 0, first = 1; d < RV_DTYPE_COUNT; d++)
+		if (res.per_dtype[d]) {
+			printf("%s%zu %s", first ? "" : ", ", res.per_dtype[d],
+			       rv_dtype_name((enum rv_dtype)d));
+			first = 0;
+		}
+	printf("), %s, %s\n", rv_import_statistic_names[io.statistic],
+	       rv_import_timing_names[io.timing]);
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+		printf("%s: %zu new entries labelled for %s, %zu of the rows scoreable (split: "
+		       "%s)\n",
+		       res.sweep_path[pu], res.entries[pu], o.hw, res.scoreable[pu], res.split);
+	if (res.relabelled)
+		printf("%zu entries already in a sweep were labelled for %s where they are\n",
+		       res.relabelled, o.hw);
+	return RV_EXIT_OK;
+}
+
 /* clang-format off */
 const struct rv_cmd rv_baseline_cmds[] = {
 	{ "show",      baseline_show,      "Print a baseline as a table", &show_spec, NULL },
 	{ "normalize", baseline_normalize, "Sort a baseline and rewrite it in canonical form", &normalize_spec, NULL },
 	{ "merge",     baseline_merge,     "Merge captures of one machine into one baseline folder", &merge_spec, NULL },
+	{ "import",    baseline_import,    "Read another tool's CSV into a baseline and its sweeps", &import_spec, NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 /* clang-format on */
