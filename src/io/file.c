@@ -785,13 +785,26 @@ static void file_list(struct rv_buf *out, const struct rv_file_part *parts, size
 int rv_file_replace_all(const struct rv_file_part *parts, size_t n)
 {
 	struct rv_file_lock *lk = calloc(n + 1, sizeof(*lk));
-	struct file_target *t = calloc(n + 1, sizeof(*t));
-	char(*tmp)[RV_PATH_MAX] = calloc(n + 1, sizeof(*tmp));
-	size_t n_lk = 0, done = 0;
-	int err = lk && t && tmp ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
+	size_t n_lk = 0;
+	int err = lk ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
 
 	if (err == 0)
 		err = file_lock_all(lk, &n_lk, parts, n);
+	if (err == 0)
+		err = rv_file_replace_all_held(parts, n);
+	for (size_t i = 0; i < n_lk; i++)
+		rv_file_unlock(&lk[i]);
+	free(lk);
+	return err;
+}
+
+int rv_file_replace_all_held(const struct rv_file_part *parts, size_t n)
+{
+	struct file_target *t = calloc(n + 1, sizeof(*t));
+	char(*tmp)[RV_PATH_MAX] = calloc(n + 1, sizeof(*tmp));
+	size_t done = 0;
+	int err = t && tmp ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
+
 	/* Every file written beside its place first: a failure here replaces
 	 * nothing. */
 	for (size_t i = 0; i < n && err == 0; i++) {
@@ -834,9 +847,6 @@ int rv_file_replace_all(const struct rv_file_part *parts, size_t n)
 	for (size_t i = 0; tmp && i < n; i++)
 		if (tmp[i][0])
 			(void)unlink(tmp[i]);
-	for (size_t i = 0; i < n_lk; i++)
-		rv_file_unlock(&lk[i]);
-	free(lk);
 	free(t);
 	free(tmp);
 	return err;

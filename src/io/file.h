@@ -126,6 +126,9 @@ struct rv_file_part {
 	size_t len;
 };
 int rv_file_replace_all(const struct rv_file_part *parts, size_t n);
+/* The same for a caller that holds the lock of every part's folder already
+ * (a read-modify-write of several files under their locks). */
+int rv_file_replace_all_held(const struct rv_file_part *parts, size_t n);
 
 /* Test hook: make the next atomic write fail at one step with errno err. */
 enum rv_file_fault {

@@ -892,14 +892,17 @@ int rv_layout_import(const struct rv_import_opts *o, struct rv_import_result *re
 	    (err = rv_baseline_render(&parts[2].text, b)) < 0 ||
 	    (err = manifest_text(&meta, manifest_path, o, res)) < 0)
 		goto out;
-	/* Everything is ready: the sweeps, the baseline, then its manifest. */
-	for (int k = 0; k < 3 && err == 0; k++) {
-		err = rv_file_write_atomic(parts[k].path, parts[k].text.data, parts[k].text.len);
-		if (err < 0 && k > 0)
-			err = rv_error_wrap(err, "%s written, not the rest", parts[k - 1].path);
+	/* Everything is ready: the sweeps, the baseline and its manifest, written
+	 * beside their places first, then renamed into place together. */
+	{
+		struct rv_file_part all[4];
+
+		for (int k = 0; k < 3; k++)
+			all[k] = (struct rv_file_part){ parts[k].path, parts[k].text.data,
+				                        parts[k].text.len };
+		all[3] = (struct rv_file_part){ manifest_path, meta, strlen(meta) };
+		err = rv_file_replace_all_held(all, 4);
 	}
-	if (err == 0)
-		err = rv_file_write_atomic(manifest_path, meta, strlen(meta));
 out:
 	if (locked_s)
 		rv_file_unlock(&lk_s);
