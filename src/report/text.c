@@ -576,12 +576,14 @@ static void text_labels(struct rv_buf *b, const struct rv_validation *v)
 		rv_report__relabel_command(cmd, sizeof(cmd), f);
 		if (f->relabel_moves > 0)
 			rv_buf_printf(b, "; '%s' moves %zu of them", cmd, f->relabel_moves);
+		else
+			rv_buf_puts(b, "; sweep relabel moves none of them");
+		if (f->relabel_moves > 0 && f->relabel_moves < f->contradicted)
+			rv_buf_printf(b, " and leaves %zu", f->contradicted - f->relabel_moves);
 		if (f->relabel_moves < f->contradicted)
-			rv_buf_printf(b,
-			              "%s%zu measure ambiguous, which no label but l2_bound "
-			              "matches",
-			              f->relabel_moves > 0 ? ", " : "; ",
-			              f->contradicted - f->relabel_moves);
+			rv_buf_puts(b,
+			            " (a measurement of ambiguous, or of dram_bound for a working "
+			            "set a cache holds, moves no label)");
 		rv_buf_putc(b, '\n');
 	}
 }

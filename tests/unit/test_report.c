@@ -609,6 +609,52 @@ static void test_report__nothing_scored(void **state)
 	rv_validation_free(&v);
 }
 
+/* The labels the measurement contradicts: the sweep's finding, once per
+ * (hardware, op), with the relabel command, in text and JSON. */
+static void test_report__label_findings(void **state)
+{
+	struct rv_validation v;
+	struct rv_label_finding f;
+	json_t *root, *labels;
+	json_error_t jerr;
+	char *text;
+
+	(void)state;
+	sample(&v);
+	memset(&f, 0, sizeof(f));
+	(void)snprintf(f.hardware, sizeof(f.hardware), "orin");
+	f.op = RV_OP_MATMUL;
+	f.checked = 204;
+	f.contradicted = 41;
+	f.by[RV_REGIME_DRAM][RV_REGIME_AMBIGUOUS] = 38;
+	f.by[RV_REGIME_ALU][RV_REGIME_DRAM] = 3;
+	f.relabel_moves = 3;
+	f.frozen = 1;
+	v.labels = malloc(sizeof(f));
+	assert_non_null(v.labels);
+	v.labels[0] = f;
+	v.n_labels = v.cap_labels = 1;
+	text = render(&v, RV_FORMAT_TEXT);
+	rv_assert_contains(text, "  orin matmul: 41 of 204 labels contradicted by the measurement: "
+	                         "alu_bound measured dram_bound 3, dram_bound measured ambiguous "
+	                         "38; 'roofval sweep relabel --hw orin --from-baseline --force' "
+	                         "moves 3 of them and leaves 38");
+	free(text);
+	text = render(&v, RV_FORMAT_JSON);
+	root = json_loads(text, 0, &jerr);
+	assert_non_null(root);
+	labels = json_object_get(root, "labels");
+	assert_int_equal(json_array_size(labels), 1);
+	assert_int_equal(
+	        json_integer_value(json_object_get(json_array_get(labels, 0), "contradicted")), 41);
+	assert_string_equal(
+	        json_string_value(json_object_get(json_array_get(labels, 0), "relabel_command")),
+	        "roofval sweep relabel --hw orin --from-baseline --force");
+	json_decref(root);
+	free(text);
+	rv_validation_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_report__odd_text),
 		cmocka_unit_test(test_report__format_parse),
 		cmocka_unit_test(test_report__several_models),
+		cmocka_unit_test(test_report__label_findings),
 		cmocka_unit_test(test_report__load_json),
 		cmocka_unit_test(test_report__nothing_scored),
 	};
