@@ -805,8 +805,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 {
 	static const char *const edges[] = { "pad", "halving" };
 	static const char *const waves[] = { "whole", "balanced" };
-	static const char *const zeroing[] = { "in_kernel", "separate_pass",
-		                               "separate_pass_llc_once" };
+	static const char *const zeroing[] = { "in_kernel", "separate_pass" };
 	static const char *const keys[] = { "tiles",
 		                            "tiles_per_unit",
 		                            "half_efficiency_m",
@@ -913,7 +912,7 @@ static int profile_gemm(struct rv_profile *p, struct rv_json_doc *d, json_t *obj
 	    0)
 		return err;
 	g->last_wave = (enum rv_gemm_last_wave)v;
-	if ((err = profile_enum_or(d, obj, "gemm", "beta_zero", zeroing, 3, RV_BETA_ZERO_IN_KERNEL,
+	if ((err = profile_enum_or(d, obj, "gemm", "beta_zero", zeroing, 2, RV_BETA_ZERO_IN_KERNEL,
 	                           &v)) < 0)
 		return err;
 	g->beta_zero = (enum rv_gemm_beta_zero)v;

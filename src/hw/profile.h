@@ -88,14 +88,8 @@ struct rv_gemm {
 	 * in its kernel, which then writes C without reading it
 	 * (RV_BETA_ZERO_IN_KERNEL, the default), or in a pass of its own before
 	 * the kernel reads and updates C (RV_BETA_ZERO_PASS: OpenBLAS), which
-	 * beyond L1 reads each line for ownership and writes it back; or such a
-	 * pass whose lines cost once where the last cache tier serves them
-	 * (RV_BETA_ZERO_PASS_LLC_ONCE: measured on the Emerald Rapids VM). */
-	enum rv_gemm_beta_zero {
-		RV_BETA_ZERO_IN_KERNEL,
-		RV_BETA_ZERO_PASS,
-		RV_BETA_ZERO_PASS_LLC_ONCE
-	} beta_zero;
+	 * beyond L1 reads each line for ownership and writes it back. */
+	enum rv_gemm_beta_zero { RV_BETA_ZERO_IN_KERNEL, RV_BETA_ZERO_PASS } beta_zero;
 	/* Core time per row of the output for copying the bias into it before
 	 * a linear's GEMM (beta 1), on the calling thread; 0 when absent. */
 	double bias_row_s;

@@ -44,10 +44,7 @@ static void show_gemm(struct rv_buf *out, const struct rv_gemm *g)
 	if (g->last_wave == RV_LAST_WAVE_BALANCED)
 		rv_buf_puts(out, "; the last wave balanced over every unit");
 	if (g->beta_zero != RV_BETA_ZERO_IN_KERNEL)
-		rv_buf_puts(out, g->beta_zero == RV_BETA_ZERO_PASS_LLC_ONCE
-		                         ? "; C zeroed in a pass of its own for a matmul, once "
-		                           "where the last cache serves it"
-		                         : "; C zeroed in a pass of its own for a matmul");
+		rv_buf_puts(out, "; C zeroed in a pass of its own for a matmul");
 	show_si(out, "", g->bias_row_s, "s", " per row to copy a bias");
 	show_si(out, "the bias copied into the output at ", g->bias_Bps, "B/s", "");
 	show_si(out, "operands packed at ", g->pack_Bps, "B/s", " per unit, before the kernels");

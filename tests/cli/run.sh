@@ -480,9 +480,9 @@ out=$("$roofval" predict --hw xeon_emr_2vcpu --hardware-dir "$xemr" --op matmul 
 [[ "$out" != *"packing A and B"* && "$out" == *"the small-matrix kernel's register blocks: efficiency"* ]]
 tally $? "a small-matrix kernel call was charged packing: $out"
 # The same profile's other terms: the packed kernel's full-rate edges, the
-# zeroing pass once at L3, the bias copy and the tail's transposing copy.
+# zeroing pass, the bias copy and the tail's transposing copy.
 check 0 "" "partial tiles at the full rate down to 4x4" -- hw show "$xemr/xeon_emr_2vcpu.json"
-check 0 "" "once where the last cache serves it" -- hw show "$xemr/xeon_emr_2vcpu.json"
+check 0 "" "; C zeroed in a pass of its own for a matmul" -- hw show "$xemr/xeon_emr_2vcpu.json"
 check 0 "" "per element of K to copy the tail's B transposed" -- hw show "$xemr/xeon_emr_2vcpu.json"
 check 0 "" "of copying the bias into each row" -- predict --hw xeon_emr_2vcpu --hardware-dir "$xemr" --op linear --shape 48x8x8192
 

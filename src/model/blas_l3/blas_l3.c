@@ -20,7 +20,6 @@
 struct blas_tiers {
 	struct rv_gemm_tiers core;
 	double zero_B;
-	int zero_llc_once; /* that pass's lines cost once at the last cache tier */
 };
 
 static void blas_tiers_of(struct blas_tiers *bt, const struct rv_profile *p, enum rv_op op,
@@ -29,7 +28,6 @@ static void blas_tiers_of(struct blas_tiers *bt, const struct rv_profile *p, enu
 	rv_gemm_tiers_of(&bt->core, p, m, n, e, working_set_B, share);
 	bt->zero_B =
 	        op == RV_OP_MATMUL && p->gemm.beta_zero != RV_BETA_ZERO_IN_KERNEL ? e * m * n : 0;
-	bt->zero_llc_once = p->gemm.beta_zero == RV_BETA_ZERO_PASS_LLC_ONCE;
 }
 
 /* Bytes crossing out of each tier with output tile (tm, tn): the roofline
@@ -46,11 +44,8 @@ blas_traffic(double tier_B[RV_TIER_COUNT], const struct rv_profile *p, const str
 
 		/* A BLAS that zeroes C for beta = 0 in a pass of its own writes it
 		 * once more (and, beyond L1, reads it for ownership first) before
-		 * its kernel reads and updates it; where the profile says so, its
-		 * lines cost once where the last cache tier serves them. */
-		q += bt->zero_B *
-		     (i >= 1 && gt->allocates && !(bt->zero_llc_once && i + 2 == p->n_memory) ? 2
-		                                                                              : 1);
+		 * its kernel reads and updates it. */
+		q += bt->zero_B * (i >= 1 && gt->allocates ? 2 : 1);
 		/* A CPU BLAS's GEMM kernels first copy B into packed panels (written,
 		 * then read again): two more passes over B beyond L1, which only a
 		 * large M amortizes and which a skinny GEMM through a big weight pays
