@@ -3,6 +3,7 @@
  * written through or refused, reads of special files do not wait, only
  * roofval's own temporary files are removed, and rv_file_update() loses no
  * update of concurrent writers. */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -271,6 +272,72 @@ static void test_file__output_folders_made(void **state)
 	rv_assert_error(rv_file_mkdirs(sub), RV_EIO, "is not a folder");
 }
 
+/* An output that is one of the inputs read since rv_file_inputs_begin() is
+ * refused (by name, through a hard or a symbolic link), nothing written;
+ * another output, and any output after rv_file_inputs_end(), is written. */
+static void test_file__output_never_an_input(void **state)
+{
+	const char *dir = scratch("inputs");
+	char in[RV_PATH_MAX], hard[RV_PATH_MAX], soft[RV_PATH_MAX], other[RV_PATH_MAX];
+	char *text;
+
+	(void)state;
+	join(in, dir, "in.csv");
+	join(hard, dir, "hard.csv");
+	join(soft, dir, "soft.csv");
+	join(other, dir, "other.csv");
+	assert_int_equal(rv_file_write_atomic(in, "rows", 4), 0);
+	assert_int_equal(link(in, hard), 0);
+	assert_int_equal(symlink("in.csv", soft), 0);
+	rv_file_inputs_begin();
+	free(slurp(in));
+	rv_assert_error(rv_file_write_output(in, "report", 6), RV_EIO,
+	                "in.csv is one of this command's inputs; writing the output over it "
+	                "would destroy it");
+	rv_assert_error(rv_file_write_output(hard, "report", 6), RV_EIO, "in.csv, one of");
+	rv_assert_error(rv_file_write_output(soft, "report", 6), RV_EIO, "in.csv, one of");
+	assert_int_equal(rv_file_write_output(other, "report", 6), 0);
+	assert_int_equal(rv_file_output_check("-"), 0);
+	text = slurp(in);
+	assert_string_equal(text, "rows");
+	free(text);
+	rv_file_inputs_end();
+	assert_int_equal(rv_file_write_output(in, "new", 3), 0);
+}
+
+/* Files replaced together: a failure while any is written replaces none,
+ * and says so; without one, all are replaced. */
+static void test_file__replace_all_or_none(void **state)
+{
+	const char *dir = scratch("pairs");
+	char a[RV_PATH_MAX], b[RV_PATH_MAX];
+	struct rv_file_part parts[2];
+	char *text;
+
+	(void)state;
+	join(a, dir, "a.csv");
+	join(b, dir, "a.meta.json");
+	assert_int_equal(rv_file_write_atomic(a, "old a", 5), 0);
+	assert_int_equal(rv_file_write_atomic(b, "old b", 5), 0);
+	parts[0] = (struct rv_file_part){ a, "new a", 5 };
+	parts[1] = (struct rv_file_part){ b, "new b", 5 };
+	rv_file__inject_fault(RV_FILE_FAULT_FSYNC, ENOSPC);
+	rv_assert_error(rv_file_replace_all(parts, 2), RV_EIO,
+	                "No space left on device; free space on that disk, then run it again; "
+	                "none of the 2 files was replaced");
+	text = slurp(a);
+	assert_string_equal(text, "old a");
+	free(text);
+	text = slurp(b);
+	assert_string_equal(text, "old b");
+	free(text);
+	assert_int_equal(rv_file_remove_stale_temps(a) + rv_file_remove_stale_temps(b), 0);
+	assert_int_equal(rv_file_replace_all(parts, 2), 0);
+	text = slurp(b);
+	assert_string_equal(text, "new b");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +348,8 @@ int main(void)
 		cmocka_unit_test(test_file__only_own_temps_removed),
 		cmocka_unit_test(test_file__update_concurrent),
 		cmocka_unit_test(test_file__output_folders_made),
+		cmocka_unit_test(test_file__output_never_an_input),
+		cmocka_unit_test(test_file__replace_all_or_none),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
