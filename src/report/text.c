@@ -89,7 +89,8 @@ static void text_heatmap(struct rv_buf *b, const struct rv_cell *cells, size_t n
 	rv_buf_puts(b,
 	            "  3OK = 3 records, all passed; 5:R1/L2 = 5 records, failed checks: 1 regime, "
 	            "2 latency\n"
-	            "  (R regime, L latency, E energy; a record can fail more than one check)\n");
+	            "  (R regime: the model's stated regime against the measured one; L latency, "
+	            "E energy; a record can fail more than one check)\n");
 	for (i = 0; i < n; i++)
 		if (cells[i].n_suspect > 0) {
 			rv_buf_puts(b, "  S2 = 2 of the records are of suspect rows (busy machine, "
