@@ -4,6 +4,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "hw/fit.h"
 #include "hw/profile.h"
 
 static void show_dispatch(struct rv_buf *out, const struct rv_gemm_threading *t);
@@ -257,6 +258,27 @@ static void show_calls(struct rv_buf *out, const struct rv_profile *p)
 	}
 }
 
+/* The declared parameters (hw/params.def) that calibrate may refit on p:
+ * those of p, stated where their gate asks it, not switched off (0). */
+static void show_declared(struct rv_buf *out, const struct rv_profile *p)
+{
+	const char *sep = "  refittable       ";
+
+	for (size_t i = 0; i < rv_n_param_decls; i++) {
+		const struct rv_param_decl *d = &rv_param_decls[i];
+		const double *v = (const double *)(const void *)((const char *)p + d->offset);
+
+		if (!rv_param_decl_applies(d, p) || !(*v > 0) ||
+		    (d->gate == RV_PARAM_GATE_FIT_IF_STATED && !rv_param_decl_stated(d, p)))
+			continue;
+		rv_buf_printf(out, "%s%s", sep, d->name);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		rv_buf_puts(out, "\n                   and the overheads, rates, bandwidths, LLC "
+		                 "capacity and energies (docs/hardware-profile.md)\n");
+}
+
 int rv_profile_render(struct rv_buf *out, const struct rv_profile *p)
 {
 	char a[48], b[48], c[48];
@@ -285,6 +307,7 @@ int rv_profile_render(struct rv_buf *out, const struct rv_profile *p)
 	show_memory(out, p);
 	show_calls(out, p);
 	show_gemm(out, &p->gemm);
+	show_declared(out, p);
 	if (p->notes)
 		rv_buf_printf(out, "  notes            %s\n", p->notes);
 	return rv_buf_check(out);

@@ -177,7 +177,10 @@ static void test_render__profile(void **state)
 	        "  power            idle 1 W, static 2 W, TDP 5 W\n"
 	        "                   made up [assumed]\n"
 	        "  gemm             tiles 64x64; 1 per unit; half efficiency at M 0, N 0, K 16\n"
-	        "                   test fixture [assumed]\n");
+	        "                   test fixture [assumed]\n"
+	        "  refittable       gemm.half_efficiency_k\n"
+	        "                   and the overheads, rates, bandwidths, LLC capacity and "
+	        "energies (docs/hardware-profile.md)\n");
 	rv_buf_free(&out);
 	rv_profile_free(p);
 }
