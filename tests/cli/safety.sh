@@ -118,6 +118,10 @@ timeout 5 "$roofval" predict --hw xeon_amx_2vcpu --hardware-dir fitf --op matmul
 rc=$?
 expect "predict with a FIFO as the fit file" \
 	eval '[ $rc = 1 ] && grep -q "xeon_amx_2vcpu.fit.json is not a regular file but a FIFO" err'
+timeout 5 "$roofval" hw lint --hardware-dir fitf >/dev/null 2>err
+rc=$?
+expect "hw lint of a folder with a FIFO as a fit file" \
+	eval '[ $rc = 1 ] && grep -q "xeon_amx_2vcpu.fit.json is not a regular file but a FIFO" err'
 rm fitf/xeon_amx_2vcpu.fit.json && ln -s gone.fit.json fitf/xeon_amx_2vcpu.fit.json
 timeout 5 "$roofval" predict --hw xeon_amx_2vcpu --hardware-dir fitf --op matmul --shape 64x64x64 \
 	>/dev/null 2>err
