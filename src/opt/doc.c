@@ -18,6 +18,9 @@
 #include "io/file.h"
 #include "opt/opt.h"
 
+#ifndef RV_INSTALL_DATADIR
+#define RV_INSTALL_DATADIR "/usr/local/share/roofval"
+#endif
 #ifndef RV_INSTALL_DOCDIR
 #define RV_INSTALL_DOCDIR "/usr/local/share/doc/roofval"
 #endif
@@ -159,6 +162,10 @@ static const struct {
 	{ "hardware/<key>.fit.json", "the model parameters calibrate fitted for the target" },
 	{ "sweeps/", "the shapes to measure, per op and purpose, with their regime labels" },
 	{ "results/baselines/<hw>_<op>.csv", "the measured latency and energy of each shape" },
+	{ RV_INSTALL_DATADIR "/", "the installed data: hardware/ (with templates/), sweeps/ and "
+	                          "baselines/ (the committed baselines), read where the folders "
+	                          "above are absent (docs/install.md)" },
+	{ RV_INSTALL_DOCDIR "/", "the documentation these pages cite" },
 };
 
 static void see_also(struct rv_buf *b, const struct rv_cmd *commands, const char *except)
