@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared helpers for the cmocka unit tests. */
+/* Shared code of the cmocka unit tests. */
 #ifndef RV_TESTS_RV_TEST_H
 #define RV_TESTS_RV_TEST_H
 

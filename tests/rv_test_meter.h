@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared helpers for the tests of meters and of the capture core. */
+/* Shared code of the tests of meters and of the capture core. */
 #ifndef RV_TESTS_RV_TEST_METER_H
 #define RV_TESTS_RV_TEST_METER_H
 

@@ -732,7 +732,7 @@ int rv_capture_session(const struct rv_capture_session_opts *o, struct rv_captur
 	begin.caveat = kernel_caveat(caveat, sizeof(caveat), k, p);
 	begin.meter = run.meter;
 	/* Where the host keeps the first two CPUs: a multi-threaded kernel's
-	 * time moves with it (docs/accuracy.md, "Session 16"); a few ms. */
+	 * time moves with it; a few ms. */
 	if (p->hw_class == RV_HW_CPU &&
 	    rv_core_round_trip(&run.core_round_trip_s, CAPTURE_ROUND_TRIP_S) < 0) {
 		(void)snprintf(placement, sizeof(placement), "not measured: %s", rv_error_last());

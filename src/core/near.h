@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The nearest name to a mistyped word, for "did you mean ...?" in messages:
  * commands, options, hardware keys, meters, ops and dtypes all go through
- * this one helper, so every suggestion follows the same rule. */
+ * this one function, so every suggestion follows the same rule. */
 #ifndef RV_CORE_NEAR_H
 #define RV_CORE_NEAR_H
 

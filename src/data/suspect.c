@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Suspect rows: a busy machine, a median not known to the precision target,
- * an energy from a window shorter than the sensor needs (issue 21). */
+ * an energy from a window shorter than the sensor needs. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

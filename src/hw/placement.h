@@ -10,9 +10,8 @@
  * rounds; a partner that stops answering for 10 max_s is an error); the caller's own
  * affinity is restored. It tells how far apart the host placed them: on a
  * 2-vCPU Zen 5 guest about 450 ns across CCDs, 120 ns nearer, and a
- * multi-threaded BLAS call there moves with it (docs/accuracy.md, "Session
- * 16"). RV_ENOTSUP, saying why, where fewer than two CPUs are allowed or a
- * thread cannot be pinned. */
+ * multi-threaded BLAS call there moves with it. RV_ENOTSUP, saying why,
+ * where fewer than two CPUs are allowed or a thread cannot be pinned. */
 int rv_core_round_trip(double *round_trip_s, double max_s);
 /* Whether two round trips (0: not measured) say the CPUs were placed
  * differently: both measured, the larger more than 1.5 times the other.

@@ -632,7 +632,7 @@ static void ina_note(struct rv_meter *m, const struct ina_scan *s,
 		else if (!slow || d->period_s > slow->period_s)
 			slow = d;
 	}
-	/* Windows of at least 0.5 s and 50 updates (issue 7: each edge of the
+	/* Windows of at least 0.5 s and 50 updates (each edge of the
 	 * window costs up to one update of error, so 50 updates keep it near
 	 * 2%), opened one update after the load starts, as an averaged register
 	 * lags a step by about that. */

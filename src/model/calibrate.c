@@ -772,8 +772,7 @@ static int fit_stage(struct fit_ctx *x)
 	/* The refits that predict rows they did not see obey the physics the
 	 * full fit is held to: a value past its bound (a FLOP rate above the
 	 * peak, a bandwidth above the datasheet's) would predict from a machine
-	 * that cannot exist; it stays at the bound instead (docs/accuracy.md,
-	 * "Session 17"). */
+	 * that cannot exist; it stays at the bound instead. */
 	x->bounded = 1;
 	for (size_t i = 0; i < n; i++) {
 		struct rv_cal_row *r = &c->rows[x->rows[i]];

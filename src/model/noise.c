@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The noise ceiling (issue 19): how well the ground truth repeats, from two
+/* The noise ceiling: how well the ground truth repeats, from two
  * captures of one target and from the matmul and linear of one GEMM, and
  * the share of records any model could pass given that scatter. */
 #include <math.h>

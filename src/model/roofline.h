@@ -6,7 +6,7 @@
  * elementwise op's body. rv_predict() (model/predict.c) adds the call
  * overhead and the energy terms around the executor's body. Pure: no I/O.
  *
- * The numeric helpers are inline and bit for bit what the model has always
+ * The numeric functions are inline and bit for bit what the model has always
  * computed (tests/golden/predictions/). */
 #ifndef RV_MODEL_ROOFLINE_H
 #define RV_MODEL_ROOFLINE_H

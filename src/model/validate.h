@@ -357,7 +357,7 @@ void rv_comparison_free(struct rv_comparison *c);
 /* Whether a record passes every check (energy passes when not scored). */
 int rv_record_passed(const struct rv_record *r);
 
-/* The noise ceiling (model/noise.c, issue 19): how well the ground truth
+/* The noise ceiling (model/noise.c): how well the ground truth
  * repeats, from pairs of measurements of one GEMM.
  *
  * A pair (a, b) with latency tolerances wa, wb could be passed by one

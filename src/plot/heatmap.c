@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The validate heatmap as a picture. Rows, columns and cell labels come from
- * the report module's heatmap helpers, so the picture and the text report
+ * the report module's heatmap functions, so the picture and the text report
  * always agree. */
 #include <math.h>
 #include <stdio.h>

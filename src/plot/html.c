@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The pieces of the HTML report: a page that opens from disk (no scripts, no
  * server, pictures by relative path) with the validation as tables. Numbers
- * are formatted by the report module's helpers, as in the text report. */
+ * are formatted by the report module's formatters, as in the text report. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Report formats, dispatch, and the helpers the renderers share. */
+/* Report formats, dispatch, and the functions the renderers share. */
 #include "report/report.h"
 
 #include <math.h>

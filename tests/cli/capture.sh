@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Capture's honest summary and provenance (issues 19 and 21), with the null
+# Capture's honest summary and provenance, with the null
 # kernel and no meter, so nothing here depends on this machine's speed or
 # the build type: ambiguous entries measured and counted, the ETA from the
 # model, --repeat's interleaved rounds and columns, the precision columns,

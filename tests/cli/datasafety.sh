@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Data safety (issue 21), the rest of it: nothing committed is replaced by
+# Data safety, the rest of it: nothing committed is replaced by
 # less without asking (probe's profile needs --force, sweep generate with
 # bounds that select nothing writes nothing), the capture manifest is kept
 # like the rows (never replaced when it is not one, the arguments escaped

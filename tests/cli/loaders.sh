@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Loaders and editors (issue 21): a -0 read from a baseline is written back as
+# Loaders and editors: a -0 read from a baseline is written back as
 # 0.0 (never -0.0), in every column; sweep augment and sweep relabel on a
 # folder that does not exist (or is a file) exit 1 naming it and create
 # nothing. The refusals of the number rule (subnormals, the floors) are cases

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Clear messages (issue 21): an unknown command, option, hardware key, meter,
+# Clear messages: an unknown command, option, hardware key, meter,
 # op or dtype is one line with the nearest name; no doubled "roofval:
 # roofval:"; a single-valued option given twice, a value out of the table's
 # range or an option where a value should be is a usage error (exit 2);

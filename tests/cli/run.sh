@@ -689,7 +689,7 @@ complete_check "--help" kernels --
 check 0 "" '.SH COMMANDS' -- help --man sweep
 check 0 "" 'precision' -- help --man capture
 
-# Issue 17: several models side by side, the regression gate, none scored.
+# Several models side by side, the regression gate, none scored.
 mkdir -p "$scratch/json" "$scratch/m17/worse" "$scratch/m17/same" "$scratch/m17/empty"
 if [ -d "$ref/baselines" ]; then
 	rb=(--baseline-dir "$ref/baselines" --sweep-dir "$ref/sweeps")
@@ -742,7 +742,7 @@ if [ -d "$ref/baselines" ]; then
 	[ ! -e "$scratch/m17/none.txt" ]
 	tally $? "a validation that scores nothing wrote a report"
 else
-	echo "SKIP issue 17 checks: $ref is absent"
+	echo "SKIP the several-model checks: $ref is absent"
 fi
 "$roofval" validate --all --format json -o "$scratch/json/committed.json" 2>/dev/null
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Data safety (issue 21): the output path is the user's (links followed to
+# Data safety: the output path is the user's (links followed to
 # their target, FIFOs and devices written through, descriptor aliases
 # written to, '-' is standard output), special files are refused before
 # they are read instead of hanging, only roofval's own temporary files are

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The torch kernel backend end to end (issue 20): `roofval kernels` says
+# The torch kernel backend end to end: `roofval kernels` says
 # whether torch runs here and why not; a short capture of each op through
 # torch on the host profile gives honest rows (latency positive, energy empty
 # with the note saying why, the kernel and its provider named) and a

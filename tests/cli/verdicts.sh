@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Honest verdicts (issues 21 and 19): suspect baseline rows are marked per
+# Honest verdicts: suspect baseline rows are marked per
 # record and counted, --exclude-flagged leaves them out and the coverage
 # says so, ambiguous labels are counted, and the noise ceiling comes from a
 # second baseline folder and from matmul/linear pairs, in every report.

@@ -459,12 +459,12 @@ static void test_capture__combine(void **state)
 	for (unsigned i = 0; i < 4; i++) {
 		in[i].latency_s = lat[i];
 		in[i].trials = 11 + 2 * i; /* which one was picked */
-		(void)snprintf(in[i].notes, sizeof(in[i].notes), "round %u", i + 1);
+		(void)snprintf(in[i].notes, sizeof(in[i].notes), "repeat %u", i + 1);
 	}
 	assert_int_equal(rv_capture_combine(&out, &spread, in, 3), 0);
 	rv_assert_close(out.latency_s, 2e-3, 0, 0);
 	assert_int_equal(out.trials, 15);
-	assert_string_equal(out.notes, "round 3");
+	assert_string_equal(out.notes, "repeat 3");
 	rv_assert_close(spread, (3e-3 - 1e-3) / 2e-3, 1e-12, 0);
 	/* An even count: the mean of the two middle medians; the first of the
 	 * two nearest measurements. */
@@ -927,7 +927,7 @@ static void test_capture__session_repeat(void **state)
 		o2.ctx = &seen2;
 		order_n = 0;
 		ops.setup = order_setup;
-		/* Stop once the seventh setup (round 2, shape 2) is made. */
+		/* Stop once the seventh setup (repeat 2, shape 2) is made. */
 		order_stop_at = 7;
 		order_stop = &stop;
 		assert_int_equal(rv_capture_session(&o2, &r), 0);
@@ -1001,7 +1001,7 @@ static void spoil_progress(void *ctx, const struct rv_capture_progress *p)
 		rv_spit(s->path, s->text);
 }
 
-/* A manifest that is not one is never replaced (issue 21): refused before
+/* A manifest that is not one is never replaced: refused before
  * anything is measured (no row, the file untouched); spoiled while the
  * capture runs, the rows are kept and the message says so and that the
  * manifest was not updated. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the core tables and helpers: dtypes, ops and shapes, regimes, units, errors. */
+/* Tests of the core tables and functions: dtypes, ops and shapes, regimes, units, errors. */
 #include "core/buf.h"
 #include "core/dtype.h"
 #include "core/error.h"

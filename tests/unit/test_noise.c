@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of honest verdicts (issues 21 and 19): the suspect-row rule on
+/* Tests of honest verdicts: the suspect-row rule on
  * hand-made rows, validate marking, counting and --exclude-flagged leaving
  * them out, and the noise ceiling of repeat captures and matmul/linear pairs
  * with answers worked by hand. */

@@ -1,25 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* The CPU terms of round 6 on the development machine (docs/accuracy.md,
- * "Round 6 on the development machine"), on the toy CPU profile of
+/* The CPU GEMM and elementwise terms of the model, on the toy CPU profile of
  * tests/data/hardware/model: gemm.threading.dispatch_s, the fixed time a CPU
  * BLAS call pays for handing its work to more than one thread, and
- * elementwise.unit_loop_Bps, the rate of one core's elementwise loop; and of
- * round 7: gemm.threading.shared_pack_Bps, the panels of A the threads of a
- * call share, gemm.bias_row_s, the time per row of copying a linear's bias into
- * its output before the GEMM (and of round 15, gemm.bias_Bps, the rate at
- * which that copy writes), and gemm.edge_kernels, how the BLAS covers a
- * partial tile; and of round 8: gemm.threading.shared_pack_min_n, the N from
- * which the shared panels cost, and gemm.beta_zero, a pass that zeroes a
- * matmul's C before the kernel (round 20: once where the last cache serves
- * it); and of the Zen 5 VM's round 11: gemm.threading.k_step and k_step_s,
- * the hand-over of each step of K after the first between the threads, and
- * of its round 12: gemm.threading.bias_handoff_Bps, a linear's C crossing
- * between cores; and of its round 13: gemm.threading.kernel_call_rows and
- * kernel_call_s, the packed driver's kernel calls along M, and
- * gemm.threading.m_pieces, the pieces of M its threaded driver covers each
- * with edges of their own; and of its round 14: gemm.threading.split_line_s,
- * the cache lines of C that cross between units that split N; and of its
- * round 15: gemm.packed_kernel, the packed kernel's blocks along M, and
+ * elementwise.unit_loop_Bps, the rate of one core's elementwise loop;
+ * gemm.threading.shared_pack_Bps, the panels of A the threads of a call
+ * share, gemm.bias_row_s, the time per row of copying a linear's bias into
+ * its output before the GEMM, gemm.bias_Bps, the rate at which that copy
+ * writes, and gemm.edge_kernels, how the BLAS covers a partial tile;
+ * gemm.threading.shared_pack_min_n, the N from which the shared panels cost,
+ * and gemm.beta_zero, a pass that zeroes a matmul's C before the kernel (or
+ * once where the last cache serves it); gemm.threading.k_step and k_step_s,
+ * the hand-over of each step of K after the first between the threads;
+ * gemm.threading.bias_handoff_Bps, a linear's C crossing between cores;
+ * gemm.threading.kernel_call_rows and kernel_call_s, the packed driver's
+ * kernel calls along M, and gemm.threading.m_pieces, the pieces of M its
+ * threaded driver covers each with edges of their own;
+ * gemm.threading.split_line_s, the cache lines of C that cross between units
+ * that split N; gemm.packed_kernel, the packed kernel's blocks along M, and
  * gemm.pack_transposed_Bps, the rate of packing a linear's weight. */
 #include <math.h>
 #include <stddef.h>
@@ -742,7 +739,7 @@ static void test_predict_cpu_terms__terms_profile_and_fit(void **state)
  * tiles and then one more (pad) or one per set bit of d mod 8 (halving):
  * 7 = 4 + 2 + 1 is three tiles' time, 8 one, 20 = 16 + 4 three either way,
  * 23 = 16 + 4 + 2 + 1 five against three. Along M as along N. With an edge
- * quantum of 4 (round 18), the rest of d rounded up to 4 is its share of a
+ * quantum of 4, the rest of d rounded up to 4 is its share of a
  * tile: 20 is 2.5 tiles, 3 x 3 a quarter of one. */
 static void test_predict_cpu_terms__edge_kernels(void **state)
 {

@@ -367,7 +367,7 @@ static void test_sweep__generate_per_family(void **state)
 	rv_profile_free(x);
 }
 
-/* Bounds that select nothing give no sweeps and say why (issue 21: nothing
+/* Bounds that select nothing give no sweeps and say why (nothing
  * committed is replaced by less): no candidate within the bounds for a
  * target (the other one has some), candidates a target labels only
  * ambiguous or unsupported, and a purpose left without a shape. */
