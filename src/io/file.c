@@ -21,11 +21,18 @@
 
 static enum rv_file_fault file_fault;
 static int file_fault_errno;
+static unsigned file_fault_skip; /* matching steps to let pass first */
 
-void rv_file__inject_fault(enum rv_file_fault step, int err)
+void rv_file__inject_fault_nth(enum rv_file_fault step, int err, unsigned nth)
 {
 	file_fault = step;
 	file_fault_errno = err;
+	file_fault_skip = nth > 1 ? nth - 1 : 0;
+}
+
+void rv_file__inject_fault(enum rv_file_fault step, int err)
+{
+	rv_file__inject_fault_nth(step, err, 1);
 }
 
 /* rv_error_errno() with what to do about the common causes appended. */
@@ -47,6 +54,10 @@ static int file_faulted(enum rv_file_fault step)
 {
 	if (file_fault != step)
 		return 0;
+	if (file_fault_skip > 0) {
+		file_fault_skip--;
+		return 0;
+	}
 	file_fault = RV_FILE_FAULT_NONE;
 	errno = file_fault_errno;
 	return 1;

@@ -139,5 +139,7 @@ enum rv_file_fault {
 	RV_FILE_FAULT_RENAME
 };
 void rv_file__inject_fault(enum rv_file_fault step, int err);
+/* The same at the nth time that step comes (1: the next). */
+void rv_file__inject_fault_nth(enum rv_file_fault step, int err, unsigned nth);
 
 #endif

@@ -336,6 +336,21 @@ static void test_file__replace_all_or_none(void **state)
 	text = slurp(b);
 	assert_string_equal(text, "new b");
 	free(text);
+	/* The second rename fails: the message says which file was replaced
+	 * and which not. */
+	parts[0].data = "3rd a";
+	parts[1].data = "3rd b";
+	rv_file__inject_fault_nth(RV_FILE_FAULT_RENAME, EIO, 2);
+	rv_assert_error(rv_file_replace_all(parts, 2), RV_EIO, "a.csv was replaced, ");
+	assert_non_null(strstr(rv_error_last(), "a.meta.json was not: they no longer belong "
+	                                        "together; run it again"));
+	text = slurp(a);
+	assert_string_equal(text, "3rd a");
+	free(text);
+	text = slurp(b);
+	assert_string_equal(text, "new b");
+	free(text);
+	assert_int_equal(rv_file_remove_stale_temps(b), 0);
 }
 
 int main(void)
