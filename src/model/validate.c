@@ -59,16 +59,48 @@ void rv_validation_free(struct rv_validation *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* The regime a measurement shows: launch-bound under 5 x the profile's own
- * per-call overhead (never a fit's), alu- or dram-bound at 70% of the
- * datasheet rate, else ambiguous. */
+/* The time a call's work takes at the datasheet rates: its FLOPs at the
+ * peak or its working set at the DRAM bandwidth, whichever is longer. */
+static double datasheet_work_s(const struct rv_profile *p, const struct rv_compute *c,
+                               const struct rv_footprint *fp)
+{
+	const struct rv_memory_tier *dram = &p->memory[p->n_memory - 1];
+	double compute_s = fp->ref_flop / c->peak_flop_per_s;
+	double memory_s = fp->ref_working_set_B / dram->bw_Bps;
+
+	return compute_s > memory_s ? compute_s : memory_s;
+}
+
+double rv_call_floor_s(const struct rv_profile *p, const struct rv_baseline *b, enum rv_op op)
+{
+	double floor_s = 0;
+
+	for (size_t i = 0; b && i < b->n_rows; i++) {
+		const struct rv_baseline_row *row = &b->rows[i];
+		const struct rv_compute *c = rv_profile_compute(p, row->dtype);
+		struct rv_footprint fp;
+
+		if (row->op != op || !c || !(row->latency_s > 0) ||
+		    strcmp(row->hardware, p->key) != 0 ||
+		    rv_footprint_of(&fp, op, &row->shape, row->dtype) < 0)
+			continue;
+		if (datasheet_work_s(p, c, &fp) < RV_CALL_FLOOR_WORK_SHARE * row->latency_s &&
+		    (!(floor_s > 0) || row->latency_s < floor_s))
+			floor_s = row->latency_s;
+	}
+	return floor_s > 0 ? floor_s : p->published_op_overhead_s[op];
+}
+
+/* The regime a measurement shows: launch-bound under 5 x the call floor
+ * measured (rv_call_floor_s(), never a fit's overhead), alu- or dram-bound
+ * at 70% of the datasheet rate, else ambiguous. */
 static enum rv_regime measured_regime(const struct rv_profile *p, const struct rv_compute *c,
-                                      enum rv_op op, const struct rv_footprint *fp,
-                                      double latency_s)
+                                      const struct rv_footprint *fp, double latency_s,
+                                      double floor_s)
 {
 	const struct rv_memory_tier *dram = &p->memory[p->n_memory - 1];
 
-	if (latency_s < RV_CLASSIFY_LAUNCH_OVERHEADS * p->published_op_overhead_s[op])
+	if (latency_s < RV_CLASSIFY_LAUNCH_OVERHEADS * floor_s)
 		return RV_REGIME_LAUNCH;
 	if (fp->ref_flop / (latency_s * c->peak_flop_per_s) >= RV_MEASURED_BOUND_SHARE)
 		return RV_REGIME_ALU;
@@ -78,7 +110,7 @@ static enum rv_regime measured_regime(const struct rv_profile *p, const struct r
 }
 
 int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
-                       const struct rv_shape *s, enum rv_dtype d, double latency_s)
+                       const struct rv_shape *s, enum rv_dtype d, double latency_s, double floor_s)
 {
 	const struct rv_compute *c = rv_profile_compute(p, d);
 	struct rv_footprint fp;
@@ -89,17 +121,19 @@ int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_
 		                    p->key);
 	if ((err = rv_footprint_of(&fp, op, s, d)) < 0)
 		return err;
-	*out = measured_regime(p, c, op, &fp, latency_s);
+	*out = measured_regime(p, c, &fp, latency_s, floor_s);
 	return 0;
 }
 
 /* A measurement can never be attributed to one cache level, so a stated
- * l2_bound is satisfied by a measurement that is ambiguous or launch-bound. */
+ * cache regime (l2_bound, as the reference has it, and l1_bound, which the
+ * reference never states) is satisfied by a measurement that is ambiguous
+ * or launch-bound. */
 int rv_regime_matches(enum rv_regime stated, enum rv_regime measured)
 {
 	if (stated == measured)
 		return 1;
-	return stated == RV_REGIME_L2 &&
+	return (stated == RV_REGIME_L2 || stated == RV_REGIME_L1) &&
 	       (measured == RV_REGIME_AMBIGUOUS || measured == RV_REGIME_LAUNCH);
 }
 
@@ -125,10 +159,10 @@ static int relabel_of(enum rv_regime *out, enum rv_regime m, const struct rv_pro
 }
 
 int rv_relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
-                      const struct rv_shape *s, enum rv_dtype d, double latency_s)
+                      const struct rv_shape *s, enum rv_dtype d, double latency_s, double floor_s)
 {
-	enum rv_regime m;
-	int err = rv_measured_regime(&m, p, op, s, d, latency_s);
+	enum rv_regime m = RV_REGIME_AMBIGUOUS;
+	int err = rv_measured_regime(&m, p, op, s, d, latency_s, floor_s);
 
 	return err < 0 ? err : relabel_of(out, m, p, op, s, d);
 }
@@ -391,11 +425,13 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 	struct rv_label_finding *lf;
 	unsigned purpose_bit = 1u << (unsigned)s->purpose;
 	int err, count_labels;
+	double floor_s;
 
 	if (!model)
 		model = &rv_predictor_builtin;
 	if ((err = check_baseline(p, s, b, baseline_name)) < 0)
 		return err;
+	floor_s = rv_call_floor_s(p, b, s->op);
 	(void)snprintf(source, sizeof(source), "%s %s %s: %s, %s", p->key, rv_op_name(s->op),
 	               rv_purpose_name(s->purpose), sweep_name, baseline_name);
 	if ((err = add_source(v, source)) < 0 ||
@@ -456,7 +492,7 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
 		}
 		if ((err = rv_footprint_of(&fp, s->op, &e->shape, e->dtype)) < 0)
 			break;
-		measured = measured_regime(p, c, s->op, &fp, row->latency_s);
+		measured = measured_regime(p, c, &fp, row->latency_s, floor_s);
 		if (count_labels &&
 		    (err = count_label(lf, p, s->op, e, label->regime, measured)) < 0)
 			break;

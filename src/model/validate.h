@@ -249,25 +249,35 @@ struct rv_validation {
 	size_t n_extra_names, cap_extra_names;
 };
 
+/* A call whose work takes under this share of its time at the datasheet
+ * rates measures the call floor (rv_call_floor_s()). */
+#define RV_CALL_FLOOR_WORK_SHARE 0.1
+/* The call floor a baseline measures for op on p, a property of the data:
+ * its fastest row of op whose work at the datasheet rates (FLOPs at the
+ * peak, the working set at the DRAM bandwidth) takes under
+ * RV_CALL_FLOOR_WORK_SHARE of its latency, a call that did little but be
+ * called; the profile's own per-call overhead (published_op_overhead_s,
+ * never a fit's) when no row is such a call. */
+double rv_call_floor_s(const struct rv_profile *p, const struct rv_baseline *b, enum rv_op op);
 /* The regime a measurement shows, a property of the data: launch_bound
- * under 5 x the profile's own per-call overhead of the op (its measured
- * call floor, rv_profile's published_op_overhead_s: never a fit's),
+ * under 5 x the call floor floor_s (rv_call_floor_s() of its baseline),
  * alu_bound or dram_bound at 70% of the datasheet rate (peak_flop_per_s,
  * the DRAM tier's bw_Bps), else ambiguous. RV_ENOTSUP for a dtype the
  * profile lacks. */
 int rv_measured_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
-                       const struct rv_shape *s, enum rv_dtype d, double latency_s);
+                       const struct rv_shape *s, enum rv_dtype d, double latency_s, double floor_s);
 /* The reference's rule for a stated regime (a model's, or a sweep's label)
- * against the measured one: equal, or l2_bound against a measurement that
- * is ambiguous or launch_bound (a measurement is never attributed to one
- * cache level). 1 or 0. */
+ * against the measured one: equal, or a cache regime (l2_bound, and
+ * l1_bound likewise) against a measurement that is ambiguous or
+ * launch_bound (a measurement is never attributed to one cache level).
+ * 1 or 0. */
 int rv_regime_matches(enum rv_regime stated, enum rv_regime measured);
 /* The regime `sweep relabel --from-baseline` may move a label to: the
  * measured one, except that a shape whose working set fits in a cache tier
  * (rv_classify()'s capacities) is not dram_bound however fast it ran
  * (ambiguous then). An ambiguous result moves no label. */
 int rv_relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
-                      const struct rv_shape *s, enum rv_dtype d, double latency_s);
+                      const struct rv_shape *s, enum rv_dtype d, double latency_s, double floor_s);
 
 /* Scores the estimates of model (NULL: the built-in model) for every entry
  * of sweep s labelled for profile p against baseline b and appends the

@@ -634,20 +634,13 @@ static const struct rv_baseline_row *row_index_find(const struct row_index *x, e
 	return NULL;
 }
 
-/* The regime a measurement may move a label to (rv_relabel_regime(): the
- * measured one, but never dram_bound for a working set a cache holds). */
-static int relabel_regime(enum rv_regime *out, const struct rv_profile *p, enum rv_op op,
-                          const struct rv_sweep_entry *e, double measured_s)
-{
-	return rv_relabel_regime(out, p, op, &e->shape, e->dtype, measured_s);
-}
-
 int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struct rv_baseline *b,
                      int force, struct rv_sweep_relabelled *r)
 {
 	struct row_index x;
 	size_t cap = 0;
 	int err = 0, added;
+	double floor_s = rv_call_floor_s(p, b, s->op);
 
 	r->checked = 0;
 	r->changes = NULL;
@@ -673,7 +666,8 @@ int rv_sweep_relabel(struct rv_sweep *s, const struct rv_profile *p, const struc
 		c.dtype = e->dtype;
 		c.from = l->regime;
 		c.measured_s = row->latency_s;
-		if ((err = relabel_regime(&c.to, p, s->op, e, c.measured_s)) < 0)
+		if ((err = rv_relabel_regime(&c.to, p, s->op, &e->shape, e->dtype, c.measured_s,
+		                             floor_s)) < 0)
 			break;
 		if (c.to == RV_REGIME_AMBIGUOUS || c.to == l->regime)
 			continue;

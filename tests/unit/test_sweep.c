@@ -578,9 +578,9 @@ static void test_sweep__relabel_respects_the_footprint(void **state)
 	small_s = c.working_set_B / (0.9 * dram_Bps);
 	big_s = 12.0 * 16777216 / (0.9 * dram_Bps);
 	/* The measurement alone looks dram-bound. */
-	assert_int_equal(
-	        rv_measured_regime(&measured, p, RV_OP_VECTOR_ADD, &small, RV_DTYPE_FP32, small_s),
-	        0);
+	assert_int_equal(rv_measured_regime(&measured, p, RV_OP_VECTOR_ADD, &small, RV_DTYPE_FP32,
+	                                    small_s, p->published_op_overhead_s[RV_OP_VECTOR_ADD]),
+	                 0);
 	assert_int_equal(measured, RV_REGIME_DRAM);
 	assert_int_equal(rv_baseline_new(&b), 0);
 	add_row(b, hw, "16384", small_s);

@@ -679,6 +679,56 @@ static void test_validate__fit_changes_no_foreign_verdict(void **state)
 	rv_profile_free(p);
 }
 
+/* The launch cut is 5 x the call floor the baseline measures (its fastest
+ * call that did almost no work), not the profile's assumed overhead: with
+ * calls of 12 us at least, a 30 us call of little work is launch-bound
+ * though toy_gpu assumes 1 us per call. A baseline with no such call falls
+ * back on the profile's overhead. */
+static void test_validate__measured_call_floor(void **state)
+{
+	struct rv_profile *p = toy_gpu();
+	struct rv_baseline *b = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                                    "trial_count,notes\n"
+	                                    "toy_gpu,matmul,8x8x8,fp16,1.2e-05,,11,\n"
+	                                    "toy_gpu,matmul,16x16x16,fp16,3e-05,,11,\n"
+	                                    "toy_gpu,matmul,1024x1024x1024,fp16,0.00125,,11,\n");
+	struct rv_baseline *big = baseline_of("hardware,op,shape,dtype,latency_s,energy_j,"
+	                                      "trial_count,notes\n"
+	                                      "toy_gpu,matmul,1024x1024x1024,fp16,0.00125,,11,\n");
+	struct rv_shape s16, s1k;
+	enum rv_regime m;
+	double floor_s;
+
+	(void)state;
+	assert_int_equal(rv_shape_parse("16x16x16", RV_OP_MATMUL, &s16), 0);
+	assert_int_equal(rv_shape_parse("1024x1024x1024", RV_OP_MATMUL, &s1k), 0);
+	floor_s = rv_call_floor_s(p, b, RV_OP_MATMUL);
+	assert_float_equal(floor_s, 1.2e-5, 1e-18);
+	assert_int_equal(
+	        rv_measured_regime(&m, p, RV_OP_MATMUL, &s16, RV_DTYPE_FP16, 3e-5, floor_s), 0);
+	assert_int_equal(m, RV_REGIME_LAUNCH);
+	/* The profile's own 1 us would call it ambiguous. */
+	assert_int_equal(rv_measured_regime(&m, p, RV_OP_MATMUL, &s16, RV_DTYPE_FP16, 3e-5,
+	                                    p->published_op_overhead_s[RV_OP_MATMUL]),
+	                 0);
+	assert_int_equal(m, RV_REGIME_AMBIGUOUS);
+	/* The big call is work, not a floor: the profile's overhead stands. */
+	assert_float_equal(rv_call_floor_s(p, big, RV_OP_MATMUL),
+	                   p->published_op_overhead_s[RV_OP_MATMUL], 0);
+	assert_int_equal(rv_measured_regime(&m, p, RV_OP_MATMUL, &s1k, RV_DTYPE_FP16, 0.00125,
+	                                    rv_call_floor_s(p, big, RV_OP_MATMUL)),
+	                 0);
+	assert_int_equal(m, RV_REGIME_ALU);
+	/* A stated cache regime, l1 as l2, passes an ambiguous measurement. */
+	assert_true(rv_regime_matches(RV_REGIME_L1, RV_REGIME_AMBIGUOUS));
+	assert_true(rv_regime_matches(RV_REGIME_L1, RV_REGIME_LAUNCH));
+	assert_false(rv_regime_matches(RV_REGIME_L1, RV_REGIME_DRAM));
+	assert_false(rv_regime_matches(RV_REGIME_DRAM, RV_REGIME_AMBIGUOUS));
+	rv_baseline_free(big);
+	rv_baseline_free(b);
+	rv_profile_free(p);
+}
+
 /* The cell of label of model in cells. */
 static const struct rv_cell *cell_of(const struct rv_cell *cells, size_t n, const char *model,
                                      enum rv_regime label)
@@ -866,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_validate__compare),
 		cmocka_unit_test(test_validate__model_regime),
 		cmocka_unit_test(test_validate__fit_changes_no_foreign_verdict),
+		cmocka_unit_test(test_validate__measured_call_floor),
 		cmocka_unit_test(test_validate__bias_and_rates),
 		cmocka_unit_test(test_validate__builtin_rates_are_its_profile),
 		cmocka_unit_test(test_validate__model_names_whole),
