@@ -25,8 +25,8 @@
 /* The table of contents: an entry per <h2>, in page order. */
 #define REPORT_TOC_MAX (RV_REPORT_MAX_TARGETS + 16)
 struct toc {
-	char id[REPORT_TOC_MAX][80];
-	char text[REPORT_TOC_MAX][160];
+	char id[REPORT_TOC_MAX][96]; /* as long as any caller's, so an anchor is never cut */
+	char text[REPORT_TOC_MAX][512];
 	size_t n;
 };
 
