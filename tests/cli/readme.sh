@@ -8,8 +8,8 @@
 # 'scripts/build.sh && X' runs X (this suite is the build), ctest is this
 # suite, cmake --install and scripts/package.sh are the install test and CI
 # step 7, calibrate of the probed target is tests/cli/run.sh's add-a-target
-# path; probe runs --quick and capture --limit 3 --kernel null --meter none,
-# so that the capture path takes seconds; /tmp/ is the scratch folder's tmp/. The README must name no
+# path; probe runs --quick and capture --kernel null --meter none (every
+# labelled shape, as validate needs, in a second); /tmp/ is the scratch folder's tmp/. The README must name no
 # ../shared/ path (a clone has none) and keep the two quick-start commands.
 # usage: readme.sh BUILD_DIR SCRATCH_DIR REPO_DIR
 set -u
@@ -56,7 +56,7 @@ while IFS= read -r line; do
 	cmd=$(sed 's/[[:space:]][[:space:]]*#.*$//' <<<"$cmd")
 	case $cmd in
 	"build/roofval probe "*) cmd="$cmd --quick" ;;
-	"build/roofval capture "*) cmd="$cmd --limit 3 --kernel null --meter none" ;;
+	"build/roofval capture "*) cmd="$cmd --kernel null --meter none" ;;
 	esac
 	rc=0
 	(cd "$c" && eval "$cmd") >"$scratch/out" 2>&1 </dev/null || rc=$?
