@@ -39,8 +39,9 @@ static const struct rv_option augment_options[] = {
 
 static const struct rv_opts_spec augment_spec = {
 	"sweep augment --hw KEY [--op OP] [--purpose P] [--all]",
-	"Label the shapes of the sweeps that are in KEY's default dtype for KEY, with the "
-	"classifier; other targets' labels never change, and a second run adds nothing.",
+	"Label the shapes of the sweeps that are in a dtype KEY has (every one, not only its "
+	"default) for KEY, with the classifier; other targets' labels never change, and a second "
+	"run adds nothing.",
 	augment_options, 0, 0
 };
 

@@ -391,6 +391,39 @@ static int add_placement(const struct rv_layout *l, struct rv_validation *v, con
 	return err < 0 ? err : rv_validation_add_placement(v, hw, op, min_s, max_s);
 }
 
+/* Counts into v, per dtype, the rows of b (of hw, op) that no sweep of op,
+ * of either purpose, labels for hw: measured, and never scored. */
+static int add_unlabelled(struct rv_layout *l, struct rv_validation *v, const struct rv_baseline *b,
+                          const char *hw, enum rv_op op)
+{
+	unsigned char *labelled = calloc(b->n_rows + 1, 1);
+	size_t per_dtype[RV_DTYPE_COUNT] = { 0 };
+	int err = labelled ? 0 : rv_error_set(RV_ENOMEM, "out of memory");
+
+	for (int pu = 0; pu < RV_PURPOSE_COUNT && err == 0; pu++) {
+		const struct rv_sweep *s;
+		ptrdiff_t *match = NULL;
+
+		if (rv_layout_sweep(l, &s, op, (enum rv_purpose)pu) < 0)
+			continue; /* no sweep of that purpose labels anything */
+		if ((err = rv_match_rows(&match, s, b, hw)) < 0)
+			break;
+		for (size_t i = 0; i < s->n_entries; i++)
+			if (match[i] >= 0 && rv_sweep_label_for(&s->entries[i], hw))
+				labelled[match[i]] = 1;
+		free(match);
+	}
+	for (size_t r = 0; r < b->n_rows && err == 0; r++)
+		if (!labelled[r] && strcmp(b->rows[r].hardware, hw) == 0)
+			per_dtype[b->rows[r].dtype]++;
+	for (int d = 0; d < RV_DTYPE_COUNT && err == 0; d++)
+		if (per_dtype[d])
+			err = rv_validation_add_unlabelled(v, hw, op, (enum rv_dtype)d,
+			                                   per_dtype[d]);
+	free(labelled);
+	return err;
+}
+
 static int validate_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
 {
 	struct validate_arg *a = arg;
@@ -399,7 +432,8 @@ static int validate_job(struct rv_layout *l, const struct job_ctx *j, void *arg)
 
 	if (err < 0)
 		return err;
-	return rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
+	err = rv_validate(a->v, j->p, j->s, j->sweep_path, b, j->base_path, a->model);
+	return err < 0 ? err : add_unlabelled(l, a->v, b, j->job->hw, j->job->op);
 }
 
 /* The (hardware, op) of v's records, each once (there are few of them);

@@ -56,7 +56,27 @@ void rv_validation_free(struct rv_validation *v)
 	for (size_t i = 0; i < v->n_extra_names; i++)
 		free(v->extra_names[i]);
 	free(v->extra_names);
+	free(v->unlabelled_rows);
 	memset(v, 0, sizeof(*v));
+}
+
+int rv_validation_add_unlabelled(struct rv_validation *v, const char *hw, enum rv_op op,
+                                 enum rv_dtype d, size_t rows)
+{
+	struct rv_unlabelled_rows u = { .op = op, .dtype = d, .rows = rows };
+
+	for (size_t i = 0; i < v->n_unlabelled_rows; i++) {
+		struct rv_unlabelled_rows *x = &v->unlabelled_rows[i];
+
+		if (x->op == op && x->dtype == d && strcmp(x->hardware, hw) == 0) {
+			if (rows > x->rows)
+				x->rows = rows;
+			return 0;
+		}
+	}
+	(void)snprintf(u.hardware, sizeof(u.hardware), "%s", hw);
+	return rv_vec_push(&v->unlabelled_rows, &v->n_unlabelled_rows, &v->cap_unlabelled_rows, &u,
+	                   sizeof(u));
 }
 
 /* The time a call's work takes at the datasheet rates: its FLOPs at the
@@ -644,6 +664,13 @@ int rv_validation_take(struct rv_validation *dst, struct rv_validation *src)
 	dst->skipped_unsupported += src->skipped_unsupported;
 	dst->skipped_ambiguous += src->skipped_ambiguous;
 	dst->unlabelled_predictions += src->unlabelled_predictions;
+	for (size_t i = 0; i < src->n_unlabelled_rows; i++) {
+		const struct rv_unlabelled_rows *u = &src->unlabelled_rows[i];
+		if ((err = rv_validation_add_unlabelled(dst, u->hardware, u->op, u->dtype,
+		                                        u->rows)) < 0)
+			return err;
+	}
+	src->n_unlabelled_rows = 0;
 	src->n_records = src->n_missing = src->n_sources = src->n_repeats = 0;
 	src->n_extras = src->n_extra_names = src->n_labels = 0;
 	src->repeat_folders = src->excluded_flagged = 0;

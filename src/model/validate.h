@@ -211,6 +211,15 @@ struct rv_label_finding {
 	unsigned purposes; /* the purposes counted (bit per enum rv_purpose) */
 };
 
+/* Baseline rows that no sweep (of either purpose) labels for their hardware,
+ * per (hardware, op, dtype): measured, never scored. */
+struct rv_unlabelled_rows {
+	char hardware[64];
+	enum rv_op op;
+	enum rv_dtype dtype;
+	size_t rows;
+};
+
 struct rv_validation {
 	struct rv_record *records; /* in run order: model, (hardware, op, purpose), sweep order */
 	size_t n_records, cap_records;
@@ -223,6 +232,9 @@ struct rv_validation {
 	struct rv_model_counts *model_counts; /* models[i]'s counts; the fields above sum them */
 	size_t cap_model_counts;
 	size_t unlabelled_predictions; /* a predictions file's rows no sweep labels */
+	/* The baseline rows read that no sweep labels (rv_validation_add_unlabelled()). */
+	struct rv_unlabelled_rows *unlabelled_rows;
+	size_t n_unlabelled_rows, cap_unlabelled_rows;
 	char **sources; /* "hw op purpose: sweep file + baseline file" lines, for reports */
 	size_t n_sources, cap_sources;
 	/* Set by the caller before rv_validate(): rows whose latency is suspect
@@ -294,6 +306,10 @@ int rv_validate(struct rv_validation *v, const struct rv_profile *p, const struc
  * empty name or one of RV_MODEL_NAME_MAX bytes or more (refused, never cut:
  * the message says to give a shorter --model-name). */
 int rv_validation_add_model(struct rv_validation *v, const char *model);
+/* Records that rows baseline rows of (hw, op) in dtype d are labelled by no
+ * sweep; a (hw, op, dtype) given again keeps the larger count. RV_ENOMEM. */
+int rv_validation_add_unlabelled(struct rv_validation *v, const char *hw, enum rv_op op,
+                                 enum rv_dtype d, size_t rows);
 void rv_validation_free(struct rv_validation *v);
 /* Moves everything of src into dst (records, entries without a prediction
  * and sources appended, models added once, counts summed) and empties src

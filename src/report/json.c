@@ -92,8 +92,23 @@ static json_t *summary(const struct rv_summary *s, const struct rv_validation *v
 	put(o, "labelled", count(s->labelled), bad);
 	put(o, "rows_found", count(s->rows_found), bad);
 	put(o, "skipped_no_prediction", count(s->skipped_no_prediction), bad);
-	if (v)
+	if (v) {
+		json_t *rows = json_array();
+
 		put(o, "unlabelled_predictions", count(v->unlabelled_predictions), bad);
+		for (size_t i = 0; rows && i < v->n_unlabelled_rows; i++) {
+			const struct rv_unlabelled_rows *u = &v->unlabelled_rows[i];
+			json_t *r = json_object();
+
+			put(r, "hardware", json_string(u->hardware), bad);
+			put(r, "op", json_string(rv_op_name(u->op)), bad);
+			put(r, "dtype", json_string(rv_dtype_name(u->dtype)), bad);
+			put(r, "rows", count(u->rows), bad);
+			if (!r || json_array_append_new(rows, r) != 0)
+				*bad = 1;
+		}
+		put(o, "unlabelled_rows", rows, bad);
+	}
 
 	put(o, "records", count(s->records), bad);
 	put(o, "passed", count(s->passed), bad);

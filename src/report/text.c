@@ -118,6 +118,26 @@ static void text_heatmaps(struct rv_buf *b, const struct rv_report__ctx *c)
 	}
 }
 
+/* The baseline rows no sweep labels, per (hardware, op, dtype): measured,
+ * never scored, and how to label them. */
+static void text_unlabelled_rows(struct rv_buf *b, const struct rv_validation *v)
+{
+	for (size_t i = 0; i < v->n_unlabelled_rows; i++) {
+		const struct rv_unlabelled_rows *u = &v->unlabelled_rows[i];
+
+		rv_buf_puts(b, "  unlabelled ");
+		rv_buf_printf(b, "%zu %s row%s of ", u->rows, rv_dtype_name(u->dtype),
+		              u->rows == 1 ? "" : "s");
+		rv_report__put_line(b, u->hardware, 0);
+		rv_buf_printf(b,
+		              "_%s %s labelled by no sweep, so never scored: sweep augment --hw ",
+		              rv_op_name(u->op), u->rows == 1 ? "is" : "are");
+		rv_report__put_line(b, u->hardware, 0);
+		rv_buf_printf(b, " --op %s labels the %s entries its sweeps list\n",
+		              rv_op_name(u->op), rv_dtype_name(u->dtype));
+	}
+}
+
 /* The accuracy texts of one quantity: median, within 10%, within 25%. */
 static void accuracy_texts(char t[3][RV_REPORT_NUM_SIZE], const struct rv_accuracy *a)
 {
@@ -168,6 +188,8 @@ static void text_summary(struct rv_buf *b, const struct rv_summary *s, const cha
 			rv_buf_printf(b, "; %zu predictions for shapes no sweep labels",
 			              v->unlabelled_predictions);
 		rv_buf_putc(b, '\n');
+		if (!model)
+			text_unlabelled_rows(b, v);
 	}
 	rv_buf_puts(b, "  records  ");
 	put_right(b, counts[0], w_count);
@@ -939,6 +961,7 @@ int rv_report__text(struct rv_buf *out, const struct rv_report__ctx *c)
 			              "  %zu predictions for shapes no sweep labels (the files "
 			              "together)\n",
 			              v->unlabelled_predictions);
+		text_unlabelled_rows(out, v);
 	}
 	if ((err = text_missing(out, v)) < 0 || (err = text_suspects(out, v)) < 0 ||
 	    (err = text_why(out, c)) < 0)

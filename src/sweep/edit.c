@@ -495,7 +495,7 @@ int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *add
 		struct rv_sweep_entry *e = &s->entries[i];
 		struct rv_classification c;
 
-		if (e->dtype != p->default_dtype || rv_sweep_label_for(e, p->key))
+		if (!rv_profile_compute(p, e->dtype) || rv_sweep_label_for(e, p->key))
 			continue;
 		if ((err = rv_classify(&c, p, s->op, &e->shape, e->dtype)) < 0 ||
 		    (err = label_add(e, p->key, c.regime)) < 0)

@@ -135,8 +135,8 @@ int rv_sweep_generate_files(struct rv_layout *l, const struct rv_sweep_generate_
                             const char *target_keys, struct rv_sweep_written out[RV_PURPOSE_COUNT],
                             size_t *n_out);
 
-/* Labels, with the classifier, the entries of s in p's default dtype that
- * have no label for p, and records p in augmented_with_hardware; other
+/* Labels, with the classifier, the entries of s in every dtype p has (its
+ * compute entries, not only its default dtype) that have no label for p, and records p in augmented_with_hardware; other
  * labels never change. *added counts the labels added and count[] them per
  * regime (both added to). Returns 1 when s changed, 0 when it did not (a
  * second run), or an error. */

@@ -51,6 +51,25 @@ tally $? "a second import moved entries between the sweeps"
 [ "$(grep -c '"source"' "$d/b/$hw"_matmul.meta.json)" = 2 ]
 tally $? "the manifest does not keep both imports" "$d/b/$hw"_matmul.meta.json
 
+# sweep augment labels every dtype the target has, not only its default
+# (fp16 here): the imported sweeps with the target's labels taken out.
+d2=$scratch/augment
+mkdir -p "$d2/s" && cp -r "$d/b" "$d2/b"
+for pu in calibration validation; do
+	grep -v '"jetson_orin_agx_64gb": ' "$d/s/matmul_$pu.json" >"$d2/s/matmul_$pu.json"
+done
+check 0 "" "matmul_calibration.json: 4 entries labelled for jetson_orin_agx_64gb" -- sweep augment --hw "$hw" --hardware-dir "$repo/hardware" --sweep-dir "$d2/s"
+# validate counts the rows no sweep labels, per dtype, in text and JSON.
+printf 'jetson_orin_agx_64gb,matmul,8x8x8,fp32,0.0002,,1,,\r\njetson_orin_agx_64gb,matmul,16x8x8,fp32,0.0002,,1,,\r\n' >>"$d2/b/$b"
+check 3 "" "unlabelled 2 fp32 rows of jetson_orin_agx_64gb_matmul are labelled by no sweep, so never scored: sweep augment --hw jetson_orin_agx_64gb --op matmul" -- validate --hw "$hw" --hardware-dir "$repo/hardware" --baseline-dir "$d2/b" --sweep-dir "$d2/s" --purpose validation
+"$roofval" validate --hw "$hw" --hardware-dir "$repo/hardware" --baseline-dir "$d2/b" --sweep-dir "$d2/s" --purpose validation --format json >"$scratch/v.json"
+grep -A7 '"unlabelled_rows": \[' "$scratch/v.json" | tr -d ' \n' | grep -qF '{"dtype":"fp32","hardware":"jetson_orin_agx_64gb","op":"matmul","rows":2}]'
+tally $? "the JSON report lacks the unlabelled rows" "$scratch/v.json"
+check 3 "" "coverage" -- validate --hw "$hw" --hardware-dir "$repo/hardware" --baseline-dir "$d/b" --sweep-dir "$d/s"
+"$roofval" validate --hw "$hw" --hardware-dir "$repo/hardware" --baseline-dir "$d/b" --sweep-dir "$d/s" | grep -q unlabelled
+[ $? = 1 ]
+tally $? "validate lists unlabelled rows where every row is labelled"
+
 # The split by a column, and by size (alternating in FLOP order).
 d=$scratch/col
 awk -F, 'BEGIN{OFS=","} NR==1{print $0,"set"; next} {print $0,(NR<5?"validation":"calibration")}' "$src" >"$scratch/col.csv"

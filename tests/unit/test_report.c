@@ -189,6 +189,7 @@ static void test_report__json_schema(void **state)
 		{ "rows_found", 'i' },
 		{ "skipped_no_prediction", 'i' },
 		{ "unlabelled_predictions", 'i' },
+		{ "unlabelled_rows", 'a' },
 		{ "suspect", 'i' },
 		{ "suspect_energy", 'i' },
 		{ "suspect_failed", 'i' },
