@@ -132,8 +132,6 @@ int rv_layout_baseline(struct rv_layout *l, const struct rv_baseline **out, cons
 /* Drops the cached baseline of (hw, op), after it was written. */
 void rv_layout_forget_baseline(struct rv_layout *l, const char *hw, enum rv_op op);
 
-#endif
-
 /* Which validations to run: the baselines of hw (NULL: every hardware) and
  * op (< 0: every op) in the baseline folder, for one purpose, or for both
  * (purpose < 0: calibration then validation, skipping a sweep that labels
@@ -201,3 +199,5 @@ int rv_layout_predict(struct rv_layout *l, struct rv_prediction_set *set, const 
 struct rv_calibration;
 int rv_layout_calibrate(struct rv_layout *l, struct rv_calibration *c, struct rv_profile **p,
                         const char *hw, int op);
+
+#endif
