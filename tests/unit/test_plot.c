@@ -426,6 +426,21 @@ static void test_plot__html_tables(void **state)
 	/* --top 2: the third collapsed. */
 	rv_assert_contains(html, "<details>\n<summary>the other 1 failures</summary>");
 	rv_buf_reset(&out);
+	/* A model's own numbers (a predictions file's extra columns) beside its error. */
+	v.extras = calloc(2, sizeof(*v.extras));
+	assert_non_null(v.extras);
+	v.extras[0] = (struct rv_extra){ "compute_s", 1.5e-6 };
+	v.extras[1] = (struct rv_extra){ "memory_s", 9e-6 };
+	v.n_extras = v.cap_extras = 2;
+	for (size_t i = 0; i < v.n_records; i++)
+		if (v.records[i].op == RV_OP_VECTOR_ADD && v.records[i].shape.dim[0] == 65536 &&
+		    strcmp(v.records[i].model, "mine") == 0)
+			v.records[i].n_extra = 2;
+	assert_int_equal(rv_plot_html_worst(&out, &v, 0), 0);
+	rv_assert_contains(rv_buf_str(&out), "<th>the model's own numbers</th>");
+	rv_assert_contains(rv_buf_str(&out), "<td>compute_s 1.5e-06, memory_s 9e-06</td>");
+	assert_int_equal(count(rv_buf_str(&out), "<td>compute_s"), 1);
+	rv_buf_reset(&out);
 	/* The shapes side by side: a row each, both models' cells, the largest
 	 * disagreement first. */
 	assert_int_equal(rv_plot_html_shapes(&out, &v, 0), 0);
