@@ -607,29 +607,15 @@ int rv_plot_html_why(struct rv_buf *out, const struct rv_validation *v)
 
 int rv_plot_html_labels(struct rv_buf *out, const struct rv_validation *v)
 {
-	char cmd[RV_REPORT_RELABEL_SIZE];
-
 	rv_plot_html_para(out, "A finding about the sweep, charged to no model: labels the "
 	                       "measurement does not match.");
 	rv_buf_puts(out, "<ul>\n");
 	for (size_t i = 0; i < v->n_labels; i++) {
-		const struct rv_label_finding *f = &v->labels[i];
 		struct rv_buf line = RV_BUF_INIT;
 
-		if (f->contradicted == 0)
+		if (v->labels[i].contradicted == 0)
 			continue;
-		rv_buf_printf(&line, "%s %s: %zu of %zu labels contradicted by the measurement: ",
-		              f->hardware, rv_op_name(f->op), f->contradicted, f->checked);
-		rv_report__label_counts(&line, f);
-		rv_report__relabel_command(cmd, sizeof(cmd), f);
-		if (f->relabel_moves > 0)
-			rv_buf_printf(&line, "; '%s' moves %zu of them", cmd, f->relabel_moves);
-		if (f->relabel_moves < f->contradicted)
-			rv_buf_printf(
-			        &line,
-			        "%s%zu measure ambiguous, which no label but l2_bound matches",
-			        f->relabel_moves > 0 ? ", " : "; ",
-			        f->contradicted - f->relabel_moves);
+		rv_report__label_finding(&line, &v->labels[i]);
 		rv_buf_puts(out, "<li>");
 		rv_svg_escape(out, rv_buf_str(&line));
 		rv_buf_puts(out, "</li>\n");

@@ -396,7 +396,6 @@ static void md_why(struct rv_buf *b, const struct rv_report__ctx *c)
 /* The labels the measurements contradict: the sweep's finding, no model's. */
 static void md_labels(struct rv_buf *b, const struct rv_validation *v)
 {
-	char cmd[RV_REPORT_RELABEL_SIZE];
 	size_t n = 0;
 
 	for (size_t i = 0; i < v->n_labels; i++)
@@ -406,27 +405,15 @@ static void md_labels(struct rv_buf *b, const struct rv_validation *v)
 	rv_buf_puts(b, "\n## Labels the measurement contradicts\n\nA finding about the sweep, "
 	               "charged to no model.\n\n");
 	for (size_t i = 0; i < v->n_labels; i++) {
-		const struct rv_label_finding *f = &v->labels[i];
+		struct rv_buf line = RV_BUF_INIT;
 
-		if (f->contradicted == 0)
+		if (v->labels[i].contradicted == 0)
 			continue;
+		rv_report__label_finding(&line, &v->labels[i]);
 		rv_buf_puts(b, "- ");
-		rv_report__put_line(b, f->hardware, 0);
-		rv_buf_printf(b, " %s: %zu of %zu labels contradicted by the measurement: ",
-		              rv_op_name(f->op), f->contradicted, f->checked);
-		rv_report__label_counts(b, f);
-		rv_report__relabel_command(cmd, sizeof(cmd), f);
-		if (f->relabel_moves > 0) {
-			rv_buf_puts(b, "; `");
-			rv_report__put_line(b, cmd, 0);
-			rv_buf_printf(b, "` moves %zu of them", f->relabel_moves);
-		}
-		if (f->relabel_moves < f->contradicted)
-			rv_buf_printf(
-			        b, "%s%zu measure ambiguous, which no label but l2_bound matches",
-			        f->relabel_moves > 0 ? ", " : "; ",
-			        f->contradicted - f->relabel_moves);
-		rv_buf_puts(b, "\n");
+		rv_report__put_line(b, rv_buf_str(&line), 1);
+		rv_buf_putc(b, '\n');
+		rv_buf_free(&line);
 	}
 }
 

@@ -575,6 +575,25 @@ void rv_report__label_counts(struct rv_buf *b, const struct rv_label_finding *f)
 		}
 }
 
+void rv_report__label_finding(struct rv_buf *b, const struct rv_label_finding *f)
+{
+	char cmd[RV_REPORT_RELABEL_SIZE];
+
+	rv_buf_printf(b, "%s %s: %zu of %zu labels contradicted by the measurement: ", f->hardware,
+	              rv_op_name(f->op), f->contradicted, f->checked);
+	rv_report__label_counts(b, f);
+	rv_report__relabel_command(cmd, sizeof(cmd), f);
+	if (f->relabel_moves > 0)
+		rv_buf_printf(b, "; '%s' moves %zu of them", cmd, f->relabel_moves);
+	else
+		rv_buf_puts(b, "; sweep relabel moves none of them");
+	if (f->relabel_moves > 0 && f->relabel_moves < f->contradicted)
+		rv_buf_printf(b, " and leaves %zu", f->contradicted - f->relabel_moves);
+	if (f->relabel_moves < f->contradicted)
+		rv_buf_puts(b, " (a measurement of ambiguous, or of dram_bound for a working set a "
+		               "cache holds, moves no label)");
+}
+
 void rv_report__bias_text(char *out, size_t size, double bias)
 {
 	if (!isfinite(bias))

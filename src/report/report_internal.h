@@ -154,6 +154,9 @@ struct rv_report__ctx {
 void rv_report__relabel_command(char *out, size_t size, const struct rv_label_finding *f);
 /* "dram_bound measured ambiguous 38, alu_bound measured dram_bound 3" of f. */
 void rv_report__label_counts(struct rv_buf *b, const struct rv_label_finding *f);
+/* One (hardware, op)'s finding on one line: how many labels the
+ * measurement contradicts, how, and what relabel would move. */
+void rv_report__label_finding(struct rv_buf *b, const struct rv_label_finding *f);
 /* "31.0% fast" (bias < 0), "12.5% slow", "0.0%"; "n/a" when not finite. */
 void rv_report__bias_text(char *out, size_t size, double bias);
 /* A rate of kind r for people: "2.1 TFLOP/s", "120 GB/s", "12.3 us". */

@@ -579,7 +579,6 @@ static int text_why(struct rv_buf *b, const struct rv_report__ctx *c)
 /* The labels the measurements contradict: the sweep's finding, no model's. */
 static void text_labels(struct rv_buf *b, const struct rv_validation *v)
 {
-	char cmd[RV_REPORT_RELABEL_SIZE];
 	size_t n = 0;
 
 	for (size_t i = 0; i < v->n_labels; i++)
@@ -593,20 +592,8 @@ static void text_labels(struct rv_buf *b, const struct rv_validation *v)
 
 		if (f->contradicted == 0)
 			continue;
-		rv_buf_printf(b, "  %s %s: %zu of %zu labels contradicted by the measurement: ",
-		              f->hardware, rv_op_name(f->op), f->contradicted, f->checked);
-		rv_report__label_counts(b, f);
-		rv_report__relabel_command(cmd, sizeof(cmd), f);
-		if (f->relabel_moves > 0)
-			rv_buf_printf(b, "; '%s' moves %zu of them", cmd, f->relabel_moves);
-		else
-			rv_buf_puts(b, "; sweep relabel moves none of them");
-		if (f->relabel_moves > 0 && f->relabel_moves < f->contradicted)
-			rv_buf_printf(b, " and leaves %zu", f->contradicted - f->relabel_moves);
-		if (f->relabel_moves < f->contradicted)
-			rv_buf_puts(b,
-			            " (a measurement of ambiguous, or of dram_bound for a working "
-			            "set a cache holds, moves no label)");
+		rv_buf_puts(b, "  ");
+		rv_report__label_finding(b, f);
 		rv_buf_putc(b, '\n');
 	}
 }

@@ -457,6 +457,13 @@ static void test_plot__html_tables(void **state)
 	assert_int_equal(count(html, "<tr><td>toy_gpu</td>"), 7);
 	assert_null(strstr(html, "<td>1024</td>"));
 	rv_buf_reset(&out);
+	/* Where and why per cell: mine's bias is slow on every cell, in its colour. */
+	assert_int_equal(rv_plot_html_why(&out, &v), 0);
+	rv_assert_contains(rv_buf_str(&out), "<th>model</th><th>hardware</th>");
+	rv_assert_contains(rv_buf_str(&out), "<td>mine</td><td>toy_gpu</td><td>linear</td>"
+	                                     "<td>dram_bound</td>");
+	rv_assert_contains(rv_buf_str(&out), "<td class=\"n pos\">66.7% slow</td>");
+	rv_buf_reset(&out);
 	/* One model: nothing. */
 	v.n_models = 1;
 	assert_int_equal(rv_plot_html_shapes(&out, &v, 0), 0);

@@ -329,6 +329,43 @@ static void test_render__worst_first(void **state)
 	rv_validation_free(&v);
 }
 
+/* Markdown has the text report's where and why per cell and the labels the
+ * measurement contradicts. */
+static void test_render__markdown_why(void **state)
+{
+	struct rv_validation v;
+	struct rv_label_finding f;
+	char *text;
+
+	(void)state;
+	failures(&v);
+	memset(&f, 0, sizeof(f));
+	(void)snprintf(f.hardware, sizeof(f.hardware), "orin");
+	f.op = RV_OP_MATMUL;
+	f.checked = 204;
+	f.contradicted = 41;
+	f.by[RV_REGIME_DRAM][RV_REGIME_AMBIGUOUS] = 38;
+	f.by[RV_REGIME_ALU][RV_REGIME_DRAM] = 3;
+	f.relabel_moves = 3;
+	v.labels = malloc(sizeof(f));
+	assert_non_null(v.labels);
+	v.labels[0] = f;
+	v.n_labels = v.cap_labels = 1;
+	text = render_top(&v, RV_FORMAT_MARKDOWN, 0);
+	/* Errors -45%, -20%, +1%, +30%, +60%: the median predicts 1.0% slow. */
+	(void)at(text, "\n## Where and why\n", 0);
+	(void)at(text, "| cpu_test | matmul | alu_bound | 1/5 | ", 0);
+	(void)at(text, " | 1.0% slow (", 0);
+	(void)at(text, "\n## Labels the measurement contradicts\n", 0);
+	(void)at(text,
+	         "- orin matmul: 41 of 204 labels contradicted by the measurement: alu_bound "
+	         "measured dram_bound 3, dram_bound measured ambiguous 38; 'roofval sweep "
+	         "relabel --hw orin --from-baseline' moves 3 of them and leaves 38",
+	         0);
+	free(text);
+	rv_validation_free(&v);
+}
+
 /* failures() as model "a", and again as model "b" with other predictions
  * (all five fail): the shapes apart by 0, 120, 30, 5 and 100 points. */
 static void two_models(struct rv_validation *v)
@@ -411,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_render__profile_list),
 		cmocka_unit_test(test_render__worst_first),
 		cmocka_unit_test(test_render__side_by_side),
+		cmocka_unit_test(test_render__markdown_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
