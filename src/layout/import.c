@@ -553,19 +553,6 @@ static long entry_find(const struct rv_sweep *s, const struct rv_shape *shape, e
 	return -1;
 }
 
-static int label_add(struct rv_sweep_entry *e, const char *hw, enum rv_regime regime)
-{
-	struct rv_sweep_label l = { rv_strdup(hw), regime };
-	size_t cap = e->n_labels;
-	int err;
-
-	if (!l.hw)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	if ((err = rv_vec_push(&e->labels, &e->n_labels, &cap, &l, sizeof(l))) < 0)
-		free(l.hw);
-	return err;
-}
-
 static int list_add(struct rv_sweep_list *l, const char *key)
 {
 	size_t cap = l->n;
@@ -687,7 +674,7 @@ static int sweeps_label(struct rv_sweep *const s[RV_PURPOSE_COUNT], const struct
 		e = &sw->entries[at];
 		if (!rv_sweep_label_for(e, p->key)) {
 			if ((err = rv_classify(&c, p, sw->op, &e->shape, e->dtype)) < 0 ||
-			    (err = label_add(e, p->key, c.regime)) < 0)
+			    (err = rv_sweep_label_add(e, p->key, c.regime)) < 0)
 				break;
 		}
 		if (rv_sweep_label_scoreable(e, p->key))

@@ -52,20 +52,6 @@ static int list_add(struct rv_sweep_list *l, const char *key)
 	return 1;
 }
 
-/* Appends the label (hw, regime) to e. */
-static int label_add(struct rv_sweep_entry *e, const char *hw, enum rv_regime regime)
-{
-	struct rv_sweep_label l = { rv_strdup(hw), regime };
-	size_t cap = e->n_labels;
-	int err;
-
-	if (!l.hw)
-		return rv_error_set(RV_ENOMEM, "out of memory");
-	if ((err = rv_vec_push(&e->labels, &e->n_labels, &cap, &l, sizeof(l))) < 0)
-		free(l.hw);
-	return err;
-}
-
 /* One edit of a sweep file under the lock every writer of it takes
  * (rv_file_update()): the sweep read from the current text, edit() applied
  * (a negative error, 0 for no change, 1 to write it), the result rendered.
@@ -171,7 +157,7 @@ static int gen_sweep(struct rv_sweep **out, const struct gen_cand *c, size_t n,
 		e->dtype = c[i].dtype;
 		for (size_t j = 0; j < n_t && err >= 0; j++)
 			if (c[i].regime[j] != RV_REGIME_COUNT)
-				err = label_add(e, t[j]->key, c[i].regime[j]);
+				err = rv_sweep_label_add(e, t[j]->key, c[i].regime[j]);
 	}
 	if (err < 0) {
 		rv_sweep_free(s);
@@ -498,7 +484,7 @@ int rv_sweep_augment(struct rv_sweep *s, const struct rv_profile *p, size_t *add
 		if (!rv_profile_compute(p, e->dtype) || rv_sweep_label_for(e, p->key))
 			continue;
 		if ((err = rv_classify(&c, p, s->op, &e->shape, e->dtype)) < 0 ||
-		    (err = label_add(e, p->key, c.regime)) < 0)
+		    (err = rv_sweep_label_add(e, p->key, c.regime)) < 0)
 			return err;
 		count[c.regime]++;
 		(*added)++;

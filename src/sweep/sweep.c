@@ -12,6 +12,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/key.h"
+#include "core/vec.h"
 #include "io/file.h"
 #include "io/json.h"
 
@@ -342,6 +343,19 @@ int rv_sweep_load(struct rv_sweep **out, const char *path)
 {
 	*out = NULL;
 	return rv_file_load(path, sweep_parse_cb, out);
+}
+
+int rv_sweep_label_add(struct rv_sweep_entry *e, const char *hw, enum rv_regime regime)
+{
+	struct rv_sweep_label l = { rv_strdup(hw), regime };
+	size_t cap = e->n_labels;
+	int err;
+
+	if (!l.hw)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	if ((err = rv_vec_push(&e->labels, &e->n_labels, &cap, &l, sizeof(l))) < 0)
+		free(l.hw);
+	return err;
 }
 
 const struct rv_sweep_label *rv_sweep_label_for(const struct rv_sweep_entry *e, const char *hw)

@@ -64,6 +64,8 @@ int rv_sweep_save(const struct rv_sweep *s, const char *path);
 
 /* The label of entry e for hardware hw, or NULL when hw has none. */
 const struct rv_sweep_label *rv_sweep_label_for(const struct rv_sweep_entry *e, const char *hw);
+/* Appends the label (hw, regime) to e (hw copied). */
+int rv_sweep_label_add(struct rv_sweep_entry *e, const char *hw, enum rv_regime regime);
 /* The one "labelled and scoreable" rule: the label of e for hw when it has
  * one that is neither ambiguous nor unsupported (a shape to capture, fit and
  * score), else NULL. */
