@@ -502,6 +502,7 @@ void rv_baseline_free(struct rv_baseline *b)
 	free(b->extra_cols);
 	free(b->extra_id);
 	free(b->rows);
+	free(b->index);
 	free(b);
 }
 
@@ -561,22 +562,103 @@ static int row_cmp(const void *pa, const void *pb)
 	return rv_baseline_key_cmp(pa, pb);
 }
 
+/* The hash of a row's key (FNV-1a over op, dtype, dimensions, hardware). */
+static uint64_t key_hash(const char *hardware, enum rv_op op, const struct rv_shape *shape,
+                         enum rv_dtype dtype)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	uint64_t words[2 + RV_SHAPE_MAX_DIMS];
+
+	words[0] = (uint64_t)op;
+	words[1] = (uint64_t)dtype;
+	for (unsigned k = 0; k < RV_SHAPE_MAX_DIMS; k++)
+		words[2 + k] = k < shape->ndim ? shape->dim[k] : 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		for (unsigned byte = 0; byte < 8; byte++)
+			h = (h ^ ((words[i] >> (8 * byte)) & 0xffu)) * 0x100000001b3u;
+	for (const unsigned char *c = (const unsigned char *)hardware; *c; c++)
+		h = (h ^ *c) * 0x100000001b3u;
+	return h ^ (h >> 29);
+}
+
+static int row_has_key(const struct rv_baseline_row *r, const char *hardware, enum rv_op op,
+                       const struct rv_shape *shape, enum rv_dtype dtype)
+{
+	return r->op == op && r->dtype == dtype && rv_shape_cmp(&r->shape, shape) == 0 &&
+	       strcmp(r->hardware, hardware) == 0;
+}
+
+/* Adds rows[i] to the index, which has room (at most half full). */
+static void index_put(struct rv_baseline *b, size_t i)
+{
+	const struct rv_baseline_row *r = &b->rows[i];
+	size_t mask = b->index_size - 1;
+	size_t at = (size_t)key_hash(r->hardware, r->op, &r->shape, r->dtype) & mask;
+
+	while (b->index[at])
+		at = (at + 1) & mask;
+	b->index[at] = (uint32_t)(i + 1);
+}
+
+int rv_baseline_index(struct rv_baseline *b)
+{
+	size_t want = 16;
+
+	if (b->n_rows >= UINT32_MAX / 2) /* never in practice: found by a scan */
+		return 0;
+	while (want < 2 * b->n_rows)
+		want *= 2;
+	if (want > b->index_size) {
+		uint32_t *grown = calloc(want, sizeof(*grown));
+
+		if (!grown)
+			return rv_error_set(RV_ENOMEM, "out of memory indexing %zu baseline rows",
+			                    b->n_rows);
+		free(b->index);
+		b->index = grown;
+		b->index_size = want;
+		b->index_rows = 0;
+	}
+	for (size_t i = b->index_rows; i < b->n_rows; i++)
+		index_put(b, i);
+	b->index_rows = b->n_rows;
+	return 0;
+}
+
 void rv_baseline_sort(struct rv_baseline *b)
 {
 	if (b->n_rows > 1)
 		qsort(b->rows, b->n_rows, sizeof(b->rows[0]), row_cmp);
+	/* Every row moved: the index is rebuilt (or dropped, found by scans,
+	 * when there is no memory for it). */
+	if (b->index) {
+		memset(b->index, 0, b->index_size * sizeof(*b->index));
+		b->index_rows = 0;
+		if (rv_baseline_index(b) < 0) {
+			free(b->index);
+			b->index = NULL;
+			b->index_size = 0;
+		}
+	}
 }
 
 long rv_baseline_find(const struct rv_baseline *b, const char *hardware, enum rv_op op,
                       const struct rv_shape *shape, enum rv_dtype dtype)
 {
-	for (size_t i = 0; i < b->n_rows; i++) {
-		const struct rv_baseline_row *r = &b->rows[i];
+	size_t from = 0;
 
-		if (r->op == op && r->dtype == dtype && rv_shape_cmp(&r->shape, shape) == 0 &&
-		    strcmp(r->hardware, hardware) == 0)
-			return (long)i;
+	if (b->index && b->index_rows <= b->n_rows) {
+		size_t mask = b->index_size - 1;
+		size_t at = (size_t)key_hash(hardware, op, shape, dtype) & mask;
+
+		for (; b->index[at]; at = (at + 1) & mask)
+			if (row_has_key(&b->rows[b->index[at] - 1], hardware, op, shape, dtype))
+				return (long)(b->index[at] - 1);
+		from = b->index_rows;
 	}
+	for (size_t i = from; i < b->n_rows; i++)
+		if (row_has_key(&b->rows[i], hardware, op, shape, dtype))
+			return (long)i;
 	return -1;
 }
 
@@ -648,6 +730,9 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row)
 				goto oom;
 		}
 	}
+	/* Rows added since the last index (by the loader's caller) first. */
+	if ((err = rv_baseline_index(b)) < 0)
+		goto fail;
 	at = rv_baseline_find(b, row->hardware, row->op, &row->shape, row->dtype);
 	if (at >= 0) {
 		row_free(&b->rows[at], b->n_unknown);
@@ -656,7 +741,12 @@ int rv_baseline_upsert(struct rv_baseline *b, const struct rv_baseline_row *row)
 	}
 	err = rv_vec_push(&b->rows, &b->n_rows, &b->cap_rows, &r, sizeof(r));
 	if (err < 0)
-		row_free(&r, b->n_unknown);
+		goto fail;
+	/* Not indexed when there is no memory to grow it: found by a scan. */
+	(void)rv_baseline_index(b);
+	return 0;
+fail:
+	row_free(&r, b->n_unknown);
 	return err;
 oom:
 	row_free(&r, b->n_unknown);

@@ -160,6 +160,12 @@ struct rv_baseline {
 	struct rv_baseline_row *rows;
 	size_t n_rows, cap_rows;
 	int crlf; /* line ends: CRLF (1) or LF (0); new files use CRLF */
+	/* rv_baseline_find()'s index (a hash of each row's key to its place),
+	 * kept by rv_baseline_index(), rv_baseline_upsert() and
+	 * rv_baseline_sort(); it covers rows[0 .. index_rows - 1] (rows added
+	 * otherwise are found by a scan until the next rv_baseline_index()). */
+	uint32_t *index;
+	size_t index_size, index_rows;
 };
 
 /* An empty row: every extra value empty, no column carried, strings NULL. */
@@ -207,7 +213,12 @@ int rv_baseline_add_col(struct rv_baseline *b, const char *name, enum rv_col id)
 int rv_baseline_key_cmp(const struct rv_baseline_row *a, const struct rv_baseline_row *b);
 /* Sorts rows by (op, dtype, shape, hardware). */
 void rv_baseline_sort(struct rv_baseline *b);
-/* Index of the row with this key, or -1. */
+/* Indexes every row of b for rv_baseline_find() (the loader does it; call
+ * it after adding rows other than by rv_baseline_upsert()). RV_ENOMEM. */
+int rv_baseline_index(struct rv_baseline *b);
+/* Index of the row with this key, or -1: a hash lookup for the rows
+ * indexed, so that a store or a merge costs each row O(1). Reads b only (any
+ * number of threads at once). */
 long rv_baseline_find(const struct rv_baseline *b, const char *hardware, enum rv_op op,
                       const struct rv_shape *shape, enum rv_dtype dtype);
 /* Adds row, or replaces the row with the same (hardware, op, shape, dtype),

@@ -175,6 +175,8 @@ int rv_baseline_parse(struct rv_baseline **out, const char *text, size_t len, co
 	/* Keep the file's own line ends; a file that has none (one line) gets CRLF. */
 	b->crlf = rd.saw_crlf || !rd.saw_lf;
 	err = baseline_check_unique(b, name);
+	if (err == 0)
+		err = rv_baseline_index(b); /* every lookup of a row in O(1) */
 	if (err < 0)
 		goto out;
 	*out = b;

@@ -583,21 +583,85 @@ static void command_name(char *out, size_t size, const char *command)
 	(void)snprintf(out, size, "%.*s", (int)(len ? len : 1), len ? pick : "?");
 }
 
-/* Whether some sweep of the run labels row for its hardware. */
-static int row_labelled(struct rv_layout *l, const struct rv_layout_filter *f,
-                        const struct rv_prediction_row *row)
-{
-	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
-		const struct rv_sweep *s;
+/* The entries of the run's sweeps by (dtype, shape), for row_labelled():
+ * each sweep's built at its first use, so that a predictions file of R rows
+ * against sweeps of E entries costs (R + E) log E, not R x E. */
+struct label_index {
+	const struct rv_sweep_entry **by_key[RV_OP_COUNT][RV_PURPOSE_COUNT];
+	size_t n[RV_OP_COUNT][RV_PURPOSE_COUNT];
+	int state[RV_OP_COUNT][RV_PURPOSE_COUNT]; /* 0: not built, 1: built, -1: no sweep */
+};
 
-		if ((f->purpose >= 0 && pu != f->purpose) ||
-		    rv_layout_sweep(l, &s, row->op, (enum rv_purpose)pu) < 0)
+static int entry_key_cmp(const struct rv_sweep_entry *a, const struct rv_sweep_entry *b)
+{
+	return a->dtype != b->dtype ? (a->dtype > b->dtype) - (a->dtype < b->dtype)
+	                            : rv_shape_cmp(&a->shape, &b->shape);
+}
+
+static int entry_ptr_cmp(const void *pa, const void *pb)
+{
+	return entry_key_cmp(*(const struct rv_sweep_entry *const *)pa,
+	                     *(const struct rv_sweep_entry *const *)pb);
+}
+
+static void label_index_free(struct label_index *x)
+{
+	for (int op = 0; op < RV_OP_COUNT; op++)
+		for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++)
+			free(x->by_key[op][pu]);
+	memset(x, 0, sizeof(*x));
+}
+
+/* The index of the sweep of (op, purpose): 0 with *out NULL when there is
+ * no such sweep (a sweep the run does not load labels nothing). */
+static int label_index_get(struct rv_layout *l, struct label_index *x, enum rv_op op,
+                           enum rv_purpose pu)
+{
+	const struct rv_sweep *s;
+
+	if (x->state[op][pu])
+		return 0;
+	x->state[op][pu] = -1;
+	if (rv_layout_sweep(l, &s, op, pu) < 0 || s->n_entries == 0)
+		return 0;
+	x->by_key[op][pu] = malloc(s->n_entries * sizeof(*x->by_key[op][pu]));
+	if (!x->by_key[op][pu])
+		return rv_error_set(RV_ENOMEM, "out of memory indexing %zu sweep entries",
+		                    s->n_entries);
+	for (size_t i = 0; i < s->n_entries; i++)
+		x->by_key[op][pu][i] = &s->entries[i];
+	qsort(x->by_key[op][pu], s->n_entries, sizeof(*x->by_key[op][pu]), entry_ptr_cmp);
+	x->n[op][pu] = s->n_entries;
+	x->state[op][pu] = 1;
+	return 0;
+}
+
+/* Whether some sweep of the run labels row for its hardware: 1, 0, or an
+ * error. */
+static int row_labelled(struct rv_layout *l, struct label_index *x,
+                        const struct rv_layout_filter *f, const struct rv_prediction_row *row)
+{
+	struct rv_sweep_entry key;
+	const struct rv_sweep_entry *kp = &key;
+
+	memset(&key, 0, sizeof(key));
+	key.dtype = row->dtype;
+	key.shape = row->shape;
+	for (int pu = 0; pu < RV_PURPOSE_COUNT; pu++) {
+		const struct rv_sweep_entry *const *hit;
+		int err;
+
+		if (f->purpose >= 0 && pu != f->purpose)
 			continue;
-		for (size_t i = 0; i < s->n_entries; i++)
-			if (s->entries[i].dtype == row->dtype &&
-			    rv_shape_cmp(&s->entries[i].shape, &row->shape) == 0 &&
-			    rv_sweep_label_for(&s->entries[i], row->hardware))
-				return 1;
+		if ((err = label_index_get(l, x, row->op, (enum rv_purpose)pu)) < 0)
+			return err;
+		if (x->state[row->op][pu] != 1)
+			continue;
+		/* A sweep holds each (shape, dtype) once (sweep_check_unique()). */
+		hit = bsearch(&kp, x->by_key[row->op][pu], x->n[row->op][pu], sizeof(kp),
+		              entry_ptr_cmp);
+		if (hit && rv_sweep_label_for(*hit, row->hardware))
+			return 1;
 	}
 	return 0;
 }
@@ -657,8 +721,20 @@ int rv_layout_validate_models(struct rv_layout *l, struct rv_validation *v,
 		}
 		if (err == 0)
 			err = for_each_job(l, f, n_baselines, validate_job, &a);
-		for (size_t r = 0; set && err == 0 && r < set->n_rows; r++)
-			v->unlabelled_predictions += !row_labelled(l, f, &set->rows[r]);
+		if (set && err == 0) {
+			struct label_index x;
+
+			memset(&x, 0, sizeof(x));
+			for (size_t r = 0; err == 0 && r < set->n_rows; r++) {
+				int labelled = row_labelled(l, &x, f, &set->rows[r]);
+
+				if (labelled < 0)
+					err = labelled;
+				else
+					v->unlabelled_predictions += !labelled;
+			}
+			label_index_free(&x);
+		}
 		rv_predictions_free(set);
 	}
 	return err < 0 ? err : add_placements(l, v);

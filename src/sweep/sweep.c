@@ -260,11 +260,11 @@ static int sweep_check_unique(const struct rv_sweep *s, struct rv_json_doc *d)
 	return err;
 }
 
-static int sweep_parse_doc(struct rv_sweep *s, struct rv_json_doc *d)
+/* The top-level keys of a sweep, all but the entries of shapes. */
+static int sweep_parse_top(struct rv_sweep *s, struct rv_json_doc *d)
 {
-	json_t *root = rv_json_doc_root(d), *shapes, *v;
+	json_t *root = rv_json_doc_root(d);
 	const char *str;
-	size_t i;
 	int err;
 
 	if (!json_is_object(root))
@@ -294,6 +294,20 @@ static int sweep_parse_doc(struct rv_sweep *s, struct rv_json_doc *d)
 	    (err = sweep_list(d, root, "augmented_with_hardware_from_baseline",
 	                      &s->augmented_with_hardware_from_baseline)) < 0)
 		return err;
+	if (!json_is_array(json_object_get(root, "shapes")))
+		return rv_json_error(d, "shapes", RV_JSON_AT_VALUE, RV_EPARSE,
+		                     "expected an array of {shape, dtype, regime_per_hw}");
+	return 0;
+}
+
+static int sweep_parse_doc(struct rv_sweep *s, struct rv_json_doc *d)
+{
+	json_t *root = rv_json_doc_root(d), *shapes, *v;
+	size_t i;
+	int err;
+
+	if ((err = sweep_parse_top(s, d)) < 0)
+		return err;
 	shapes = json_object_get(root, "shapes");
 	if (!json_is_array(shapes))
 		return rv_json_error(d, "shapes", RV_JSON_AT_VALUE, RV_EPARSE,
@@ -312,7 +326,200 @@ static int sweep_parse_doc(struct rv_sweep *s, struct rv_json_doc *d)
 	return sweep_extra(&s->extra_json, root, top_keys);
 }
 
-int rv_sweep_parse(struct rv_sweep **out, const char *text, size_t len, const char *name)
+/* Large sweeps in bounded memory. jansson's tree of a sweep costs about
+ * 1.2 KiB per entry, 1.2 GB for a million, where the entries themselves
+ * take a tenth of that; so a large sweep's top level is parsed with its
+ * shapes array emptied, and the entries a batch at a time. Any error, or
+ * any text this scan does not read plainly, goes back to the whole
+ * parse, which gives the messages (with their line:column). */
+#define SWEEP_CHUNKED_MIN_BYTES ((size_t)1 << 20)
+#define SWEEP_BATCH_ENTRIES     4096
+
+static const char *scan_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the string starting at p ('"'), or NULL. */
+static const char *scan_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* The end of the JSON value starting at p (not checked: jansson does), or
+ * NULL. A value ends at a ',', ']' or '}' outside strings and brackets. */
+static const char *scan_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	while (p < end) {
+		if (*p == '"') {
+			if (!(p = scan_string(p, end)))
+				return NULL;
+			continue;
+		}
+		if (*p == '[' || *p == '{') {
+			depth++;
+		} else if (*p == ']' || *p == '}') {
+			if (depth == 0)
+				return p;
+			depth--;
+		} else if (*p == ',' && depth == 0) {
+			return p;
+		}
+		p++;
+	}
+	return depth == 0 ? p : NULL;
+}
+
+/* The span [*a, *b) of the value of the top-level key "shapes" (its '['
+ * to its ']' included); 0 when the text is not read plainly. */
+static int find_shapes(const char *text, size_t len, const char **a, const char **b)
+{
+	const char *p = scan_ws(text, text + len), *end = text + len;
+	int found = 0;
+
+	if (p == end || *p != '{')
+		return 0;
+	p = scan_ws(p + 1, end);
+	while (p < end && *p == '"') {
+		const char *k = p, *ke = scan_string(p, end), *v, *ve;
+
+		if (!ke || (p = scan_ws(ke, end)) == end || *p != ':')
+			return 0;
+		v = scan_ws(p + 1, end);
+		if (!(ve = scan_value(v, end)) || ve == v)
+			return 0;
+		if (ke - k == 8 && memcmp(k, "\"shapes\"", 8) == 0) {
+			if (found || *v != '[')
+				return 0;
+			found = 1;
+			*a = v;
+			*b = ve;
+			while (*b > v && strchr(" \t\r\n", (*b)[-1]))
+				(*b)--;
+			if ((*b)[-1] != ']')
+				return 0;
+		}
+		p = scan_ws(ve, end);
+		if (p < end && *p == ',')
+			p = scan_ws(p + 1, end);
+		else
+			break;
+	}
+	return found && p < end && *p == '}';
+}
+
+/* Parses the entries of shapes [a, b) a batch at a time into s (with d,
+ * the top level's document, for sweep_entry()). */
+static int sweep_parse_entries(struct rv_sweep *s, struct rv_json_doc *d, const char *a,
+                               const char *b)
+{
+	const char *p = scan_ws(a + 1, b - 1), *end = b - 1;
+	size_t n = 0, cap = 0;
+	struct rv_buf batch = RV_BUF_INIT;
+	int err = 0;
+
+	/* Count the entries, then parse them in batches. */
+	for (const char *q = p; q < end; n++) {
+		const char *e = scan_value(q, end);
+
+		if (!e || e == q)
+			return RV_EPARSE;
+		q = scan_ws(e, end);
+		if (q < end && (*q != ',' || (q = scan_ws(q + 1, end)) == end))
+			return RV_EPARSE; /* anything but a comma and another entry */
+	}
+	cap = n;
+	if (!(s->entries = calloc(cap + 1, sizeof(*s->entries))))
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && err == 0;) {
+		const char *from = p, *last = p;
+		size_t k = 0;
+		json_t *arr, *v;
+		json_error_t jerr;
+		size_t j;
+
+		while (k < SWEEP_BATCH_ENTRIES && i + k < n) {
+			last = p = scan_value(p, end);
+			k++;
+			if (i + k < n) /* past the comma, to the next entry */
+				p = scan_ws(scan_ws(p, end) + 1, end);
+		}
+		batch.len = 0;
+		rv_buf_putc(&batch, '[');
+		rv_buf_add(&batch, from, (size_t)(last - from));
+		rv_buf_putc(&batch, ']');
+		if ((err = rv_buf_check(&batch)) < 0)
+			break;
+		arr = json_loadb(batch.data, batch.len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!arr || json_array_size(arr) != k) {
+			json_decref(arr);
+			err = RV_EPARSE;
+			break;
+		}
+		json_array_foreach(arr, j, v)
+		{
+			s->n_entries = i + j + 1;
+			if ((err = sweep_entry(s, d, v, i + j)) < 0)
+				break;
+		}
+		json_decref(arr);
+		i += k;
+	}
+	rv_buf_free(&batch);
+	return err;
+}
+
+int rv_sweep_parse_batched(struct rv_sweep **out, const char *text, size_t len, const char *name)
+{
+	const char *a = NULL, *b = NULL;
+	struct rv_buf top = RV_BUF_INIT;
+	struct rv_json_doc *d = NULL;
+	struct rv_sweep *s;
+	int err;
+
+	if (len < SWEEP_CHUNKED_MIN_BYTES || memchr(text, '\0', len) ||
+	    !find_shapes(text, len, &a, &b))
+		return 0;
+	/* The top level with "shapes": []. */
+	rv_buf_add(&top, text, (size_t)(a - text));
+	rv_buf_puts(&top, "[]");
+	rv_buf_add(&top, b, len - (size_t)(b - text));
+	if ((err = rv_buf_check(&top)) < 0)
+		return err;
+	if (!(s = calloc(1, sizeof(*s)))) {
+		rv_buf_free(&top);
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	}
+	err = rv_json_doc_parse(&d, top.data, top.len, name);
+	rv_buf_free(&top);
+	if (err == 0)
+		err = sweep_parse_top(s, d);
+	if (err == 0)
+		err = sweep_parse_entries(s, d, a, b);
+	if (err == 0)
+		err = sweep_check_unique(s, d);
+	if (err == 0)
+		err = sweep_extra(&s->extra_json, rv_json_doc_root(d), top_keys);
+	rv_json_doc_free(d);
+	if (err < 0) {
+		rv_sweep_free(s);
+		return err == RV_ENOMEM ? err : 0;
+	}
+	*out = s;
+	return 1;
+}
+
+int rv_sweep_parse_whole(struct rv_sweep **out, const char *text, size_t len, const char *name)
 {
 	struct rv_json_doc *d = NULL;
 	struct rv_sweep *s;
@@ -332,6 +539,16 @@ int rv_sweep_parse(struct rv_sweep **out, const char *text, size_t len, const ch
 	}
 	*out = s;
 	return 0;
+}
+
+int rv_sweep_parse(struct rv_sweep **out, const char *text, size_t len, const char *name)
+{
+	int err;
+
+	*out = NULL;
+	if ((err = rv_sweep_parse_batched(out, text, len, name)) != 0)
+		return err < 0 ? err : 0;
+	return rv_sweep_parse_whole(out, text, len, name);
 }
 
 static int sweep_parse_cb(void *out, const char *text, size_t len, const char *name)

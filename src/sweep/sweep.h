@@ -54,6 +54,15 @@ struct rv_sweep {
  * (shape, dtype), or a wrong type; I/O errors as rv_file_read(). */
 int rv_sweep_load(struct rv_sweep **out, const char *path);
 int rv_sweep_parse(struct rv_sweep **out, const char *text, size_t len, const char *name);
+/* rv_sweep_parse() holding jansson's tree of the whole file at once, as it
+ * does for files under 1 MiB and for every file with an error (for the
+ * messages); a larger one is parsed a batch of entries at a time, to the
+ * same sweep (tests compare the two). */
+int rv_sweep_parse_whole(struct rv_sweep **out, const char *text, size_t len, const char *name);
+/* The batched parse alone: 1 when it gave *out, 0 when the whole parse
+ * must (a file under 1 MiB, an error, or text it does not read plainly:
+ * nothing is said), or RV_ENOMEM. */
+int rv_sweep_parse_batched(struct rv_sweep **out, const char *text, size_t len, const char *name);
 void rv_sweep_free(struct rv_sweep *s);
 
 /* Appends the JSON text (2-space indentation, known keys first in the

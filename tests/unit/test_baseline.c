@@ -6,7 +6,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/buf.h"
 #include "core/path.h"
+#include "core/vec.h"
 #include "io/baseline.h"
 #include "io/file.h"
 #include "rv_test.h"
@@ -477,11 +479,76 @@ static void test_baseline__lock_waits_for_holder(void **state)
 	assert_int_equal(rv_baseline_store(path, &r), 0);
 }
 
+/* rv_baseline_find() through the index: every row found after upserts in
+ * any order, after a sort moved them all, with rows added behind its back
+ * (found by a scan), and a replaced row found where it is. */
+static void test_baseline__find_by_index(void **state)
+{
+	struct rv_baseline *b;
+	struct rv_baseline_row r;
+	struct rv_shape s;
+	char shape[64];
+	const size_t n = 3000;
+
+	(void)state;
+	assert_int_equal(rv_baseline_new(&b), 0);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = (i * 7919) % n; /* a shuffled order */
+
+		(void)snprintf(shape, sizeof(shape), "%zux%zux8", k % 97 + 1, k / 97 + 1);
+		r = make_row(shape, 1e-6 * (double)(k + 1), "");
+		r.hardware = (char *)(uintptr_t)(k % 2 ? "host" : "other");
+		assert_int_equal(rv_baseline_upsert(b, &r), 0);
+	}
+	assert_int_equal(b->n_rows, n);
+	for (int sorted = 0; sorted < 2; sorted++) {
+		for (size_t k = 0; k < n; k++) {
+			long at;
+
+			(void)snprintf(shape, sizeof(shape), "%zux%zux8", k % 97 + 1, k / 97 + 1);
+			assert_int_equal(rv_shape_parse(shape, RV_OP_MATMUL, &s), 0);
+			at = rv_baseline_find(b, k % 2 ? "host" : "other", RV_OP_MATMUL, &s,
+			                      RV_DTYPE_FP32);
+			assert_true(at >= 0);
+			rv_assert_close(b->rows[at].latency_s, 1e-6 * (double)(k + 1), 0, 0);
+			assert_int_equal(rv_baseline_find(b, k % 2 ? "other" : "host", RV_OP_MATMUL,
+			                                  &s, RV_DTYPE_FP32),
+			                 -1);
+			assert_int_equal(
+			        rv_baseline_find(b, "host", RV_OP_LINEAR, &s, RV_DTYPE_FP32), -1);
+		}
+		rv_baseline_sort(b);
+	}
+	/* A replaced row keeps its place; one pushed directly is found by a scan. */
+	r = make_row("5x1x8", 9.0, "replaced");
+	r.hardware = (char *)(uintptr_t) "other";
+	assert_int_equal(rv_shape_parse("5x1x8", RV_OP_MATMUL, &s), 0);
+	{
+		long before = rv_baseline_find(b, "other", RV_OP_MATMUL, &s, RV_DTYPE_FP32);
+
+		assert_int_equal(rv_baseline_upsert(b, &r), 0);
+		assert_int_equal(rv_baseline_find(b, "other", RV_OP_MATMUL, &s, RV_DTYPE_FP32),
+		                 before);
+		rv_assert_close(b->rows[before].latency_s, 9.0, 0, 0);
+	}
+	r = make_row("1000x1000x8", 1.0, "");
+	r.hardware = rv_strdup("host");
+	r.notes = rv_strdup("");
+	assert_int_equal(rv_vec_push(&b->rows, &b->n_rows, &b->cap_rows, &r, sizeof(r)), 0);
+	assert_int_equal(rv_baseline_find(b, "host", RV_OP_MATMUL, &r.shape, RV_DTYPE_FP32),
+	                 (long)n);
+	assert_int_equal(rv_baseline_index(b), 0);
+	assert_int_equal(rv_baseline_find(b, "host", RV_OP_MATMUL, &r.shape, RV_DTYPE_FP32),
+	                 (long)n);
+	rv_baseline_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_baseline__reference_round_trip),
 		cmocka_unit_test(test_baseline__edge_cases),
+		cmocka_unit_test(test_baseline__find_by_index),
 		cmocka_unit_test(test_baseline__lf_kept_and_sort_order),
 		cmocka_unit_test(test_baseline__extra_columns_survive),
 		cmocka_unit_test(test_baseline__bad_inputs),

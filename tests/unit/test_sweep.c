@@ -643,6 +643,70 @@ static void test_sweep__relabel_finds_rows_in_any_order(void **state)
 	rv_profile_free(p);
 }
 
+/* A sweep past 1 MiB, parsed a batch of entries at a time: the same sweep
+ * (rendered byte for byte) as the whole parse, unknown keys and the entries
+ * of every batch included; and any error in it gives the whole parse's
+ * message, line and column. */
+static void test_sweep__large_parsed_in_batches(void **state)
+{
+	struct rv_buf text = RV_BUF_INIT, a = RV_BUF_INIT, b = RV_BUF_INIT;
+	struct rv_sweep *chunked, *whole;
+	char whole_msg[1024];
+	const size_t n = 12000;
+
+	(void)state;
+	rv_buf_puts(&text, "{ \"op\" : \"matmul\", \"purpose\": \"validation\", \"note\": "
+	                   "{\"x\": [1, \"]\"]},\n  \"shapes\": [\n");
+	for (size_t i = 0; i < n; i++)
+		rv_buf_printf(
+		        &text,
+		        "  {\"shape\": [%zu, %zu, 8], \"dtype\": \"fp16\", \"regime_per_hw\": "
+		        "{\"toy_cpu\": \"l2_bound\", \"other\": \"dram_bound\"}%s}%s\n",
+		        i % 1000 + 1, i / 1000 + 1, i % 7 ? "" : ", \"tag\": \"a,}\\\"]\"",
+		        i + 1 < n ? "," : "");
+	rv_buf_puts(&text, "  ], \"generator_seed\": 7 }\n");
+	assert_int_equal(rv_buf_check(&text), 0);
+	assert_true(text.len > ((size_t)1 << 20));
+	assert_int_equal(rv_sweep_parse_batched(&chunked, text.data, text.len, "big.json"), 1);
+	assert_int_equal(rv_sweep_parse_whole(&whole, text.data, text.len, "big.json"), 0);
+	assert_int_equal(chunked->n_entries, n);
+	assert_int_equal(rv_sweep_render(&a, chunked), 0);
+	assert_int_equal(rv_sweep_render(&b, whole), 0);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.data, b.data, a.len);
+	rv_sweep_free(chunked);
+	rv_sweep_free(whole);
+	rv_buf_free(&a);
+	rv_buf_free(&b);
+	/* Errors far into the file: a duplicate entry, a bad dtype, a trailing comma. */
+	static const char *const breaks[][2] = {
+		{ "[5, 3, 8], \"dtype\": \"fp16\"", "[4, 3, 8], \"dtype\": \"fp16\"" },
+		{ "[5, 3, 8], \"dtype\": \"fp16\"", "[5, 3, 8], \"dtype\": \"fp17\"" },
+		{ "}\n  ], \"generator_seed\"", "},\n  ], \"generator_seed\"" },
+	};
+	for (size_t k = 0; k < sizeof(breaks) / sizeof(breaks[0]); k++) {
+		char *copy = malloc(text.len + 8), *at;
+		size_t len;
+
+		assert_non_null(copy);
+		memcpy(copy, text.data, text.len + 1);
+		at = strstr(copy, breaks[k][0]);
+		assert_non_null(at);
+		memmove(at + strlen(breaks[k][1]), at + strlen(breaks[k][0]),
+		        strlen(at + strlen(breaks[k][0])) + 1);
+		memcpy(at, breaks[k][1], strlen(breaks[k][1]));
+		len = strlen(copy);
+		assert_true(rv_sweep_parse_whole(&whole, copy, len, "big.json") < 0);
+		(void)snprintf(whole_msg, sizeof(whole_msg), "%s", rv_error_last());
+		assert_non_null(strstr(whole_msg, "big.json:"));
+		assert_int_equal(rv_sweep_parse_batched(&chunked, copy, len, "big.json"), 0);
+		assert_true(rv_sweep_parse(&chunked, copy, len, "big.json") < 0);
+		assert_string_equal(rv_error_last(), whole_msg);
+		free(copy);
+	}
+	rv_buf_free(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_sweep__relabel_freezes_and_force_overrides),
 		cmocka_unit_test(test_sweep__relabel_respects_the_footprint),
 		cmocka_unit_test(test_sweep__relabel_finds_rows_in_any_order),
+		cmocka_unit_test(test_sweep__large_parsed_in_batches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
