@@ -333,6 +333,81 @@ int rv_validation_add_model(struct rv_validation *v, const char *model)
 	return err;
 }
 
+/* A name to add and its place in the list given. */
+struct name_at {
+	const char *name;
+	size_t at;
+};
+
+static int name_at_cmp(const void *pa, const void *pb)
+{
+	const struct name_at *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+static int name_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+int rv_validation_add_models(struct rv_validation *v, const char *const *names, size_t n,
+                             size_t *bad)
+{
+	struct name_at *in = malloc((n + 1) * sizeof(*in));
+	const char **have = malloc((v->n_models + 1) * sizeof(*have));
+	unsigned char *keep = calloc(n + 1, 1);
+	size_t n_have = v->n_models;
+	int err = 0;
+
+	if (!in || !have || !keep)
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; err == 0 && i < n; i++)
+		in[i] = (struct name_at){ names[i], i };
+	for (size_t i = 0; err == 0 && i < n_have; i++)
+		have[i] = v->models[i];
+	if (err == 0 && n > 1)
+		qsort(in, n, sizeof(*in), name_at_cmp);
+	if (err == 0 && n_have > 1)
+		qsort(have, n_have, sizeof(*have), name_cmp);
+	/* The first of each name that v lacks. */
+	for (size_t i = 0; err == 0 && i < n; i++)
+		keep[in[i].at] =
+		        (i == 0 || strcmp(in[i - 1].name, in[i].name) != 0) &&
+		        !(n_have && bsearch(&in[i].name, have, n_have, sizeof(*have), name_cmp));
+	free(in);
+	free(have);
+	/* Each added as rv_validation_add_model() adds one (its checks, its
+	 * message), the list now known to lack it. */
+	for (size_t i = 0; err == 0 && i < n; i++) {
+		size_t len = strlen(names[i]);
+		char *copy;
+
+		if (!keep[i])
+			continue;
+		if (len == 0 || len >= RV_MODEL_NAME_MAX) {
+			if (bad)
+				*bad = i;
+			err = rv_validation_add_model(v, names[i]);
+			break;
+		}
+		if ((err = rv_vec_reserve(&v->model_counts, &v->cap_model_counts, v->n_models + 1,
+		                          sizeof(*v->model_counts))) < 0)
+			break;
+		memset(&v->model_counts[v->n_models], 0, sizeof(*v->model_counts));
+		if (!(copy = rv_strdup(names[i]))) {
+			err = rv_error_set(RV_ENOMEM, "out of memory");
+			break;
+		}
+		if ((err = rv_vec_push(&v->models, &v->n_models, &v->cap_models, &copy,
+		                       sizeof(copy))) < 0)
+			free(copy);
+	}
+	free(keep);
+	return err;
+}
+
 static struct rv_model_counts *counts_of(const struct rv_validation *v, const char *model)
 {
 	for (size_t i = 0; i < v->n_models; i++)
@@ -764,9 +839,22 @@ int rv_validation_summary(const struct rv_validation *v, struct rv_summary *out)
 }
 
 /* The models of v in order: v->models, then any other of a record. */
+static int name_ptr_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* The place in sorted (n names sorted by name) of m, or n. */
+static size_t sorted_find(const char *const *sorted, size_t n, const char *m)
+{
+	const char *const *hit = n ? bsearch(&m, sorted, n, sizeof(*sorted), name_ptr_cmp) : NULL;
+
+	return hit ? (size_t)(hit - sorted) : n;
+}
+
 static int model_order(const struct rv_validation *v, const char ***out, size_t *n_out)
 {
-	const char **names = NULL;
+	const char **names = NULL, **sorted = NULL;
 	size_t n = 0, cap = 0;
 	int err = 0;
 
@@ -777,18 +865,28 @@ static int model_order(const struct rv_validation *v, const char ***out, size_t 
 
 		err = rv_vec_push(&names, &n, &cap, &m, sizeof(m));
 	}
+	/* v->models sorted, so that each record's model is found in log time. */
+	if (err == 0 && !(sorted = malloc((v->n_models + 1) * sizeof(*sorted))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t i = 0; err == 0 && i < v->n_models; i++)
+		sorted[i] = v->models[i];
+	if (err == 0 && v->n_models > 1)
+		qsort(sorted, v->n_models, sizeof(*sorted), name_ptr_cmp);
 	for (size_t i = 0; i < v->n_records && err == 0; i++) {
 		const char *m = v->records[i].model;
-		int known = 0;
+		int known;
 
 		/* Records of one model come together: test the previous first. */
 		if (i > 0 && strcmp(v->records[i - 1].model, m) == 0)
 			continue;
-		for (size_t k = 0; k < n && !known; k++)
+		known = sorted_find(sorted, v->n_models, m) < v->n_models;
+		/* A model v->models lacks (rare): among the others so far. */
+		for (size_t k = v->n_models; k < n && !known; k++)
 			known = strcmp(names[k], m) == 0;
 		if (!known)
 			err = rv_vec_push(&names, &n, &cap, &m, sizeof(m));
 	}
+	free(sorted);
 	if (err < 0) {
 		free(names);
 		return err;
@@ -889,19 +987,19 @@ static int cell_stats(struct rv_cell *c, const struct rv_validation *v, const si
 	return 0;
 }
 
-/* Appends to cells (n so far) the cells of the records of model m, sorted;
- * cell_of[i] gets the index in cells of record i's cell (records of m). */
-static void model_cells(const struct rv_validation *v, const char *m, struct rv_cell *cells,
-                        size_t *n_io, size_t *cell_of)
+/* Appends to cells (n so far) the cells of the records of model m (the
+ * n_mine records mine[], in record order), sorted; cell_of[i] gets the
+ * index in cells of record i's cell (records of m). */
+static void model_cells(const struct rv_validation *v, const size_t *mine, size_t n_mine,
+                        struct rv_cell *cells, size_t *n_io, size_t *cell_of)
 {
 	size_t first = *n_io, n = *n_io;
 
-	for (size_t i = 0; i < v->n_records; i++) {
+	for (size_t q = 0; q < n_mine; q++) {
+		size_t i = mine[q];
 		const struct rv_record *r = &v->records[i];
 		struct rv_cell *c = NULL;
 
-		if (strcmp(r->model, m) != 0)
-			continue;
 		for (size_t j = first; j < n && !c; j++)
 			if (cells[j].op == r->op && cells[j].regime == r->regime_label &&
 			    strcmp(cells[j].hardware, r->hardware) == 0)
@@ -925,11 +1023,10 @@ static void model_cells(const struct rv_validation *v, const char *m, struct rv_
 	if (n - first > 1)
 		qsort(cells + first, n - first, sizeof(*cells), cell_cmp);
 	/* Each record's cell, once the cells are in place. */
-	for (size_t i = 0; i < v->n_records; i++) {
+	for (size_t q = 0; q < n_mine; q++) {
+		size_t i = mine[q];
 		const struct rv_record *r = &v->records[i];
 
-		if (strcmp(r->model, m) != 0)
-			continue;
 		for (size_t j = first; j < n; j++)
 			if (cells[j].op == r->op && cells[j].regime == r->regime_label &&
 			    strcmp(cells[j].hardware, r->hardware) == 0) {
@@ -947,7 +1044,8 @@ int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, siz
 	size_t *cell_of = malloc((n_rec + 1) * sizeof(*cell_of));
 	size_t *at = NULL, *idx = malloc((n_rec + 1) * sizeof(*idx));
 	double *work = malloc((4 * n_rec + 1) * sizeof(*work));
-	const char **models = NULL;
+	const char **models = NULL, **sorted = NULL;
+	size_t *place = NULL, *first = NULL, *rank = NULL;
 	size_t n = 0, n_models = 0;
 	int err = 0;
 
@@ -957,9 +1055,37 @@ int rv_validation_cells(const struct rv_validation *v, struct rv_cell **out, siz
 		err = rv_error_set(RV_ENOMEM, "out of memory");
 	if (err == 0)
 		err = model_order(v, &models, &n_models);
+	/* Each model's records (a counting sort by the model's place), so that
+	 * a report of many models costs its records, not models x records. */
+	if (err == 0 && (!(sorted = malloc((n_models + 1) * sizeof(*sorted))) ||
+	                 !(place = malloc((n_models + 1) * sizeof(*place))) ||
+	                 !(first = calloc(n_models + 2, sizeof(*first))) ||
+	                 !(rank = malloc((n_rec + 1) * sizeof(*rank)))))
+		err = rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t k = 0; err == 0 && k < n_models; k++)
+		sorted[k] = models[k];
+	if (err == 0 && n_models > 1)
+		qsort(sorted, n_models, sizeof(*sorted), name_ptr_cmp);
+	for (size_t k = 0; err == 0 && k < n_models; k++)
+		place[sorted_find(sorted, n_models, models[k])] = k;
+	for (size_t i = 0; err == 0 && i < n_rec; i++) {
+		rank[i] = i > 0 && strcmp(v->records[i - 1].model, v->records[i].model) == 0
+		                  ? rank[i - 1]
+		                  : place[sorted_find(sorted, n_models, v->records[i].model)];
+		first[rank[i] + 2]++;
+	}
+	for (size_t k = 0; err == 0 && k < n_models; k++)
+		first[k + 2] += first[k + 1];
+	for (size_t i = 0; err == 0 && i < n_rec; i++)
+		idx[first[rank[i] + 1]++] = i;
+	/* first[k] .. first[k + 1] are now model k's records in idx. */
 	for (size_t k = 0; k < n_models && err == 0; k++)
-		model_cells(v, models[k], cells, &n, cell_of);
+		model_cells(v, idx + first[k], first[k + 1] - first[k], cells, &n, cell_of);
 	free(models);
+	free(sorted);
+	free(place);
+	free(first);
+	free(rank);
 	/* The records of each cell, by a counting sort of cell_of. */
 	if (err == 0 && !(at = calloc(n + 1, sizeof(*at))))
 		err = rv_error_set(RV_ENOMEM, "out of memory");
@@ -1142,41 +1268,65 @@ static int compare_records(struct rv_comparison *out, const struct rv_validation
 }
 
 /* The cell changes of more than points between old's and now's cells. */
+/* Cells by (model, hardware, op, regime): one cell each. */
+static int cell_key_ptr_cmp(const void *pa, const void *pb)
+{
+	const struct rv_cell *a = *(const struct rv_cell *const *)pa,
+	                     *b = *(const struct rv_cell *const *)pb;
+	int c = strcmp(a->model, b->model);
+
+	if (!c)
+		c = strcmp(a->hardware, b->hardware);
+	if (!c)
+		c = (int)a->op - (int)b->op;
+	return c ? c : (int)a->regime - (int)b->regime;
+}
+
+/* The cell changes of more than points between old's and now's cells;
+ * each of now's found among old's by binary search. */
 static int compare_cells(struct rv_comparison *out, const struct rv_cell *oc, size_t n_old,
                          const struct rv_cell *nc, size_t n_now, int regression)
 {
 	double limit = out->points / 100.0;
+	const struct rv_cell **sorted = malloc((n_old + 1) * sizeof(*sorted));
 	int err = 0;
 
+	if (!sorted)
+		return rv_error_set(RV_ENOMEM, "out of memory");
+	for (size_t j = 0; j < n_old; j++)
+		sorted[j] = &oc[j];
+	if (n_old > 1)
+		qsort(sorted, n_old, sizeof(*sorted), cell_key_ptr_cmp);
 	for (size_t i = 0; i < n_now && err == 0; i++) {
-		for (size_t j = 0; j < n_old && err == 0; j++) {
-			double grew;
-			struct rv_change ch;
+		const struct rv_cell *key = &nc[i], *const * hit;
+		struct rv_change ch;
+		double grew;
+		size_t j;
 
-			if (oc[j].op != nc[i].op || oc[j].regime != nc[i].regime ||
-			    strcmp(oc[j].model, nc[i].model) != 0 ||
-			    strcmp(oc[j].hardware, nc[i].hardware) != 0)
-				continue;
-			grew = nc[i].median_latency_ape - oc[j].median_latency_ape;
-			if (!isfinite(grew) || (regression ? grew <= limit : -grew <= limit))
-				break;
-			memset(&ch, 0, sizeof(ch));
-			ch.kind = RV_CHANGE_CELL;
-			ch.regression = regression;
-			(void)snprintf(ch.model, sizeof(ch.model), "%s", nc[i].model);
-			(void)snprintf(ch.hardware, sizeof(ch.hardware), "%s", nc[i].hardware);
-			ch.op = nc[i].op;
-			ch.regime = nc[i].regime;
-			ch.old_value = oc[j].median_latency_ape;
-			ch.new_value = nc[i].median_latency_ape;
-			err = add_change(out, &ch);
-			if (regression)
-				out->n_regressions++;
-			else
-				out->n_improvements++;
-			break;
-		}
+		hit = n_old ? bsearch(&key, sorted, n_old, sizeof(*sorted), cell_key_ptr_cmp)
+		            : NULL;
+		if (!hit)
+			continue;
+		j = (size_t)(*hit - oc);
+		grew = nc[i].median_latency_ape - oc[j].median_latency_ape;
+		if (!isfinite(grew) || (regression ? grew <= limit : -grew <= limit))
+			continue;
+		memset(&ch, 0, sizeof(ch));
+		ch.kind = RV_CHANGE_CELL;
+		ch.regression = regression;
+		(void)snprintf(ch.model, sizeof(ch.model), "%s", nc[i].model);
+		(void)snprintf(ch.hardware, sizeof(ch.hardware), "%s", nc[i].hardware);
+		ch.op = nc[i].op;
+		ch.regime = nc[i].regime;
+		ch.old_value = oc[j].median_latency_ape;
+		ch.new_value = nc[i].median_latency_ape;
+		err = add_change(out, &ch);
+		if (regression)
+			out->n_regressions++;
+		else
+			out->n_improvements++;
 	}
+	free(sorted);
 	return err;
 }
 

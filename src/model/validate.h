@@ -310,6 +310,12 @@ int rv_validation_add_model(struct rv_validation *v, const char *model);
  * sweep; a (hw, op, dtype) given again keeps the larger count. RV_ENOMEM. */
 int rv_validation_add_unlabelled(struct rv_validation *v, const char *hw, enum rv_op op,
                                  enum rv_dtype d, size_t rows);
+/* Adds each of the n names v lacks to its list of models, in order, once,
+ * as rv_validation_add_model() does one (its RV_ERANGE for a name that is
+ * not one, *bad (when not NULL) its place in names): (models + n)
+ * log(models + n), for lists of any length (a report read back). RV_ENOMEM. */
+int rv_validation_add_models(struct rv_validation *v, const char *const *names, size_t n,
+                             size_t *bad);
 void rv_validation_free(struct rv_validation *v);
 /* Moves everything of src into dst (records, entries without a prediction
  * and sources appended, models added once, counts summed) and empties src

@@ -621,25 +621,52 @@ int rv_report_parse_json(struct rv_validation *old, const char *text, size_t len
 		return err;
 	}
 	models = json_object_get(root, "models");
-	for (size_t i = 0; json_is_array(models) && i < json_array_size(models) && err == 0; i++) {
-		const char *m = json_string_value(json_array_get(models, i));
+	/* The models, the report's list first, then those of the records, each
+	 * once: by sorting (rv_validation_add_models()), as a report may hold
+	 * tens of thousands of them. */
+	if (json_is_array(models) && json_array_size(models) > 0) {
+		size_t n_list = json_array_size(models), n = 0, bad = 0;
+		const char **names = malloc(n_list * sizeof(*names));
+		size_t *at = malloc(n_list * sizeof(*at));
 
-		if (m && (err = rv_validation_add_model(old, m)) == RV_ERANGE)
+		if (!names || !at)
+			err = rv_error_set(RV_ENOMEM, "out of memory reading %s", path);
+		for (size_t i = 0; err == 0 && i < n_list; i++)
+			if (json_string_value(json_array_get(models, i))) {
+				at[n] = i;
+				names[n++] = json_string_value(json_array_get(models, i));
+			}
+		if (err == 0 && (err = rv_validation_add_models(old, names, n, &bad)) == RV_ERANGE)
 			err = rv_error_set(RV_EPARSE,
 			                   "%s: models[%zu]: a model name of %zu bytes: "
 			                   "not a report roofval wrote",
-			                   path, i, strlen(m));
+			                   path, at[bad], strlen(names[bad]));
+		free(names);
+		free(at);
 	}
 	for (size_t i = 0; i < json_array_size(records) && err == 0; i++) {
 		struct rv_record r;
 
 		err = load_record(&r, json_array_get(records, i), path, i);
+		if (err == 0 && r.model[0] == '\0')
+			err = rv_error_set(RV_EPARSE, "%s: record %zu: an empty model name", path,
+			                   i + 1);
 		if (err == 0)
 			err = rv_vec_push(&old->records, &old->n_records, &old->cap_records, &r,
 			                  sizeof(r));
-		if (err == 0 && (err = rv_validation_add_model(old, r.model)) == RV_ERANGE)
-			err = rv_error_set(RV_EPARSE, "%s: record %zu: an empty model name", path,
-			                   i + 1);
+	}
+	if (err == 0 && old->n_records > 0) {
+		const char **names = malloc(old->n_records * sizeof(*names));
+		size_t n = 0;
+
+		if (!names)
+			err = rv_error_set(RV_ENOMEM, "out of memory reading %s", path);
+		for (size_t i = 0; names && i < old->n_records; i++)
+			if (i == 0 || strcmp(old->records[i - 1].model, old->records[i].model) != 0)
+				names[n++] = old->records[i].model;
+		if (names)
+			err = rv_validation_add_models(old, names, n, NULL);
+		free(names);
 	}
 	json_decref(root);
 	return err;
