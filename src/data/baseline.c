@@ -606,6 +606,11 @@ int rv_baseline_index(struct rv_baseline *b)
 
 	if (b->n_rows >= UINT32_MAX / 2) /* never in practice: found by a scan */
 		return 0;
+	/* Rows taken away behind its back (n_rows lowered): start again. */
+	if (b->index && b->index_rows > b->n_rows) {
+		memset(b->index, 0, b->index_size * sizeof(*b->index));
+		b->index_rows = 0;
+	}
 	while (want < 2 * b->n_rows)
 		want *= 2;
 	if (want > b->index_size) {

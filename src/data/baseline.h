@@ -163,7 +163,8 @@ struct rv_baseline {
 	/* rv_baseline_find()'s index (a hash of each row's key to its place),
 	 * kept by rv_baseline_index(), rv_baseline_upsert() and
 	 * rv_baseline_sort(); it covers rows[0 .. index_rows - 1] (rows added
-	 * otherwise are found by a scan until the next rv_baseline_index()). */
+	 * otherwise are found by a scan until the next rv_baseline_index(); rows
+	 * taken away by lowering n_rows make it start again). */
 	uint32_t *index;
 	size_t index_size, index_rows;
 };

@@ -541,6 +541,22 @@ static void test_baseline__find_by_index(void **state)
 	assert_int_equal(rv_baseline_find(b, "host", RV_OP_MATMUL, &r.shape, RV_DTYPE_FP32),
 	                 (long)n);
 	rv_baseline_free(b);
+	/* A baseline whose one row is taken away after each upsert (as a merge
+	 * hands rows on): each new row is found, and upserts never wait on a
+	 * full index. */
+	assert_int_equal(rv_baseline_new(&b), 0);
+	for (size_t i = 0; i < 200; i++) {
+		(void)snprintf(shape, sizeof(shape), "%zux2x8", i + 1);
+		r = make_row(shape, 1e-3, "");
+		assert_int_equal(rv_baseline_upsert(b, &r), 0);
+		assert_int_equal(b->n_rows, 1);
+		assert_int_equal(rv_baseline_find(b, "host", RV_OP_MATMUL, &r.shape, RV_DTYPE_FP32),
+		                 0);
+		free(b->rows[0].hardware);
+		free(b->rows[0].notes);
+		b->n_rows = 0;
+	}
+	rv_baseline_free(b);
 }
 
 int main(void)
